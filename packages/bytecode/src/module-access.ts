@@ -1,0 +1,138 @@
+/**
+ * Read-only accessors that resolve the indices of a {@link CompiledModule} into names,
+ * so that every consumer (interface JSON, disassembler, stubs, the VM loader) reads a
+ * module the same way.
+ */
+import type {
+  CompiledModule,
+  DatatypeHandle,
+  FunctionDefinition,
+  FunctionHandle,
+  ModuleHandle,
+  SignatureToken,
+} from './file-format.js';
+import { Ability, type AbilitySet } from './file-format.js';
+
+/** Canonical form of an address: `0x` + 64 lowercase hex digits. */
+export function canonicalAddress(address: string): string {
+  let hex = address.toLowerCase();
+  if (hex.startsWith('0x')) hex = hex.slice(2);
+  if (hex.length === 0 || hex.length > 64 || !/^[0-9a-f]+$/.test(hex)) {
+    throw new RangeError(`invalid address: ${JSON.stringify(address)}`);
+  }
+  return '0x' + hex.padStart(64, '0');
+}
+
+/** Shortest form of an address: `0x` + hex without leading zeros (`0x2`). */
+export function shortAddress(address: string): string {
+  const hex = canonicalAddress(address).slice(2).replace(/^0+/, '');
+  return '0x' + (hex === '' ? '0' : hex);
+}
+
+/** The module's own handle. */
+export function selfHandle(m: CompiledModule): ModuleHandle {
+  return m.moduleHandles[m.selfModuleHandleIndex];
+}
+
+/** The module's name. */
+export function moduleName(m: CompiledModule): string {
+  return m.identifiers[selfHandle(m).name];
+}
+
+/** The module's address (`0x` + 64 hex). */
+export function moduleAddress(m: CompiledModule): string {
+  return m.addressIdentifiers[selfHandle(m).address];
+}
+
+/** Address and name of the module behind a module handle. */
+export function moduleHandleId(m: CompiledModule, index: number): { address: string; name: string } {
+  const h = m.moduleHandles[index];
+  return { address: m.addressIdentifiers[h.address], name: m.identifiers[h.name] };
+}
+
+/** Name of a datatype handle. */
+export function datatypeName(m: CompiledModule, handle: DatatypeHandle): string {
+  return m.identifiers[handle.name];
+}
+
+/** Name of a function handle. */
+export function functionName(m: CompiledModule, handle: FunctionHandle): string {
+  return m.identifiers[handle.name];
+}
+
+/** Handle of a function definition. */
+export function functionHandleOf(m: CompiledModule, def: FunctionDefinition): FunctionHandle {
+  return m.functionHandles[def.function];
+}
+
+/** `true` when the datatype handle is declared by this module itself. */
+export function isSelfHandle(m: CompiledModule, handle: { module: number }): boolean {
+  return handle.module === m.selfModuleHandleIndex;
+}
+
+const ABILITY_NAMES: readonly [number, string][] = [
+  [Ability.Copy, 'copy'],
+  [Ability.Drop, 'drop'],
+  [Ability.Store, 'store'],
+  [Ability.Key, 'key'],
+];
+
+/** Ability names in the fixed order copy, drop, store, key. */
+export function abilityNames(set: AbilitySet): string[] {
+  const out: string[] = [];
+  for (const [bit, name] of ABILITY_NAMES) if (set & bit) out.push(name);
+  return out;
+}
+
+/**
+ * Render a signature token in Move syntax, with datatypes as `0xADDR::module::Name`
+ * (short addresses by default) and type parameters named by `typeParamName`.
+ */
+export function formatToken(
+  m: CompiledModule,
+  token: SignatureToken,
+  options: { typeParamName?: (index: number) => string; fullAddresses?: boolean } = {},
+): string {
+  const tp = options.typeParamName ?? ((i: number) => `T${i}`);
+  const addr = (a: string) => (options.fullAddresses ? a : shortAddress(a));
+  const datatype = (index: number) => {
+    const h = m.datatypeHandles[index];
+    const mod = moduleHandleId(m, h.module);
+    return `${addr(mod.address)}::${mod.name}::${m.identifiers[h.name]}`;
+  };
+  const go = (t: SignatureToken): string => {
+    switch (t.$kind) {
+      case 'Bool':
+        return 'bool';
+      case 'U8':
+        return 'u8';
+      case 'U16':
+        return 'u16';
+      case 'U32':
+        return 'u32';
+      case 'U64':
+        return 'u64';
+      case 'U128':
+        return 'u128';
+      case 'U256':
+        return 'u256';
+      case 'Address':
+        return 'address';
+      case 'Signer':
+        return 'signer';
+      case 'Vector':
+        return `vector<${go(t.type)}>`;
+      case 'Reference':
+        return `&${go(t.type)}`;
+      case 'MutableReference':
+        return `&mut ${go(t.type)}`;
+      case 'TypeParameter':
+        return tp(t.index);
+      case 'Datatype':
+        return datatype(t.index);
+      case 'DatatypeInstantiation':
+        return `${datatype(t.index)}<${t.typeArguments.map(go).join(', ')}>`;
+    }
+  };
+  return go(token);
+}
