@@ -31,3 +31,27 @@ export {
   abilityNames,
   formatToken,
 } from './module-access.js';
+export { BytecodeError, isBytecodeError } from './errors.js';
+export type { BytecodeStatusCode, BytecodeErrorDetails, CodeLocation } from './errors.js';
+export { deserializeModule } from './deserializer.js';
+export type { DeserializeOptions } from './deserializer.js';
+export { serializeModule, addressBytes } from './serializer.js';
+export { checkBounds } from './check-bounds.js';
+export {
+  parseModuleBundle,
+  packageFromBytes,
+  loadBundleFile,
+  loadSnapshotFile,
+  loadPackageDir,
+  findPackageDirs,
+  PackageError,
+} from './package-loader.js';
+export type {
+  MovePackage,
+  PackageModule,
+  TypeOrigin,
+  LinkageEntry,
+  PackageSource,
+  PackageErrorCode,
+  LoadOptions,
+} from './package-loader.js';
