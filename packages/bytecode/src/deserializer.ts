@@ -107,10 +107,13 @@ export function deserializeModule(bytes: Uint8Array, options: DeserializeOptions
   const tableCount = r.uleb(Limits.TABLE_COUNT_MAX);
   const tables: TableHeader[] = [];
   for (let i = 0; i < tableCount; i++) {
+    const kindAt = r.pos;
     const kind = r.u8('Error reading table');
     const offset = r.uleb(U32_MAX);
     const count = r.uleb(U32_MAX);
-    if (!KNOWN_TABLES.has(kind)) r.fail('UNKNOWN_TABLE_TYPE', `table kind 0x${kind.toString(16)}`);
+    if (!KNOWN_TABLES.has(kind)) {
+      throw new BytecodeError('UNKNOWN_TABLE_TYPE', `table kind 0x${kind.toString(16)}`, { offset: kindAt });
+    }
     tables.push({ kind, offset, count });
   }
   const tableSize = checkTables(tables, bytes.length, r.pos);
