@@ -55,3 +55,38 @@ export type {
   PackageErrorCode,
   LoadOptions,
 } from './package-loader.js';
+export { canonicalJson, compareCodePoints } from './canonical-json.js';
+export {
+  buildInterfaceJson,
+  buildModuleInterface,
+  renderInterfaceJson,
+  toOriginalInterface,
+  interfaceSanity,
+  interfaceType,
+  isInitFunction,
+  decodeConstantValue,
+} from './interface-json.js';
+export type {
+  PackageInterface,
+  OriginalPackageInterface,
+  ModuleInterface,
+  OriginalModuleInterface,
+  StructInterface,
+  FunctionInterface,
+  OriginalFunctionInterface,
+  EnumInterface,
+  EnumVariantInterface,
+  ConstantInterface,
+  ConstantValue,
+  FriendInterface,
+  InterfaceType,
+  InterfacePrimitiveKind,
+  InterfaceField,
+  InterfaceDatatypeTypeParam,
+  InterfaceFunctionTypeParam,
+  InterfaceDatatypeRef,
+  InterfaceVisibility,
+  AbilityName,
+  InterfaceInput,
+  InterfaceSanity,
+} from './interface-json.js';
