@@ -12,6 +12,7 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
