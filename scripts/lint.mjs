@@ -1,0 +1,57 @@
+// Project lint: the layout and typing rules of DEVELOPERS.md that a compiler does not check.
+// - source files stay under about 600 lines (warning above 600, error above 700);
+// - no `any` in source (`: any`, `as any`, `<any>`, `any[]`);
+// - every package and app has src/index.ts and a README.md; every package has examples/;
+// - no fixture data copied into the repo (.mv files, framework bundles).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const problems = [];
+const warnings = [];
+
+function walk(dir, out) {
+  for (const e of readdirSync(dir)) {
+    if (e === 'node_modules' || e === 'dist' || e.startsWith('.')) continue;
+    const p = path.join(dir, e);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else out.push(p);
+  }
+  return out;
+}
+
+const units = [];
+for (const group of ['packages', 'apps']) {
+  const g = path.join(root, group);
+  if (!existsSync(g)) continue;
+  for (const name of readdirSync(g)) units.push({ group, dir: path.join(g, name) });
+}
+
+for (const { group, dir } of units) {
+  const rel = path.relative(root, dir);
+  if (!existsSync(path.join(dir, 'src', 'index.ts'))) problems.push(`${rel}: no src/index.ts`);
+  if (!existsSync(path.join(dir, 'README.md'))) problems.push(`${rel}: no README.md`);
+  if (group === 'packages' && !existsSync(path.join(dir, 'examples'))) problems.push(`${rel}: no examples/`);
+  for (const file of walk(path.join(dir, 'src'), [])) {
+    if (!file.endsWith('.ts')) continue;
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n').length;
+    const f = path.relative(root, file);
+    if (lines > 700) problems.push(`${f}: ${lines} lines (limit about 600)`);
+    else if (lines > 600) warnings.push(`${f}: ${lines} lines (about 600 is the aim)`);
+    text.split('\n').forEach((line, i) => {
+      const code = line.replace(/\/\/.*$/, '');
+      if (/(:\s*any\b|\bas any\b|<any>|\bany\[\])/.test(code)) problems.push(`${f}:${i + 1}: uses \`any\``);
+    });
+  }
+}
+
+for (const file of walk(root, [])) {
+  const f = path.relative(root, file);
+  if (f.endsWith('.mv')) problems.push(`${f}: bytecode files must come from SMI_FIXTURES, not the repo`);
+}
+
+for (const w of warnings) console.log(`lint: warning: ${w}`);
+for (const p of problems) console.log(`lint: error: ${p}`);
+console.log(`lint: ${units.length} packages, ${problems.length} errors, ${warnings.length} warnings`);
+process.exit(problems.length > 0 ? 1 : 0);
