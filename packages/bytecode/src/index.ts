@@ -90,3 +90,23 @@ export type {
   InterfaceInput,
   InterfaceSanity,
 } from './interface-json.js';
+export { disassembleModule, disassembleFunction, DisassemblerError } from './disassembler.js';
+export type {
+  DisassembleOptions,
+  DisassemblerErrorCode,
+  DisassemblySourceNames,
+  FunctionSourceNames,
+  DatatypeSourceNames,
+} from './disassembler.js';
+export {
+  generateMoveStubs,
+  generateStubManifest,
+  stubPackageNames,
+  moveSourceIdentifier,
+  tomlDependency,
+  MOVE_RESERVED_WORDS,
+  SYSTEM_PACKAGES,
+} from './stubs.js';
+export type { MoveStubOptions, StubManifestOptions, StubPackageNames, StubDependencySource } from './stubs.js';
+export { frameworkSourceExtras } from './stub-extras.js';
+export type { ModuleSourceExtras } from './stub-extras.js';

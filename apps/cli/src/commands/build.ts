@@ -1,0 +1,101 @@
+/**
+ * `smi build`: compile a Move source package offline. Every dependency, the framework
+ * included, is served from Move stubs generated out of bytecode we hold, so the result
+ * links against the real framework bytecode at run time.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { loadBundleFile, loadPackageDir, type MovePackage } from '@smi/bytecode';
+import { type CliIo, jsonLine, resolvePath, UsageError, writeBinary } from '../io.js';
+
+/** Framework bundle files of `fixtures/framework`, with the names Move.toml files use. */
+const FRAMEWORK_BUNDLES: readonly [file: string, name: string][] = [
+  ['move-stdlib', 'MoveStdlib'],
+  ['sui-framework', 'Sui'],
+  ['sui-system', 'SuiSystem'],
+  ['bridge', 'Bridge'],
+  ['deepbook', 'DeepBook'],
+];
+
+/** Default framework directory: `$SMI_FIXTURES/fixtures/framework` (SMI_FIXTURES defaults to `../shared`). */
+export function defaultFrameworkDir(io: CliIo): string {
+  return path.join(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), 'fixtures', 'framework');
+}
+
+/** Load the framework packages from a directory of BCS bundles. */
+export function loadFramework(dir: string): { name: string; pkg: MovePackage }[] {
+  if (!existsSync(dir)) throw new UsageError(`framework directory ${dir} not found (set SMI_FIXTURES or pass --framework)`);
+  return FRAMEWORK_BUNDLES.filter(([f]) => existsSync(path.join(dir, f))).map(([f, name]) => ({
+    name,
+    pkg: loadBundleFile(path.join(dir, f)),
+  }));
+}
+
+/** Move.toml and every `.move` file under `sources/` (and `tests/` is skipped) of a package directory. */
+export function readMovePackage(dir: string): Record<string, string> {
+  if (!existsSync(path.join(dir, 'Move.toml'))) throw new UsageError(`${dir}: no Move.toml (not a Move package)`);
+  const files: Record<string, string> = { 'Move.toml': readFileSync(path.join(dir, 'Move.toml'), 'utf8') };
+  const walk = (rel: string): void => {
+    const abs = path.join(dir, rel);
+    for (const e of readdirSync(abs).sort()) {
+      const r = path.posix.join(rel, e);
+      if (statSync(path.join(dir, r)).isDirectory()) walk(r);
+      else if (e.endsWith('.move')) files[r] = readFileSync(path.join(dir, r), 'utf8');
+    }
+  };
+  if (existsSync(path.join(dir, 'sources'))) walk('sources');
+  if (Object.keys(files).length === 1) throw new UsageError(`${dir}: no sources/*.move files`);
+  return files;
+}
+
+/** Register the command. */
+export function buildCommand(io: CliIo, setExit: (code: number) => void) {
+  return {
+    command: 'build <package-dir>',
+    describe: 'Compile a Move package offline against stubs of bytecode packages (framework included)',
+    builder: (y: Argv) =>
+      y
+        .positional('package-dir', { type: 'string', demandOption: true, describe: 'Move package directory (Move.toml, sources/)' })
+        .option('out', { type: 'string', demandOption: true, describe: 'Directory for bytecode_modules/<name>.mv' })
+        .option('framework', { type: 'string', describe: 'Directory of framework bundles (default $SMI_FIXTURES/fixtures/framework)' })
+        .option('dep', {
+          type: 'string',
+          array: true,
+          default: [] as string[],
+          describe: 'Extra bytecode package directory to depend on, as NAME=DIR (repeatable)',
+        })
+        .option('json', { type: 'boolean', default: false, describe: 'Print {modules:[{name,size}], dependencies} as one JSON line' })
+        .example('$0 build my_pkg --out build/my_pkg', ''),
+    handler: async (args: { 'package-dir': string; out: string; framework?: string; dep: string[]; json: boolean }) => {
+      const files = readMovePackage(resolvePath(io, args['package-dir']));
+      const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io));
+      const extra = args.dep.map((spec) => {
+        const eq = spec.indexOf('=');
+        if (eq <= 0) throw new UsageError(`--dep ${spec}: expected NAME=DIR`);
+        return { name: spec.slice(0, eq), pkg: loadPackageDir(resolvePath(io, spec.slice(eq + 1))) };
+      });
+      const { compileMovePackage, MoveCompileError } = await import('@smi/bytecode/build');
+      let result;
+      try {
+        result = await compileMovePackage({
+          files,
+          dependencies: [...framework, ...extra].map(({ name, pkg }) => ({
+            name,
+            address: pkg.originalId,
+            modules: pkg.modules.map((m) => m.module),
+          })),
+        });
+      } catch (e) {
+        if (e instanceof MoveCompileError) throw new UsageError(`compilation failed: ${e.message}`);
+        throw e;
+      }
+      const outDir = resolvePath(io, args.out);
+      for (const m of result.modules) writeBinary(io, path.join(outDir, 'bytecode_modules', `${m.name}.mv`), m.bytes);
+      const modules = result.modules.map((m) => ({ name: m.name, size: m.bytes.length }));
+      if (args.json) io.stdout(jsonLine({ out: outDir, modules, dependencies: result.dependencies }));
+      else io.stdout(`compiled ${modules.length} modules (${modules.map((m) => m.name).join(', ')}) into ${outDir}\n`);
+      setExit(0);
+    },
+  };
+}

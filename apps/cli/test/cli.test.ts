@@ -1,0 +1,135 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, type CliIo } from '../src/index.js';
+import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function smi(...argv: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), isTty: false, cwd: process.cwd() };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), 'smi-cli-'));
+const SMALL = '0x7f6b380dbf36236205615c64fcbb6c4e9454b76eff097dd6c6534f6d5070d17d';
+
+describe('smi: usage', () => {
+  it('--help lists every command', async () => {
+    const r = await smi('--help');
+    expect(r.code).toBe(0);
+    for (const c of ['extract', 'corpus', 'disasm', 'stubs', 'build']) expect(r.stdout).toContain(c);
+  });
+  for (const cmd of [['extract'], ['corpus', 'check'], ['disasm'], ['stubs'], ['build']]) {
+    it(`${cmd.join(' ')} --help`, async () => {
+      const r = await smi(...cmd, '--help');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/Options:/);
+    });
+  }
+  it('no command: exit 2 with one line', async () => {
+    const r = await smi();
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+  it('unknown command and unknown option: exit 2', async () => {
+    expect((await smi('frobnicate')).code).toBe(2);
+    expect((await smi('extract', '--no-such-flag')).code).toBe(2);
+  });
+  it('missing package directory: exit 2 with the path', async () => {
+    const r = await smi('extract', '--package-dir', '/nonexistent/pkg');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^smi: error: .*\/nonexistent\/pkg/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+  it('malformed module: exit 2 naming the status code', async () => {
+    const dir = tmp();
+    mkdirSync(path.join(dir, 'bytecode_modules'));
+    writeFileSync(path.join(dir, 'bytecode_modules', 'bad.mv'), Buffer.from('a11ceb0b07000005ff', 'hex'));
+    const r = await smi('extract', '--package-dir', dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/MALFORMED|BAD_HEADER_TABLE/);
+    const d = await smi('disasm', path.join(dir, 'bytecode_modules', 'bad.mv'));
+    expect(d.code).toBe(2);
+  });
+  it('bad JSON in metadata.json: exit 2', async () => {
+    const dir = tmp();
+    mkdirSync(path.join(dir, 'bytecode_modules'));
+    writeFileSync(path.join(dir, 'metadata.json'), '{ not json');
+    const r = await smi('extract', '--package-dir', dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not valid JSON/);
+  });
+});
+
+describeWithFixtures('smi on the fixture corpus', ['corpus'], () => {
+  const pkgDir = fixturePath('corpus', SMALL);
+
+  it('extract matches the pinned golden interface', async () => {
+    const r = await smi('extract', '--package-dir', pkgDir);
+    expect(r.code).toBe(0);
+    const golden = readFileSync(path.join(__dirname, '../../../packages/bytecode/test/golden', `interface-${SMALL}.json`), 'utf8');
+    expect(r.stdout).toBe(golden);
+  });
+
+  it("extract accepts the original's spelling and writes a file", async () => {
+    const out = path.join(tmp(), 'iface.json');
+    const r = await smi('extract', '--bytecode-package-dir', pkgDir, '--emit-bytecode-json', out);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(readFileSync(out, 'utf8')) as { schema_version: number; package_id: string; module_names: string[] };
+    expect(json.schema_version).toBe(1);
+    expect(json.package_id).toBe(SMALL);
+    expect(json.module_names).toEqual(['migrate_proposal']);
+  });
+
+  it('extract --corpus writes one file per package, an index and a summary', async () => {
+    const out = tmp();
+    const r = await smi('extract', '--corpus', fixturePath('corpus'), '--out-dir', out, '--json');
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout) as { packages: number; ok: number; modules: number; errors: unknown[] };
+    expect(summary.packages).toBe(12);
+    expect(summary.ok).toBe(12);
+    expect(summary.modules).toBe(207);
+    expect(readdirSync(out).filter((f) => f.startsWith('0x'))).toHaveLength(12);
+    expect(readFileSync(path.join(out, 'index.jsonl'), 'utf8').trim().split('\n')).toHaveLength(12);
+    expect(r.stderr).toMatch(/extract: 12\/12/);
+  });
+
+  it('corpus check --json: every module round-trips', async () => {
+    const r = await smi('corpus', 'check', '--corpus', fixturePath('corpus'), '--json');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(r.stdout)).toEqual({ packages: 12, modules: 207, roundtrip_identical: 207, errors: [] });
+  });
+
+  it('disasm a module and one function', async () => {
+    const coin = fixturePath('corpus', '0x0000000000000000000000000000000000000000000000000000000000000002', 'bytecode_modules', 'coin.mv');
+    const all = await smi('disasm', coin);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(/module 0*2\.coin|module 2\.coin|module 0x2::coin/);
+    const one = await smi('disasm', coin, '--function', 'value');
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/value/);
+    expect(one.stdout.length).toBeLessThan(all.stdout.length);
+    const missing = await smi('disasm', coin, '--function', 'no_such_function');
+    expect(missing.code).toBe(2);
+  });
+
+  it('stubs writes Move.toml and one source per module', async () => {
+    const out = tmp();
+    const r = await smi('stubs', fixturePath('corpus', '0x0000000000000000000000000000000000000000000000000000000000000001'), '--out', out, '--json');
+    expect(r.code).toBe(0);
+    const files = (JSON.parse(r.stdout) as { files: string[] }).files;
+    expect(files).toContain('Move.toml');
+    expect(files).toContain('sources/vector.move');
+    expect(readFileSync(path.join(out, 'sources', 'vector.move'), 'utf8')).toMatch(/public (native )?fun length/);
+  });
+});

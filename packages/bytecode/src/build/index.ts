@@ -1,0 +1,120 @@
+/**
+ * `@smi/bytecode/build`: compile a Move package offline.
+ *
+ * The Sui Move compiler runs in WASM (`@zktx.io/sui-move-builder`). Every dependency,
+ * the framework included, is served as a stub package generated from its bytecode
+ * (declarations and `abort 0` bodies), so nothing is fetched from the network. The
+ * compiled modules link against the real bytecode at run time.
+ */
+import { deserializeModule } from '../deserializer.js';
+import { moduleName } from '../module-access.js';
+import { dumpPackage } from './builder.js';
+import { planDependencies, type BytecodeDependency } from './dependencies.js';
+import { MoveCompileError, type MoveCompileErrorCode } from './errors.js';
+
+export { MoveCompileError, isMoveCompileError } from './errors.js';
+export type { MoveCompileErrorCode, MoveCompileErrorDetails } from './errors.js';
+export type { BytecodeDependency } from './dependencies.js';
+export { initMoveCompiler, moveCompilerVersion } from './builder.js';
+
+/** Input of {@link compileMovePackage}. */
+export interface MoveCompileInput {
+  /** The package's files: `Move.toml` and `sources/*.move` (other files are ignored by the compiler). */
+  files: Record<string, string>;
+  /**
+   * Every package the sources may use, as bytecode: the framework (0x1 and 0x2 at least)
+   * and any other package, including transitive dependencies. A dependency the
+   * manifest does not declare is added to it when the sources name it
+   * (`<addressName>::` or `0x<address>::`, e.g. `sui_system::`).
+   */
+  dependencies: readonly BytecodeDependency[];
+  /** Do not collect compiler warnings. */
+  silenceWarnings?: boolean;
+}
+
+/** A compiled module of the root package. */
+export interface CompiledMoveModule {
+  name: string;
+  /** The module's bytecode; its self address is 0x0, ready for a publish. */
+  bytes: Uint8Array;
+}
+
+/** Output of {@link compileMovePackage}. */
+export interface MoveCompileOutput {
+  /** The root package's modules only, in the compiler's (dependency) order. */
+  modules: CompiledMoveModule[];
+  /** Ids of the packages the root package depends on, as the builder lists them for a publish. */
+  dependencies: string[];
+  /** Compiler warnings, when there are any and they are not silenced. */
+  warnings?: string;
+}
+
+function base64ToBytes(b64: string): Uint8Array {
+  const binary = atob(b64);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+function errorCodeOf(category: string | undefined): MoveCompileErrorCode {
+  switch (category) {
+    case 'compile':
+      return 'COMPILATION_ERROR';
+    case 'dependency_resolution':
+      return 'DEPENDENCY_ERROR';
+    case 'input_validation':
+      return 'INVALID_INPUT';
+    default:
+      return 'BUILDER_ERROR';
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find((l) => l.trim() !== '')?.trim() ?? text;
+}
+
+/**
+ * Compile a Move package offline. Dependencies are served from stubs generated from
+ * the given bytecode; the WASM compiler is loaded on the first call (see
+ * {@link initMoveCompiler}).
+ *
+ * @throws {MoveCompileError} `COMPILATION_ERROR` with the compiler's diagnostics when the
+ * sources do not compile; `DEPENDENCY_ERROR` when a dependency is missing or the graph
+ * is inconsistent; `INVALID_INPUT` or `BUILDER_ERROR` otherwise.
+ */
+export async function compileMovePackage(input: MoveCompileInput): Promise<MoveCompileOutput> {
+  const manifest = input.files['Move.toml'];
+  if (typeof manifest !== 'string') throw new MoveCompileError('INVALID_INPUT', 'the package has no Move.toml');
+  const sources = Object.entries(input.files)
+    .filter(([path]) => path.endsWith('.move'))
+    .map(([, text]) => text);
+  if (sources.length === 0) throw new MoveCompileError('INVALID_INPUT', 'the package has no .move sources');
+
+  const plan = planDependencies(manifest, sources, input.dependencies);
+  const result = await dumpPackage({ ...input.files, 'Move.toml': plan.manifest }, plan.fetcher, {
+    silenceWarnings: input.silenceWarnings,
+  });
+  if ('error' in result) {
+    const code = errorCodeOf(result.category);
+    const what = code === 'COMPILATION_ERROR' ? 'Move compilation failed' : `Move build failed (${result.category ?? 'unknown'})`;
+    throw new MoveCompileError(code, `${what}: ${firstLine(result.error)}`, {
+      diagnostics: result.error,
+      category: result.category,
+      builderCode: result.code,
+    });
+  }
+
+  const modules = result.modules.map((b64) => {
+    const bytes = base64ToBytes(b64);
+    let name: string;
+    try {
+      name = moduleName(deserializeModule(bytes));
+    } catch (cause) {
+      throw new MoveCompileError('BUILDER_ERROR', `the compiler produced a module that does not deserialize: ${String(cause)}`, {
+        cause,
+      });
+    }
+    return { name, bytes };
+  });
+  return { modules, dependencies: result.dependencies, ...(result.warnings ? { warnings: result.warnings } : {}) };
+}

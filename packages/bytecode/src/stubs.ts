@@ -1,0 +1,379 @@
+/**
+ * Move source stubs generated from bytecode alone.
+ *
+ * A stub package declares what other packages can use of a compiled package: every
+ * struct and enum (abilities, type parameters, fields) and the signatures of every
+ * public or entry function, with `abort 0` bodies. Compiling against stubs gives the
+ * same bytecode as compiling against the real sources, because a dependent module only
+ * records the datatype handles (name, abilities, type parameters) and function handles
+ * (name, signature) of what it uses. The compiled modules then link against the real
+ * bytecode at run time.
+ *
+ * What bytecode does not carry cannot be in a stub: macros (`public macro fun`, e.g.
+ * `vector::do!`), `public use fun` method aliases, `#[syntax(index)]` and
+ * `#[defines_primitive]` attributes, constants and doc comments. For the framework, the
+ * attributes and aliases are re-added from a table of the upstream sources (see
+ * `stub-extras.ts`); macros stay absent.
+ */
+import type {
+  AbilitySet,
+  CompiledModule,
+  DatatypeHandle,
+  DatatypeTypeParameter,
+  FieldDefinition,
+  FunctionDefinition,
+  SignatureToken,
+} from './file-format.js';
+import { abilityNames, canonicalAddress, moduleAddress, moduleName, shortAddress } from './module-access.js';
+import { frameworkSourceExtras, type ModuleSourceExtras } from './stub-extras.js';
+
+/**
+ * Words that Move 2024 reserves. An identifier from bytecode that is one of them is
+ * written as a restricted identifier (`` `type` ``).
+ */
+export const MOVE_RESERVED_WORDS: ReadonlySet<string> = new Set([
+  'abort',
+  'acquires',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'copy',
+  'else',
+  'enum',
+  'false',
+  'for',
+  'friend',
+  'fun',
+  'if',
+  'let',
+  'loop',
+  'match',
+  'module',
+  'move',
+  'mut',
+  'native',
+  'public',
+  'return',
+  'struct',
+  'true',
+  'type',
+  'use',
+  'while',
+]);
+
+/** Write a bytecode identifier as a Move source identifier, escaping reserved words. */
+export function moveSourceIdentifier(name: string): string {
+  return MOVE_RESERVED_WORDS.has(name) ? '`' + name + '`' : name;
+}
+
+/** Package and named-address names of a stub package. */
+export interface StubPackageNames {
+  /** `[package] name` of the stub's Move.toml (e.g. `Sui`). */
+  packageName: string;
+  /** Named address the stub's modules are declared under (e.g. `sui`). */
+  addressName: string;
+}
+
+/** The system packages, by canonical address, with their upstream package and address names. */
+export const SYSTEM_PACKAGES: ReadonlyMap<string, StubPackageNames & { directory: string }> = new Map(
+  (
+    [
+      ['0x1', 'MoveStdlib', 'std', 'move-stdlib'],
+      ['0x2', 'Sui', 'sui', 'sui-framework'],
+      ['0x3', 'SuiSystem', 'sui_system', 'sui-system'],
+      ['0xb', 'Bridge', 'bridge', 'bridge'],
+      ['0xdee9', 'DeepBook', 'deepbook', 'deepbook'],
+    ] as const
+  ).map(([address, packageName, addressName, directory]) => [
+    canonicalAddress(address),
+    { packageName, addressName, directory },
+  ]),
+);
+
+/**
+ * Default names of a stub package: the upstream names for system packages, otherwise
+ * `packageName` (default `pkg_<first 8 hex digits>`) and its snake-case form as the
+ * named address.
+ */
+export function stubPackageNames(address: string, packageName?: string): StubPackageNames {
+  const system = SYSTEM_PACKAGES.get(canonicalAddress(address));
+  if (system && packageName === undefined) {
+    return { packageName: system.packageName, addressName: system.addressName };
+  }
+  const name = packageName ?? `pkg_${canonicalAddress(address).slice(2).replace(/^0+/, '').slice(0, 8) || '0'}`;
+  return { packageName: name, addressName: system?.addressName ?? toAddressName(name) };
+}
+
+/** snake_case form of a package name, usable as a named address. */
+function toAddressName(name: string): string {
+  const snake = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9_]/g, '_')
+    .toLowerCase();
+  const safe = /^[a-z_]/.test(snake) ? snake : `p_${snake}`;
+  return MOVE_RESERVED_WORDS.has(safe) ? `${safe}_` : safe;
+}
+
+/** Options of {@link generateMoveStubs}. */
+export interface MoveStubOptions {
+  /** Package name; only used to derive the default `addressName`. */
+  packageName?: string;
+  /** Named address the modules are declared under (default from {@link stubPackageNames}). */
+  addressName?: string;
+  /**
+   * Source-only declarations to re-add per module (attributes, method aliases); default:
+   * the framework's ({@link frameworkSourceExtras}); `false` for none.
+   */
+  sourceExtras?: ((address: string, moduleName: string) => ModuleSourceExtras | undefined) | false;
+}
+
+/**
+ * Generate Move 2024 source stubs for the modules of one package.
+ *
+ * Returns one file per module, keyed by path (`sources/<module>.move`). Datatypes are
+ * referenced by numeric address (`0x2::coin::Coin<T0>`), so a stub needs no named
+ * address other than its own. All modules must share one address.
+ */
+export function generateMoveStubs(modules: readonly CompiledModule[], options: MoveStubOptions = {}): Map<string, string> {
+  const files = new Map<string, string>();
+  if (modules.length === 0) return files;
+  const address = moduleAddress(modules[0]);
+  const addressName = options.addressName ?? stubPackageNames(address, options.packageName).addressName;
+  const byName = new Map<string, CompiledModule>();
+  for (const m of modules) {
+    if (moduleAddress(m) !== address) {
+      throw new RangeError(
+        `stub package mixes addresses ${shortAddress(address)} and ${shortAddress(moduleAddress(m))} (module ${moduleName(m)})`,
+      );
+    }
+    if (byName.has(moduleName(m))) throw new RangeError(`duplicate module ${moduleName(m)} in stub package`);
+    byName.set(moduleName(m), m);
+  }
+  const extrasOf = options.sourceExtras === false ? undefined : (options.sourceExtras ?? frameworkSourceExtras);
+  for (const m of modules) {
+    const extras = extrasOf?.(address, moduleName(m));
+    files.set(`sources/${moduleName(m)}.move`, moduleStub(m, addressName, extras ? checkedExtras(m, extras, byName) : {}));
+  }
+  return files;
+}
+
+/** Where a stub package finds one of its dependencies. */
+export type StubDependencySource = { local: string } | { git: string; rev: string; subdir?: string };
+
+/** Options of {@link generateStubManifest}. */
+export interface StubManifestOptions extends StubPackageNames {
+  /** The package's address (its original id), bound to `addressName`. */
+  address: string;
+  /** Id recorded as `published-at` (default `address`). */
+  publishedAt?: string;
+  /** Dependencies by name. System packages may be left out: the builder adds `std` and `sui` implicitly. */
+  dependencies?: Readonly<Record<string, StubDependencySource>>;
+  /** Move edition (default `2024`). */
+  edition?: string;
+}
+
+/**
+ * Generate the Move.toml of a stub package: a legacy-style manifest with
+ * `published-at` and one named address, so dependents see the package at its real
+ * address and list it among their dependency ids.
+ */
+export function generateStubManifest(options: StubManifestOptions): string {
+  const address = canonicalAddress(options.address);
+  const lines = [
+    '[package]',
+    `name = ${tomlString(options.packageName)}`,
+    `edition = ${tomlString(options.edition ?? '2024')}`,
+    `published-at = ${tomlString(canonicalAddress(options.publishedAt ?? address))}`,
+    '',
+    '[dependencies]',
+  ];
+  for (const [name, source] of Object.entries(options.dependencies ?? {})) {
+    lines.push(`${tomlKey(name)} = ${tomlDependency(source)}`);
+  }
+  lines.push('', '[addresses]', `${tomlKey(options.addressName)} = ${tomlString(address)}`, '');
+  return lines.join('\n');
+}
+
+/** A dependency's inline table: `{ local = "../x" }` or `{ git = "...", subdir = "...", rev = "..." }`. */
+export function tomlDependency(source: StubDependencySource): string {
+  if ('local' in source) return `{ local = ${tomlString(source.local)} }`;
+  const subdir = source.subdir === undefined ? '' : `, subdir = ${tomlString(source.subdir)}`;
+  return `{ git = ${tomlString(source.git)}${subdir}, rev = ${tomlString(source.rev)} }`;
+}
+
+/** A TOML basic string. */
+export function tomlString(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** A TOML key: bare when possible, quoted otherwise. */
+export function tomlKey(s: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(s) ? s : JSON.stringify(s);
+}
+
+const INDENT = '    ';
+
+/** Source extras that hold for this module's bytecode, ready to print. */
+interface CheckedExtras {
+  definesPrimitive?: string;
+  indexFunctions?: ReadonlySet<string>;
+  /** `public use fun` lines without indentation. */
+  aliases?: string[];
+}
+
+function publicFunction(m: CompiledModule, name: string): FunctionDefinition | undefined {
+  return m.functionDefs.find((d) => d.visibility === 'Public' && m.identifiers[m.functionHandles[d.function].name] === name);
+}
+
+function declaresDatatype(m: CompiledModule, name: string): boolean {
+  const named = (handle: number) => m.identifiers[m.datatypeHandles[handle].name] === name;
+  return m.structDefs.some((d) => named(d.structHandle)) || m.enumDefs.some((d) => named(d.enumHandle));
+}
+
+/** Keep the extras whose functions and types exist in the bytecode. */
+function checkedExtras(m: CompiledModule, extras: ModuleSourceExtras, pkg: ReadonlyMap<string, CompiledModule>): CheckedExtras {
+  const out: CheckedExtras = {};
+  if (extras.definesPrimitive !== undefined) out.definesPrimitive = extras.definesPrimitive;
+  if (extras.indexFunctions) {
+    out.indexFunctions = new Set(extras.indexFunctions.filter((f) => publicFunction(m, f) !== undefined));
+  }
+  const aliases: string[] = [];
+  for (const [fn, type, method] of extras.methodAliases ?? []) {
+    const [modName, fnName] = fn.includes('::') ? fn.split('::') : [moduleName(m), fn];
+    const target = pkg.get(modName);
+    if (!target || !publicFunction(target, fnName)) continue;
+    if (type !== extras.definesPrimitive && !declaresDatatype(m, type)) continue;
+    // A stubbed function of that name already provides the method.
+    if (m.functionDefs.some((d) => isCallableFromOutside(d) && m.identifiers[m.functionHandles[d.function].name] === method)) {
+      continue;
+    }
+    const path =
+      target === m
+        ? moveSourceIdentifier(fnName)
+        : `${shortAddress(moduleAddress(m))}::${moveSourceIdentifier(modName)}::${moveSourceIdentifier(fnName)}`;
+    aliases.push(`public use fun ${path} as ${moveSourceIdentifier(type)}.${moveSourceIdentifier(method)};`);
+  }
+  if (aliases.length > 0) out.aliases = aliases;
+  return out;
+}
+
+function moduleStub(m: CompiledModule, addressName: string, extras: CheckedExtras): string {
+  const out: string[] = ['// Generated from bytecode: declarations only, function bodies abort.'];
+  if (extras.definesPrimitive !== undefined) out.push(`#[defines_primitive(${extras.definesPrimitive})]`);
+  out.push(`module ${moveSourceIdentifier(addressName)}::${moveSourceIdentifier(moduleName(m))} {`);
+  for (const alias of extras.aliases ?? []) out.push(INDENT + alias);
+  const datatypeParams = (h: DatatypeHandle) => typeParameterList(h.typeParameters);
+  for (const def of m.structDefs) {
+    const h = m.datatypeHandles[def.structHandle];
+    const fields = def.fieldInformation.$kind === 'Declared' ? def.fieldInformation.fields : [];
+    out.push('');
+    out.push(`${INDENT}public struct ${moveSourceIdentifier(m.identifiers[h.name])}${datatypeParams(h)}${hasClause(h.abilities)} {`);
+    for (const f of fields) out.push(`${INDENT}${INDENT}${fieldDecl(m, f)},`);
+    out.push(`${INDENT}}`);
+  }
+  for (const def of m.enumDefs) {
+    const h = m.datatypeHandles[def.enumHandle];
+    out.push('');
+    out.push(`${INDENT}public enum ${moveSourceIdentifier(m.identifiers[h.name])}${datatypeParams(h)}${hasClause(h.abilities)} {`);
+    for (const v of def.variants) {
+      const name = moveSourceIdentifier(m.identifiers[v.variantName]);
+      if (v.fields.length === 0) out.push(`${INDENT}${INDENT}${name},`);
+      else out.push(`${INDENT}${INDENT}${name} { ${v.fields.map((f) => fieldDecl(m, f)).join(', ')} },`);
+    }
+    out.push(`${INDENT}}`);
+  }
+  for (const def of m.functionDefs) {
+    if (!isCallableFromOutside(def)) continue;
+    out.push('');
+    if (extras.indexFunctions?.has(m.identifiers[m.functionHandles[def.function].name])) out.push(`${INDENT}#[syntax(index)]`);
+    out.push(INDENT + functionStub(m, def));
+  }
+  out.push('}', '');
+  return out.join('\n');
+}
+
+/** Public functions and entry functions: what another package or a transaction can call. */
+function isCallableFromOutside(def: FunctionDefinition): boolean {
+  return def.visibility === 'Public' || def.isEntry;
+}
+
+function functionStub(m: CompiledModule, def: FunctionDefinition): string {
+  const h = m.functionHandles[def.function];
+  const modifiers = (def.visibility === 'Public' ? 'public ' : '') + (def.isEntry ? 'entry ' : '');
+  const typeParams =
+    h.typeParameters.length === 0
+      ? ''
+      : `<${h.typeParameters.map((c, i) => `T${i}${constraintClause(c)}`).join(', ')}>`;
+  const params = m.signatures[h.parameters].map((t, i) => `_a${i}: ${sourceType(m, t)}`).join(', ');
+  const returns = m.signatures[h.return];
+  const ret =
+    returns.length === 0
+      ? ''
+      : returns.length === 1
+        ? `: ${sourceType(m, returns[0])}`
+        : `: (${returns.map((t) => sourceType(m, t)).join(', ')})`;
+  return `${modifiers}fun ${moveSourceIdentifier(m.identifiers[h.name])}${typeParams}(${params})${ret} { abort 0 }`;
+}
+
+function fieldDecl(m: CompiledModule, f: FieldDefinition): string {
+  return `${moveSourceIdentifier(m.identifiers[f.name])}: ${sourceType(m, f.type)}`;
+}
+
+function typeParameterList(params: readonly DatatypeTypeParameter[]): string {
+  if (params.length === 0) return '';
+  return `<${params.map((p, i) => `${p.isPhantom ? 'phantom ' : ''}T${i}${constraintClause(p.constraints)}`).join(', ')}>`;
+}
+
+function constraintClause(set: AbilitySet): string {
+  const names = abilityNames(set);
+  return names.length === 0 ? '' : `: ${names.join(' + ')}`;
+}
+
+function hasClause(set: AbilitySet): string {
+  const names = abilityNames(set);
+  return names.length === 0 ? '' : ` has ${names.join(', ')}`;
+}
+
+/** A signature token as Move source: datatypes by numeric address, type parameters `T<i>`. */
+function sourceType(m: CompiledModule, token: SignatureToken): string {
+  switch (token.$kind) {
+    case 'Bool':
+      return 'bool';
+    case 'U8':
+      return 'u8';
+    case 'U16':
+      return 'u16';
+    case 'U32':
+      return 'u32';
+    case 'U64':
+      return 'u64';
+    case 'U128':
+      return 'u128';
+    case 'U256':
+      return 'u256';
+    case 'Address':
+      return 'address';
+    case 'Signer':
+      return 'signer';
+    case 'Vector':
+      return `vector<${sourceType(m, token.type)}>`;
+    case 'Reference':
+      return `&${sourceType(m, token.type)}`;
+    case 'MutableReference':
+      return `&mut ${sourceType(m, token.type)}`;
+    case 'TypeParameter':
+      return `T${token.index}`;
+    case 'Datatype':
+      return datatypePath(m, token.index);
+    case 'DatatypeInstantiation':
+      return `${datatypePath(m, token.index)}<${token.typeArguments.map((t) => sourceType(m, t)).join(', ')}>`;
+  }
+}
+
+function datatypePath(m: CompiledModule, index: number): string {
+  const h = m.datatypeHandles[index];
+  const mh = m.moduleHandles[h.module];
+  const address = shortAddress(m.addressIdentifiers[mh.address]);
+  return `${address}::${moveSourceIdentifier(m.identifiers[mh.name])}::${moveSourceIdentifier(m.identifiers[h.name])}`;
+}
