@@ -133,3 +133,48 @@ describeWithFixtures('smi on the fixture corpus', ['corpus'], () => {
     expect(readFileSync(path.join(out, 'sources', 'vector.move'), 'utf8')).toMatch(/public (native )?fun length/);
   });
 });
+
+describeWithFixtures('smi build', ['fixtures', 'framework'], () => {
+  const writePackage = (source: string): string => {
+    const dir = tmp();
+    mkdirSync(path.join(dir, 'sources'));
+    writeFileSync(path.join(dir, 'Move.toml'), '[package]\nname = "demo"\nedition = "2024"\n\n[addresses]\ndemo = "0x0"\n');
+    writeFileSync(path.join(dir, 'sources', 'demo.move'), source);
+    return dir;
+  };
+
+  it('compiles a package offline and writes loadable modules', async () => {
+    const dir = writePackage(`module demo::demo {
+    use sui::coin::Coin;
+    public struct Vault has key { id: UID, total: u64 }
+    public fun total<T>(coins: &vector<Coin<T>>): u64 {
+        let mut i = 0; let mut sum = 0;
+        while (i < vector::length(coins)) { sum = sum + coins[i].value(); i = i + 1; };
+        sum
+    }
+}
+`);
+    const out = tmp();
+    const r = await smi('build', dir, '--out', out, '--framework', fixturePath('fixtures', 'framework'), '--json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const res = JSON.parse(r.stdout) as { modules: { name: string; size: number }[] };
+    expect(res.modules.map((m) => m.name)).toEqual(['demo']);
+    const d = await smi('disasm', path.join(out, 'bytecode_modules', 'demo.mv'), '--function', 'total');
+    expect(d.code).toBe(0);
+    expect(d.stdout).toMatch(/Call coin::value/);
+  });
+
+  it('a compile error exits 2 with the diagnostic', async () => {
+    const dir = writePackage('module demo::demo { public fun f(): u64 { true } }\n');
+    const r = await smi('build', dir, '--out', tmp(), '--framework', fixturePath('fixtures', 'framework'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^smi: error: compilation failed/);
+  });
+
+  it('a directory without Move.toml exits 2', async () => {
+    const r = await smi('build', tmp(), '--out', tmp());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Move.toml/);
+  });
+});

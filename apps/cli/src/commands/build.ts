@@ -83,6 +83,7 @@ export function buildCommand(io: CliIo, setExit: (code: number) => void) {
           dependencies: [...framework, ...extra].map(({ name, pkg }) => ({
             name,
             address: pkg.originalId,
+            ...(pkg.id !== pkg.originalId ? { publishedAt: pkg.id } : {}),
             modules: pkg.modules.map((m) => m.module),
           })),
         });
@@ -94,7 +95,10 @@ export function buildCommand(io: CliIo, setExit: (code: number) => void) {
       for (const m of result.modules) writeBinary(io, path.join(outDir, 'bytecode_modules', `${m.name}.mv`), m.bytes);
       const modules = result.modules.map((m) => ({ name: m.name, size: m.bytes.length }));
       if (args.json) io.stdout(jsonLine({ out: outDir, modules, dependencies: result.dependencies }));
-      else io.stdout(`compiled ${modules.length} modules (${modules.map((m) => m.name).join(', ')}) into ${outDir}\n`);
+      else {
+        io.stdout(`compiled ${modules.length} modules (${modules.map((m) => m.name).join(', ')}) into ${outDir}\n`);
+        if (result.warnings) io.stderr(result.warnings.endsWith('\n') ? result.warnings : result.warnings + '\n');
+      }
       setExit(0);
     },
   };

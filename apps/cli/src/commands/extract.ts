@@ -8,7 +8,6 @@ import type { Argv } from 'yargs';
 import {
   buildInterfaceJson,
   findPackageDirs,
-  interfaceSanity,
   loadPackageDir,
   PackageError,
   renderInterfaceJson,
@@ -128,4 +127,3 @@ export function extractCommand(io: CliIo, setExit: (code: number) => void) {
   };
 }
 
-export { interfaceSanity };
