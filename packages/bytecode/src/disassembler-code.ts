@@ -8,7 +8,7 @@
  * render as `ERROR[...]` text so that a damaged module still prints.
  */
 import type { Bytecode, CodeUnit, CompiledModule, Constant, SignatureToken } from './file-format.js';
-import { abilityNames, canonicalAddress } from './module-access.js';
+import { abilityNames, canonicalAddress, renderToken } from './module-access.js';
 
 /** Display names of one function's type parameters, parameters and locals. */
 export interface FunctionNames {
@@ -82,45 +82,17 @@ export function renderType(
   names: readonly string[],
   instantiation?: readonly SignatureToken[],
 ): string {
-  const go = (t: SignatureToken): string => {
-    switch (t.$kind) {
-      case 'Bool':
-        return 'bool';
-      case 'U8':
-        return 'u8';
-      case 'U16':
-        return 'u16';
-      case 'U32':
-        return 'u32';
-      case 'U64':
-        return 'u64';
-      case 'U128':
-        return 'u128';
-      case 'U256':
-        return 'u256';
-      case 'Address':
-        return 'address';
-      case 'Signer':
-        return 'signer';
-      case 'Vector':
-        return `vector<${go(t.type)}>`;
-      case 'Reference':
-        return `&${go(t.type)}`;
-      case 'MutableReference':
-        return `&mut ${go(t.type)}`;
-      case 'Datatype':
-        return datatypeNameAt(m, t.index);
-      case 'DatatypeInstantiation':
-        return `${datatypeNameAt(m, t.index)}${typeList(t.typeArguments.map(go))}`;
-      case 'TypeParameter': {
-        const sub = instantiation === undefined ? names[t.index] : instantiation[t.index];
+  const go = (t: SignatureToken): string =>
+    renderToken(t, {
+      datatype: (index, args) => `${datatypeNameAt(m, index)}${typeList(args)}`,
+      typeParameter: (index) => {
+        const sub = instantiation === undefined ? names[index] : instantiation[index];
         if (sub === undefined) {
-          return `ERROR[Type parameter index ${t.index} out of bounds while disassembling type signature]`;
+          return `ERROR[Type parameter index ${index} out of bounds while disassembling type signature]`;
         }
         return typeof sub === 'string' ? sub : renderType(m, sub, names);
-      }
-    }
-  };
+      },
+    });
   return go(token);
 }
 

@@ -30,7 +30,9 @@ export {
   isSelfHandle,
   abilityNames,
   formatToken,
+  renderToken,
 } from './module-access.js';
+export type { TokenRenderer } from './module-access.js';
 export { BytecodeError, isBytecodeError } from './errors.js';
 export type { BytecodeStatusCode, BytecodeErrorDetails, CodeLocation } from './errors.js';
 export { deserializeModule } from './deserializer.js';

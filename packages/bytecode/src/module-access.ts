@@ -84,6 +84,53 @@ export function abilityNames(set: AbilitySet): string[] {
   return out;
 }
 
+/** Move spelling of each primitive token kind. */
+const PRIMITIVE_NAME: Readonly<Record<string, string>> = {
+  Bool: 'bool',
+  U8: 'u8',
+  U16: 'u16',
+  U32: 'u32',
+  U64: 'u64',
+  U128: 'u128',
+  U256: 'u256',
+  Address: 'address',
+  Signer: 'signer',
+};
+
+/** How {@link renderToken} spells the parts of a type that depend on the context. */
+export interface TokenRenderer {
+  /** A datatype (by handle index) applied to already-rendered type arguments (empty when none). */
+  datatype: (index: number, typeArguments: string[]) => string;
+  /** A type parameter. */
+  typeParameter: (index: number) => string;
+}
+
+/**
+ * Render a signature token in Move syntax (`vector<u8>`, `&mut T`, ...), delegating
+ * datatypes and type parameters to `r`. Shared by every printer of types.
+ */
+export function renderToken(token: SignatureToken, r: TokenRenderer): string {
+  const go = (t: SignatureToken): string => {
+    switch (t.$kind) {
+      case 'Vector':
+        return `vector<${go(t.type)}>`;
+      case 'Reference':
+        return `&${go(t.type)}`;
+      case 'MutableReference':
+        return `&mut ${go(t.type)}`;
+      case 'TypeParameter':
+        return r.typeParameter(t.index);
+      case 'Datatype':
+        return r.datatype(t.index, []);
+      case 'DatatypeInstantiation':
+        return r.datatype(t.index, t.typeArguments.map(go));
+      default:
+        return PRIMITIVE_NAME[t.$kind];
+    }
+  };
+  return go(token);
+}
+
 /**
  * Render a signature token in Move syntax, with datatypes as `0xADDR::module::Name`
  * (short addresses by default) and type parameters named by `typeParamName`.
@@ -93,46 +140,14 @@ export function formatToken(
   token: SignatureToken,
   options: { typeParamName?: (index: number) => string; fullAddresses?: boolean } = {},
 ): string {
-  const tp = options.typeParamName ?? ((i: number) => `T${i}`);
   const addr = (a: string) => (options.fullAddresses ? a : shortAddress(a));
-  const datatype = (index: number) => {
-    const h = m.datatypeHandles[index];
-    const mod = moduleHandleId(m, h.module);
-    return `${addr(mod.address)}::${mod.name}::${m.identifiers[h.name]}`;
-  };
-  const go = (t: SignatureToken): string => {
-    switch (t.$kind) {
-      case 'Bool':
-        return 'bool';
-      case 'U8':
-        return 'u8';
-      case 'U16':
-        return 'u16';
-      case 'U32':
-        return 'u32';
-      case 'U64':
-        return 'u64';
-      case 'U128':
-        return 'u128';
-      case 'U256':
-        return 'u256';
-      case 'Address':
-        return 'address';
-      case 'Signer':
-        return 'signer';
-      case 'Vector':
-        return `vector<${go(t.type)}>`;
-      case 'Reference':
-        return `&${go(t.type)}`;
-      case 'MutableReference':
-        return `&mut ${go(t.type)}`;
-      case 'TypeParameter':
-        return tp(t.index);
-      case 'Datatype':
-        return datatype(t.index);
-      case 'DatatypeInstantiation':
-        return `${datatype(t.index)}<${t.typeArguments.map(go).join(', ')}>`;
-    }
-  };
-  return go(token);
+  return renderToken(token, {
+    typeParameter: options.typeParamName ?? ((i: number) => `T${i}`),
+    datatype: (index, args) => {
+      const h = m.datatypeHandles[index];
+      const mod = moduleHandleId(m, h.module);
+      const name = `${addr(mod.address)}::${mod.name}::${m.identifiers[h.name]}`;
+      return args.length === 0 ? name : `${name}<${args.join(', ')}>`;
+    },
+  });
 }

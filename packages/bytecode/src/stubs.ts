@@ -24,7 +24,7 @@ import type {
   FunctionDefinition,
   SignatureToken,
 } from './file-format.js';
-import { abilityNames, canonicalAddress, moduleAddress, moduleName, shortAddress } from './module-access.js';
+import { abilityNames, canonicalAddress, moduleAddress, moduleName, renderToken, shortAddress } from './module-access.js';
 import { frameworkSourceExtras, type ModuleSourceExtras } from './stub-extras.js';
 
 /**
@@ -337,38 +337,10 @@ function hasClause(set: AbilitySet): string {
 
 /** A signature token as Move source: datatypes by numeric address, type parameters `T<i>`. */
 function sourceType(m: CompiledModule, token: SignatureToken): string {
-  switch (token.$kind) {
-    case 'Bool':
-      return 'bool';
-    case 'U8':
-      return 'u8';
-    case 'U16':
-      return 'u16';
-    case 'U32':
-      return 'u32';
-    case 'U64':
-      return 'u64';
-    case 'U128':
-      return 'u128';
-    case 'U256':
-      return 'u256';
-    case 'Address':
-      return 'address';
-    case 'Signer':
-      return 'signer';
-    case 'Vector':
-      return `vector<${sourceType(m, token.type)}>`;
-    case 'Reference':
-      return `&${sourceType(m, token.type)}`;
-    case 'MutableReference':
-      return `&mut ${sourceType(m, token.type)}`;
-    case 'TypeParameter':
-      return `T${token.index}`;
-    case 'Datatype':
-      return datatypePath(m, token.index);
-    case 'DatatypeInstantiation':
-      return `${datatypePath(m, token.index)}<${token.typeArguments.map((t) => sourceType(m, t)).join(', ')}>`;
-  }
+  return renderToken(token, {
+    typeParameter: (i) => `T${i}`,
+    datatype: (index, args) => (args.length === 0 ? datatypePath(m, index) : `${datatypePath(m, index)}<${args.join(', ')}>`),
+  });
 }
 
 function datatypePath(m: CompiledModule, index: number): string {
