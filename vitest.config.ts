@@ -8,6 +8,7 @@ export default defineConfig({
     alias: [
       { find: /^@smi\/bytecode\/build$/, replacement: src('./packages/bytecode/src/build/index.ts') },
       { find: /^@smi\/bytecode$/, replacement: src('./packages/bytecode/src/index.ts') },
+      { find: /^@smi\/move-vm$/, replacement: src('./packages/move-vm/src/index.ts') },
     ],
   },
   test: {

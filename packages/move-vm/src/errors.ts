@@ -1,0 +1,95 @@
+/**
+ * VM errors. `code` is the upstream Move `StatusCode` name (`ABORTED`,
+ * `ARITHMETIC_ERROR`, `MISSING_DEPENDENCY`, ...) so that results compare with Sui's.
+ * Errors raised while running carry the location: module, function and instruction.
+ */
+
+/** Status codes the VM reports. */
+export type VmStatusCode =
+  | 'ABORTED'
+  | 'ARITHMETIC_ERROR'
+  | 'VECTOR_OPERATION_ERROR'
+  | 'OUT_OF_GAS'
+  | 'CALL_STACK_OVERFLOW'
+  | 'EXECUTION_STACK_OVERFLOW'
+  | 'VM_MAX_VALUE_DEPTH_REACHED'
+  | 'VM_MAX_TYPE_DEPTH_REACHED'
+  | 'TOO_MANY_TYPE_NODES'
+  | 'MISSING_DEPENDENCY'
+  | 'LINKER_ERROR'
+  | 'FUNCTION_RESOLUTION_FAILURE'
+  | 'TYPE_RESOLUTION_FAILURE'
+  | 'NUMBER_OF_ARGUMENTS_MISMATCH'
+  | 'NUMBER_OF_TYPE_ARGUMENTS_MISMATCH'
+  | 'CONSTRAINT_NOT_SATISFIED'
+  | 'TYPE_MISMATCH'
+  | 'FAILED_TO_DESERIALIZE_ARGUMENT'
+  | 'VALUE_SERIALIZATION_ERROR'
+  | 'VALUE_DESERIALIZATION_ERROR'
+  | 'MISSING_NATIVE_FUNCTION'
+  | 'UNSUPPORTED_NATIVE'
+  | 'UNKNOWN_INVARIANT_VIOLATION_ERROR'
+  | 'UNREACHABLE'
+  | 'VARIANT_TAG_MISMATCH'
+  | 'MEMORY_LIMIT_EXCEEDED'
+  | 'CODE_DESERIALIZATION_ERROR';
+
+/** Where an error happened inside Move code. */
+export interface VmLocation {
+  /** `0x<64 hex>::module` of the running function. */
+  module: string;
+  /** Function name. */
+  function: string;
+  /** Function definition index in its module. */
+  functionIndex: number;
+  /** Instruction offset. */
+  instruction: number;
+}
+
+/** Error of the Move VM. */
+export class VmError extends Error {
+  override readonly name = 'VmError';
+  readonly code: VmStatusCode;
+  /** Abort code for `ABORTED` (u64, Sui clever errors included, unchanged). */
+  readonly abortCode: bigint | undefined;
+  /** Sub-status of some errors (e.g. `VECTOR_OPERATION_ERROR`'s kind). */
+  readonly subStatus: bigint | undefined;
+  location: VmLocation | undefined;
+
+  constructor(
+    code: VmStatusCode,
+    message = '',
+    details: { abortCode?: bigint; subStatus?: bigint; location?: VmLocation } = {},
+  ) {
+    super(message === '' ? code : `${code}: ${message}`);
+    this.code = code;
+    this.abortCode = details.abortCode;
+    this.subStatus = details.subStatus ?? details.abortCode;
+    this.location = details.location;
+  }
+
+  /** Message with the location appended, for humans. */
+  describe(): string {
+    const loc = this.location;
+    return loc ? `${this.message} in ${loc.module}::${loc.function} at instruction ${loc.instruction}` : this.message;
+  }
+}
+
+/** Sub-status codes of `VECTOR_OPERATION_ERROR` (upstream `vector` natives). */
+export const VectorError = {
+  INDEX_OUT_OF_BOUNDS: 1n,
+  POP_EMPTY_VEC: 2n,
+  DESTROY_NON_EMPTY_VEC: 3n,
+  VEC_UNPACK_PARITY_MISMATCH: 4n,
+} as const;
+
+/** An abort raised by a native (`abort code` in the native's module). */
+export class NativeAbort extends Error {
+  override readonly name = 'NativeAbort';
+  readonly code: bigint;
+
+  constructor(code: bigint | number) {
+    super(`native aborted with ${code}`);
+    this.code = BigInt(code);
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Function instances: a translated function together with concrete type arguments.
+ * Each instance caches the instances of the functions it calls and the vector storage
+ * kinds its vector instructions create, so generic code pays for instantiation once.
+ */
+import type { LoadedFunction } from '../loader/linker.js';
+import type { TraceInfo } from '../loader/translate.js';
+import type { TranslatedCode } from '../loader/translated.js';
+import type { Type, TypeTable } from '../types/runtime-type.js';
+
+/** A function applied to concrete type arguments. */
+export class FunctionInstance {
+  readonly fn: LoadedFunction;
+  readonly typeArgs: readonly Type[];
+  /** `null` for natives. */
+  readonly code: (TranslatedCode & TraceInfo) | null;
+  /** Callee instance per call site, filled on first call. */
+  readonly callees: (FunctionInstance | undefined)[];
+  /** Concrete element type per vector site, filled on first use. */
+  readonly vecElems: (Type | undefined)[];
+  /** Concrete enum type per variant site, filled on first use (tracing). */
+  readonly variantTypes: (Type | undefined)[];
+
+  constructor(fn: LoadedFunction, typeArgs: readonly Type[], code: (TranslatedCode & TraceInfo) | null) {
+    this.fn = fn;
+    this.typeArgs = typeArgs;
+    this.code = code;
+    this.callees = code ? new Array<FunctionInstance | undefined>(code.callSites.length) : [];
+    this.vecElems = code ? new Array<Type | undefined>(code.vecSites.length) : [];
+    this.variantTypes = code ? new Array<Type | undefined>(code.variantSites.length) : [];
+  }
+
+  /** Concrete type arguments of call site `i`. */
+  siteTypeArgs(table: TypeTable, i: number): readonly Type[] {
+    const site = (this.code as TranslatedCode).callSites[i];
+    if (site.typeArgs.length === 0) return site.typeArgs;
+    return site.typeArgs.map((t) => table.subst(t, this.typeArgs));
+  }
+
+  /** Concrete element type of vector site `i`. */
+  vecElem(table: TypeTable, i: number): Type {
+    let t = this.vecElems[i];
+    if (t === undefined) {
+      t = table.subst((this.code as TranslatedCode).vecSites[i].elem, this.typeArgs);
+      this.vecElems[i] = t;
+    }
+    return t;
+  }
+
+  /** Concrete enum type of variant site `i`. */
+  variantType(table: TypeTable, i: number): Type {
+    let t = this.variantTypes[i];
+    if (t === undefined) {
+      t = table.subst((this.code as TranslatedCode).variantSites[i].enumType, this.typeArgs);
+      this.variantTypes[i] = t;
+    }
+    return t;
+  }
+}

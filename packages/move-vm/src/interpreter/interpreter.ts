@@ -1,0 +1,609 @@
+/**
+ * The interpreter loop: one function with one `switch` over translated opcodes, an
+ * explicit frame stack (no JS recursion, so deep Move recursion is bounded by the call
+ * depth limit, not by the JS stack), one shared operand stack, and gas charged per
+ * instruction.
+ */
+import { NativeAbort, VmError, VectorError } from '../errors.js';
+import type { TranslatedCode } from '../loader/translated.js';
+import { vecKindOf } from '../values/bcs.js';
+import { borrowElement, borrowSlot, copyValue, peekRef, readRef, valuesEqual, VariantValue, writeRef } from '../values/value.js';
+import { MoveVector } from '../values/vector.js';
+import { arithmeticError, castValue, NUM_MAX, BIG_MAX, shlBig, shlNum } from './arith.js';
+import type { FunctionInstance } from './instance.js';
+import { Op } from './ops.js';
+import type { CallState, Runtime } from './runtime.js';
+import type { MachineView } from './tracer.js';
+
+interface Frame {
+  inst: FunctionInstance;
+  code: Int32Array;
+  tc: TranslatedCode;
+  pc: number;
+  locals: unknown[];
+  id: number;
+}
+
+function vectorError(sub: bigint, msg: string): VmError {
+  return new VmError('VECTOR_OPERATION_ERROR', msg, { subStatus: sub });
+}
+
+/** A vector error raised by an inlined `0x1::vector` native: located at the native, offset 0. */
+function nativeVectorError(tc: TranslatedCode, site: number, sub: bigint, msg: string): VmError {
+  const callee = tc.callSites[site].callee;
+  return new VmError('VECTOR_OPERATION_ERROR', msg, {
+    subStatus: sub,
+    location: { module: callee.module.id, function: callee.name, functionIndex: callee.defIndex, instruction: 0 },
+  });
+}
+
+function indexOf(v: unknown): number {
+  // u64 index as bigint; anything beyond 2^53 is out of bounds anyway.
+  return v as bigint > 9007199254740991n ? Number.MAX_SAFE_INTEGER : Number(v as bigint);
+}
+
+/**
+ * Run `entry` with `args` (already on no stack) and return its return values.
+ * @throws {VmError} with the location of the failing instruction.
+ */
+export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, args: readonly unknown[]): unknown[] {
+  const table = rt.types;
+  const gas = rt.gas;
+  const opCost = gas.opCost;
+  const limits = state.limits;
+  const tracer = state.tracer;
+  const maxStack = limits.maxValueStackSize;
+  const maxVec = limits.maxVectorLength;
+  const stack: unknown[] = [];
+  let sp = 0;
+  const frames: Frame[] = [];
+  let nextFrameId = 0;
+  let gasLeft = state.gasLeft;
+
+  // Natives called from the entry directly.
+  if (entry.code === null) {
+    return callNativeDirect(rt, state, entry, args);
+  }
+
+  let inst = entry;
+  let tc = entry.code as TranslatedCode;
+  let code = tc.code;
+  let pc = 0;
+  let locals: unknown[] = new Array<unknown>(tc.localCount);
+  for (let i = 0; i < args.length; i++) locals[i] = args[i];
+  let frameId = nextFrameId++;
+  state.touched.add(inst.fn.module.id);
+  if (tracer) tracer.openFrame(inst, frameId, args, gasLeft);
+
+  const view = (): MachineView => ({ stack, sp, locals, frameId, gasLeft });
+  const stackTrace = (): string =>
+    [...frames.map((f) => `${f.inst.fn.module.id}::${f.inst.fn.name} at ${f.pc}`), `${inst.fn.module.id}::${inst.fn.name} at ${pc}`].join('\n');
+
+  const callNative = (callee: FunctionInstance): void => {
+    const n = callee.fn.params.length;
+    const nargs: unknown[] = new Array<unknown>(n);
+    for (let i = n - 1; i >= 0; i--) nargs[i] = stack[--sp];
+    state.gasLeft = gasLeft;
+    const res = runNative(rt, state, callee, nargs, stackTrace);
+    gasLeft = state.gasLeft;
+    for (const v of res) stack[sp++] = v;
+  };
+
+  try {
+    for (;;) {
+      const op = code[pc << 1];
+      const arg = code[(pc << 1) + 1];
+      gasLeft -= opCost[op];
+      if (gasLeft < 0) {
+        gasLeft = 0;
+        throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
+      }
+      if (tracer) tracer.beforeInstruction(inst, pc, view());
+      const at = pc;
+      pc++;
+      switch (op) {
+        case Op.POP:
+          stack[--sp] = undefined;
+          break;
+        case Op.RET: {
+          if (tracer) {
+            const nret = inst.fn.returns.length;
+            tracer.afterInstruction(inst, at, view());
+            tracer.closeFrame(inst, frameId, stack.slice(sp - nret, sp), gasLeft);
+          }
+          const f = frames.pop();
+          if (f === undefined) {
+            const nret = inst.fn.returns.length;
+            state.gasLeft = gasLeft;
+            return stack.slice(sp - nret, sp);
+          }
+          inst = f.inst;
+          tc = f.tc;
+          code = f.code;
+          pc = f.pc;
+          locals = f.locals;
+          frameId = f.id;
+          continue;
+        }
+        case Op.BR_TRUE:
+          if (stack[--sp] === true) pc = arg;
+          break;
+        case Op.BR_FALSE:
+          if (stack[--sp] === false) pc = arg;
+          break;
+        case Op.BRANCH:
+          pc = arg;
+          break;
+        case Op.LD_SMALL:
+          stack[sp++] = arg >>> 0;
+          break;
+        case Op.LD_BIG:
+          stack[sp++] = tc.bigints[arg];
+          break;
+        case Op.LD_CONST:
+          stack[sp++] = copyValue(tc.constants[arg]);
+          break;
+        case Op.LD_TRUE:
+          stack[sp++] = true;
+          break;
+        case Op.LD_FALSE:
+          stack[sp++] = false;
+          break;
+        case Op.COPY_LOC_PRIM:
+          stack[sp++] = locals[arg];
+          break;
+        case Op.COPY_LOC:
+          stack[sp++] = copyValue(locals[arg]);
+          break;
+        case Op.MOVE_LOC:
+          stack[sp++] = locals[arg];
+          locals[arg] = undefined;
+          break;
+        case Op.ST_LOC:
+          locals[arg] = stack[--sp];
+          break;
+        case Op.BORROW_LOC:
+          stack[sp++] = borrowSlot(locals, arg);
+          break;
+        case Op.BORROW_FIELD: {
+          const s = stack[sp - 1] as unknown[];
+          stack[sp - 1] = borrowSlot(s, arg);
+          break;
+        }
+        case Op.CALL: {
+          let callee = inst.callees[arg];
+          if (callee === undefined) {
+            const site = tc.callSites[arg];
+            if (site.callee.isNative && site.callee.native === null) {
+              throw new VmError('MISSING_NATIVE_FUNCTION', `native ${site.callee.module.id}::${site.callee.name} is not implemented`);
+            }
+            callee = rt.instance(site.callee, inst.siteTypeArgs(table, arg));
+            inst.callees[arg] = callee;
+          }
+          if (callee.code === null) {
+            state.gasLeft = gasLeft;
+            if (tracer) {
+              tracer.afterInstruction(inst, at, view());
+            }
+            callNative(callee);
+            break;
+          }
+          if (frames.length + 1 >= limits.maxCallDepth) {
+            throw new VmError('CALL_STACK_OVERFLOW', `call depth exceeds ${limits.maxCallDepth}`);
+          }
+          const ctc = callee.code;
+          const n = callee.fn.params.length;
+          gasLeft -= gas.callBase + gas.callPerArg * n;
+          if (gasLeft < 0) {
+            gasLeft = 0;
+            throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
+          }
+          const nl: unknown[] = new Array<unknown>(ctc.localCount);
+          for (let i = n - 1; i >= 0; i--) {
+            nl[i] = stack[--sp];
+            stack[sp] = undefined;
+          }
+          if (tracer) tracer.afterInstruction(inst, at, view());
+          frames.push({ inst, tc, code, pc, locals, id: frameId });
+          inst = callee;
+          tc = ctc;
+          code = ctc.code;
+          pc = 0;
+          locals = nl;
+          frameId = nextFrameId++;
+          state.touched.add(inst.fn.module.id);
+          if (tracer) tracer.openFrame(inst, frameId, nl.slice(0, n), gasLeft);
+          if (sp + ctc.maxStack > maxStack) {
+            throw new VmError('EXECUTION_STACK_OVERFLOW', `operand stack exceeds ${maxStack} values`);
+          }
+          continue;
+        }
+        case Op.PACK: {
+          const s: unknown[] = new Array<unknown>(arg);
+          for (let i = arg - 1; i >= 0; i--) s[i] = stack[--sp];
+          stack[sp++] = s;
+          break;
+        }
+        case Op.UNPACK: {
+          const s = stack[--sp] as unknown[];
+          for (let i = 0; i < arg; i++) stack[sp++] = s[i];
+          break;
+        }
+        case Op.READ_REF:
+          stack[sp - 1] = readRef(stack[sp - 1]);
+          break;
+        case Op.WRITE_REF: {
+          const r = stack[--sp];
+          const v = stack[--sp];
+          writeRef(r, v);
+          break;
+        }
+        case Op.FREEZE_REF:
+        case Op.NOP:
+          break;
+        case Op.ADD_N: {
+          const b = stack[--sp] as number;
+          const r = (stack[sp - 1] as number) + b;
+          if (r > NUM_MAX[arg]) throw arithmeticError('Addition overflow');
+          stack[sp - 1] = r;
+          break;
+        }
+        case Op.SUB_N: {
+          const b = stack[--sp] as number;
+          const a = stack[sp - 1] as number;
+          if (a < b) throw arithmeticError('Subtraction underflow');
+          stack[sp - 1] = a - b;
+          break;
+        }
+        case Op.MUL_N: {
+          const b = stack[--sp] as number;
+          const r = (stack[sp - 1] as number) * b;
+          if (r > NUM_MAX[arg]) throw arithmeticError('Multiplication overflow');
+          stack[sp - 1] = r;
+          break;
+        }
+        case Op.DIV_N: {
+          const b = stack[--sp] as number;
+          if (b === 0) throw arithmeticError('Division by zero');
+          stack[sp - 1] = Math.floor((stack[sp - 1] as number) / b);
+          break;
+        }
+        case Op.MOD_N: {
+          const b = stack[--sp] as number;
+          if (b === 0) throw arithmeticError('Integer remainder by zero');
+          stack[sp - 1] = (stack[sp - 1] as number) % b;
+          break;
+        }
+        case Op.ADD_B: {
+          const b = stack[--sp] as bigint;
+          const r = (stack[sp - 1] as bigint) + b;
+          if (r > BIG_MAX[arg]) throw arithmeticError('Addition overflow');
+          stack[sp - 1] = r;
+          break;
+        }
+        case Op.SUB_B: {
+          const b = stack[--sp] as bigint;
+          const a = stack[sp - 1] as bigint;
+          if (a < b) throw arithmeticError('Subtraction underflow');
+          stack[sp - 1] = a - b;
+          break;
+        }
+        case Op.MUL_B: {
+          const b = stack[--sp] as bigint;
+          const r = (stack[sp - 1] as bigint) * b;
+          if (r > BIG_MAX[arg]) throw arithmeticError('Multiplication overflow');
+          stack[sp - 1] = r;
+          break;
+        }
+        case Op.DIV_B: {
+          const b = stack[--sp] as bigint;
+          if (b === 0n) throw arithmeticError('Division by zero');
+          stack[sp - 1] = (stack[sp - 1] as bigint) / b;
+          break;
+        }
+        case Op.MOD_B: {
+          const b = stack[--sp] as bigint;
+          if (b === 0n) throw arithmeticError('Integer remainder by zero');
+          stack[sp - 1] = (stack[sp - 1] as bigint) % b;
+          break;
+        }
+        case Op.BIT_OR_N: {
+          const b = stack[--sp] as number;
+          stack[sp - 1] = ((stack[sp - 1] as number) | b) >>> 0;
+          break;
+        }
+        case Op.BIT_AND_N: {
+          const b = stack[--sp] as number;
+          stack[sp - 1] = ((stack[sp - 1] as number) & b) >>> 0;
+          break;
+        }
+        case Op.XOR_N: {
+          const b = stack[--sp] as number;
+          stack[sp - 1] = ((stack[sp - 1] as number) ^ b) >>> 0;
+          break;
+        }
+        case Op.BIT_OR_B: {
+          const b = stack[--sp] as bigint;
+          stack[sp - 1] = (stack[sp - 1] as bigint) | b;
+          break;
+        }
+        case Op.BIT_AND_B: {
+          const b = stack[--sp] as bigint;
+          stack[sp - 1] = (stack[sp - 1] as bigint) & b;
+          break;
+        }
+        case Op.XOR_B: {
+          const b = stack[--sp] as bigint;
+          stack[sp - 1] = (stack[sp - 1] as bigint) ^ b;
+          break;
+        }
+        case Op.SHL_N: {
+          const b = stack[--sp] as number;
+          stack[sp - 1] = shlNum(stack[sp - 1] as number, b, arg);
+          break;
+        }
+        case Op.SHR_N: {
+          const b = stack[--sp] as number;
+          if (b >= arg) throw arithmeticError('Shift right overflow');
+          stack[sp - 1] = (stack[sp - 1] as number) >>> b;
+          break;
+        }
+        case Op.SHL_B: {
+          const b = stack[--sp] as number;
+          stack[sp - 1] = shlBig(stack[sp - 1] as bigint, b, arg);
+          break;
+        }
+        case Op.SHR_B: {
+          const b = stack[--sp] as number;
+          if (b >= arg) throw arithmeticError('Shift right overflow');
+          stack[sp - 1] = (stack[sp - 1] as bigint) >> BigInt(b);
+          break;
+        }
+        case Op.OR: {
+          const b = stack[--sp] as boolean;
+          stack[sp - 1] = (stack[sp - 1] as boolean) || b;
+          break;
+        }
+        case Op.AND: {
+          const b = stack[--sp] as boolean;
+          stack[sp - 1] = (stack[sp - 1] as boolean) && b;
+          break;
+        }
+        case Op.NOT:
+          stack[sp - 1] = !(stack[sp - 1] as boolean);
+          break;
+        case Op.EQ_PRIM: {
+          const b = stack[--sp];
+          stack[sp - 1] = stack[sp - 1] === b;
+          break;
+        }
+        case Op.NEQ_PRIM: {
+          const b = stack[--sp];
+          stack[sp - 1] = stack[sp - 1] !== b;
+          break;
+        }
+        case Op.EQ_DEEP: {
+          const b = stack[--sp];
+          stack[sp - 1] = valuesEqual(stack[sp - 1], b);
+          break;
+        }
+        case Op.NEQ_DEEP: {
+          const b = stack[--sp];
+          stack[sp - 1] = !valuesEqual(stack[sp - 1], b);
+          break;
+        }
+        case Op.EQ_REF: {
+          const b = peekRef(stack[--sp]);
+          stack[sp - 1] = valuesEqual(peekRef(stack[sp - 1]), b);
+          break;
+        }
+        case Op.NEQ_REF: {
+          const b = peekRef(stack[--sp]);
+          stack[sp - 1] = !valuesEqual(peekRef(stack[sp - 1]), b);
+          break;
+        }
+        case Op.LT: {
+          const b = stack[--sp] as number;
+          stack[sp - 1] = (stack[sp - 1] as number) < b;
+          break;
+        }
+        case Op.GT: {
+          const b = stack[--sp] as number;
+          stack[sp - 1] = (stack[sp - 1] as number) > b;
+          break;
+        }
+        case Op.LE: {
+          const b = stack[--sp] as number;
+          stack[sp - 1] = (stack[sp - 1] as number) <= b;
+          break;
+        }
+        case Op.GE: {
+          const b = stack[--sp] as number;
+          stack[sp - 1] = (stack[sp - 1] as number) >= b;
+          break;
+        }
+        case Op.CAST:
+          stack[sp - 1] = castValue(stack[sp - 1] as number | bigint, arg);
+          break;
+        case Op.ABORT: {
+          const codeValue = stack[--sp] as bigint;
+          throw new VmError('ABORTED', `aborted with ${codeValue}`, { abortCode: codeValue });
+        }
+        case Op.VEC_PACK: {
+          const elem = inst.vecElem(table, arg);
+          const n = tc.vecSites[arg].count;
+          if (n > maxVec) throw vectorError(VectorError.INDEX_OUT_OF_BOUNDS, `vector length ${n} exceeds ${maxVec}`);
+          const v = MoveVector.empty(vecKindOf(elem), n);
+          const start = sp - n;
+          for (let i = start; i < sp; i++) {
+            v.push(stack[i]);
+            stack[i] = undefined;
+          }
+          sp = start;
+          stack[sp++] = v;
+          break;
+        }
+        case Op.VEC_LEN:
+        case Op.NAT_VEC_LEN:
+          stack[sp - 1] = BigInt((peekRef(stack[sp - 1]) as MoveVector).length);
+          if (op === Op.NAT_VEC_LEN) gasLeft -= gas.nativeBase;
+          break;
+        case Op.VEC_BORROW:
+        case Op.NAT_VEC_BORROW: {
+          const i = indexOf(stack[--sp]);
+          const v = stack[sp - 1] as MoveVector;
+          if (i >= v.length) {
+            const msg = `index ${i} out of bounds (length ${v.length})`;
+            throw op === Op.VEC_BORROW ? vectorError(VectorError.INDEX_OUT_OF_BOUNDS, msg) : nativeVectorError(tc, arg, VectorError.INDEX_OUT_OF_BOUNDS, msg);
+          }
+          stack[sp - 1] = borrowElement(v, i);
+          if (op === Op.NAT_VEC_BORROW) gasLeft -= gas.nativeBase;
+          break;
+        }
+        case Op.VEC_PUSH_BACK:
+        case Op.NAT_VEC_PUSH_BACK: {
+          const e = stack[--sp];
+          const v = stack[--sp] as MoveVector;
+          if (v.length >= maxVec) throw vectorError(VectorError.INDEX_OUT_OF_BOUNDS, `vector length exceeds ${maxVec}`);
+          v.push(e);
+          if (op === Op.NAT_VEC_PUSH_BACK) gasLeft -= gas.nativeBase;
+          break;
+        }
+        case Op.VEC_POP_BACK:
+        case Op.NAT_VEC_POP_BACK: {
+          const v = stack[sp - 1] as MoveVector;
+          if (v.length === 0) {
+            const msg = 'pop from an empty vector';
+            throw op === Op.VEC_POP_BACK ? vectorError(VectorError.POP_EMPTY_VEC, msg) : nativeVectorError(tc, arg, VectorError.POP_EMPTY_VEC, msg);
+          }
+          stack[sp - 1] = v.pop();
+          if (op === Op.NAT_VEC_POP_BACK) gasLeft -= gas.nativeBase;
+          break;
+        }
+        case Op.VEC_UNPACK: {
+          const v = stack[--sp] as MoveVector;
+          const n = tc.vecSites[arg].count;
+          if (v.length !== n) {
+            throw vectorError(VectorError.VEC_UNPACK_PARITY_MISMATCH, `expected ${n} elements, found ${v.length}`);
+          }
+          for (let i = 0; i < n; i++) stack[sp++] = v.get(i);
+          break;
+        }
+        case Op.VEC_SWAP:
+        case Op.NAT_VEC_SWAP: {
+          const j = indexOf(stack[--sp]);
+          const i = indexOf(stack[--sp]);
+          const v = stack[--sp] as MoveVector;
+          if (i >= v.length || j >= v.length) {
+            const msg = `swap indices ${i}, ${j} out of bounds (length ${v.length})`;
+            throw op === Op.VEC_SWAP ? vectorError(VectorError.INDEX_OUT_OF_BOUNDS, msg) : nativeVectorError(tc, arg, VectorError.INDEX_OUT_OF_BOUNDS, msg);
+          }
+          v.swap(i, j);
+          if (op === Op.NAT_VEC_SWAP) gasLeft -= gas.nativeBase;
+          break;
+        }
+        case Op.NAT_VEC_EMPTY: {
+          const elem = inst.siteTypeArgs(table, arg)[0];
+          stack[sp++] = MoveVector.empty(vecKindOf(elem));
+          gasLeft -= gas.nativeBase;
+          break;
+        }
+        case Op.NAT_VEC_DESTROY_EMPTY: {
+          const v = stack[--sp] as MoveVector;
+          if (v.length !== 0) throw nativeVectorError(tc, arg, VectorError.DESTROY_NON_EMPTY_VEC, 'destroy a non-empty vector');
+          gasLeft -= gas.nativeBase;
+          break;
+        }
+        case Op.PACK_VARIANT: {
+          const site = tc.variantSites[arg];
+          const n = site.fieldCount;
+          const fields: unknown[] = new Array<unknown>(n);
+          for (let i = n - 1; i >= 0; i--) fields[i] = stack[--sp];
+          stack[sp++] = new VariantValue(site.tag, fields);
+          break;
+        }
+        case Op.UNPACK_VARIANT: {
+          const site = tc.variantSites[arg];
+          const v = stack[--sp] as VariantValue;
+          if (v.tag !== site.tag) throw new VmError('VARIANT_TAG_MISMATCH', `expected variant ${site.tag}, found ${v.tag}`);
+          for (let i = 0; i < site.fieldCount; i++) stack[sp++] = v.fields[i];
+          break;
+        }
+        case Op.UNPACK_VARIANT_REF: {
+          const site = tc.variantSites[arg];
+          const v = stack[--sp] as VariantValue;
+          if (v.tag !== site.tag) throw new VmError('VARIANT_TAG_MISMATCH', `expected variant ${site.tag}, found ${v.tag}`);
+          for (let i = 0; i < site.fieldCount; i++) stack[sp++] = borrowSlot(v.fields, i);
+          break;
+        }
+        case Op.VARIANT_SWITCH: {
+          const v = peekRef(stack[--sp]) as VariantValue;
+          pc = tc.jumpTables[arg][v.tag];
+          break;
+        }
+        case Op.UNSUPPORTED:
+        default:
+          throw new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `unsupported instruction at ${arg}`);
+      }
+      if (sp > maxStack) throw new VmError('EXECUTION_STACK_OVERFLOW', `operand stack exceeds ${maxStack} values`);
+      if (tracer) tracer.afterInstruction(inst, at, view());
+    }
+  } catch (e) {
+    state.gasLeft = gasLeft < 0 ? 0 : gasLeft;
+    throw locate(e, inst, pc - 1, tracer);
+  }
+}
+
+/** Attach the location (running function, instruction) to an error. */
+function locate(e: unknown, inst: FunctionInstance, pc: number, tracer: CallState['tracer']): unknown {
+  let err: unknown = e;
+  if (e instanceof NativeAbort) {
+    err = new VmError('ABORTED', e.message, { abortCode: e.code });
+  } else if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    err = new VmError('VM_MAX_VALUE_DEPTH_REACHED', 'value nesting too deep');
+  }
+  if (err instanceof VmError) {
+    if (err.location === undefined) {
+      err.location = {
+        module: inst.fn.module.id,
+        function: inst.fn.name,
+        functionIndex: inst.fn.defIndex,
+        instruction: pc,
+      };
+    }
+    if (tracer) tracer.error(err.code);
+  }
+  return err;
+}
+
+/** Run a native function instance on `args`; errors are located at the native (offset 0). */
+export function runNative(rt: Runtime, state: CallState, callee: FunctionInstance, args: unknown[], stackTrace: () => string): unknown[] {
+  const fn = callee.fn;
+  if (fn.native === null) {
+    throw new VmError('MISSING_NATIVE_FUNCTION', `native ${fn.module.id}::${fn.name} is not implemented`);
+  }
+  state.touched.add(fn.module.id);
+  state.gasLeft -= rt.gas.nativeBase;
+  try {
+    if (state.gasLeft < 0) {
+      state.gasLeft = 0;
+      throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
+    }
+    const res = fn.native(rt.nativeContext(state, stackTrace), callee.typeArgs, args);
+    if (res.length !== fn.returns.length) {
+      throw new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `native ${fn.name} returned ${res.length} values, expected ${fn.returns.length}`);
+    }
+    return res;
+  } catch (e) {
+    let err: unknown = e;
+    if (e instanceof NativeAbort) err = new VmError('ABORTED', `native ${fn.name} aborted with ${e.code}`, { abortCode: e.code });
+    if (err instanceof VmError && err.location === undefined) {
+      err.location = { module: fn.module.id, function: fn.name, functionIndex: fn.defIndex, instruction: 0 };
+    }
+    throw err;
+  }
+}
+
+function callNativeDirect(rt: Runtime, state: CallState, entry: FunctionInstance, args: readonly unknown[]): unknown[] {
+  return runNative(rt, state, entry, [...args], () => `${entry.fn.module.id}::${entry.fn.name}`);
+}

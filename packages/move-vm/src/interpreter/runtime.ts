@@ -1,0 +1,105 @@
+/**
+ * Per-VM runtime state shared by calls: the type table, the BCS codec, the cache of
+ * function instances, and the per-call state (gas, limits, tracer, touched modules).
+ */
+import { VmError } from '../errors.js';
+import type { LoadedFunction } from '../loader/linker.js';
+import { translateFunction } from '../loader/translate.js';
+import type { NativeContext } from '../natives/registry.js';
+import { formatType, type Type, type TypeTable } from '../types/runtime-type.js';
+import type { BcsCodec } from '../values/bcs.js';
+import { FunctionInstance } from './instance.js';
+import type { Tracer } from './tracer.js';
+
+/** Runtime limits enforced while executing. */
+export interface ExecutionLimits {
+  /** Maximum call depth (frames). */
+  maxCallDepth: number;
+  /** Maximum operand-stack size (values). */
+  maxValueStackSize: number;
+  /** Maximum vector length. */
+  maxVectorLength: number;
+  /** Maximum nesting depth of a value. */
+  maxValueDepth: number;
+  /** Maximum nesting depth of a type. */
+  maxTypeDepth: number;
+}
+
+/** Gas meter: a budget and per-instruction costs. */
+export interface GasSchedule {
+  /** Cost of each internal opcode. */
+  readonly opCost: Int32Array;
+  /** Cost of a call (callee frame setup). */
+  readonly callBase: number;
+  /** Extra cost per argument of a call. */
+  readonly callPerArg: number;
+  /** Cost of a native call. */
+  readonly nativeBase: number;
+}
+
+/** State of one top-level call. */
+export interface CallState {
+  gasLeft: number;
+  readonly limits: ExecutionLimits;
+  readonly tracer: Tracer | null;
+  /** Modules whose functions ran (`0x…::name`). */
+  readonly touched: Set<string>;
+  readonly extensions: Map<string, unknown>;
+  readonly debug: (line: string) => void;
+}
+
+/** Shared runtime of a VM. */
+export class Runtime {
+  readonly types: TypeTable;
+  readonly codec: BcsCodec;
+  readonly gas: GasSchedule;
+  private readonly instances = new WeakMap<LoadedFunction, Map<string, FunctionInstance>>();
+
+  constructor(types: TypeTable, codec: BcsCodec, gas: GasSchedule) {
+    this.types = types;
+    this.codec = codec;
+    this.gas = gas;
+  }
+
+  /** The instance of `fn` for concrete `typeArgs` (translated on first use). */
+  instance(fn: LoadedFunction, typeArgs: readonly Type[]): FunctionInstance {
+    let byArgs = this.instances.get(fn);
+    if (!byArgs) {
+      byArgs = new Map();
+      this.instances.set(fn, byArgs);
+    }
+    let key = '';
+    for (const t of typeArgs) key += `${t.id},`;
+    let inst = byArgs.get(key);
+    if (!inst) {
+      if (!fn.isNative && fn.code === null) fn.code = translateFunction(fn, this.codec);
+      inst = new FunctionInstance(fn, typeArgs, fn.isNative ? null : (fn.code as FunctionInstance['code']));
+      byArgs.set(key, inst);
+    }
+    return inst;
+  }
+
+  /** Native context for one call. */
+  nativeContext(state: CallState, stackTrace: () => string): NativeContext {
+    const types = this.types;
+    return {
+      types,
+      bcs: this.codec,
+      charge: (units: number) => {
+        state.gasLeft -= units;
+        if (state.gasLeft < 0) {
+          state.gasLeft = 0;
+          throw new VmError('OUT_OF_GAS', 'out of gas in a native function');
+        }
+      },
+      typeTag: (t, o = {}) => {
+        const s = formatType(t, { address: o.address ?? 'full', originalIds: o.originalIds ?? false });
+        return o.separator === undefined ? s : s.replaceAll(', ', o.separator);
+      },
+      originalIdOf: (a) => a,
+      debugPrint: state.debug,
+      extensions: state.extensions,
+      stackTrace,
+    };
+  }
+}

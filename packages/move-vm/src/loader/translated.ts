@@ -1,0 +1,47 @@
+/**
+ * The translated form of a function: what the interpreter runs. Built once per function
+ * by the translator; everything a running instruction needs is pre-resolved here.
+ */
+import type { Type } from '../types/runtime-type.js';
+import type { LoadedFunction } from './linker.js';
+
+/** A call instruction's target: the callee and its (possibly generic) type arguments. */
+export interface CallSite {
+  readonly callee: LoadedFunction;
+  /** Type arguments in terms of the caller's type parameters (empty for `Call`). */
+  readonly typeArgs: readonly Type[];
+}
+
+/** A vector instruction's element type (possibly generic) and element count. */
+export interface VecSite {
+  readonly elem: Type;
+  readonly count: number;
+}
+
+/** A variant instruction's enum type (possibly generic), tag and field count. */
+export interface VariantSite {
+  readonly enumType: Type;
+  readonly tag: number;
+  readonly fieldCount: number;
+}
+
+/** Pre-decoded code of one function. */
+export interface TranslatedCode {
+  /** Two words per instruction: internal opcode, operand. */
+  readonly code: Int32Array;
+  /** Operands of 64-bit and wider immediates. */
+  readonly bigints: readonly bigint[];
+  /** Decoded constants (copied at each load). */
+  readonly constants: readonly unknown[];
+  readonly callSites: readonly CallSite[];
+  readonly vecSites: readonly VecSite[];
+  readonly variantSites: readonly VariantSite[];
+  /** Jump tables of `VARIANT_SWITCH`: code offsets indexed by variant tag. */
+  readonly jumpTables: readonly Int32Array[];
+  /** Type of the datatype built by each `PACK`/`UNPACK`, by instruction offset (tracing). */
+  readonly packTypes: ReadonlyMap<number, Type>;
+  /** Number of locals (parameters included). */
+  readonly localCount: number;
+  /** Largest operand-stack height inside the function. */
+  readonly maxStack: number;
+}

@@ -1,0 +1,267 @@
+/**
+ * The embedding API: a {@link MoveVM} over a set of packages; `call` runs one function
+ * with type arguments and arguments (runtime values or BCS bytes) and returns typed
+ * return values with their BCS, or the abort / error with its location.
+ */
+import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { VmError, type VmLocation, type VmStatusCode } from './errors.js';
+import { execute } from './interpreter/interpreter.js';
+import { type CallState, type ExecutionLimits, type GasSchedule, Runtime } from './interpreter/runtime.js';
+import type { Tracer } from './interpreter/tracer.js';
+import { Linker, type LoadedFunction, type PackageRecord } from './loader/linker.js';
+import { defaultGasSchedule } from './gas/schedule.js';
+import { registerMoveStdlib } from './natives/move-stdlib.js';
+import { NativeRegistry } from './natives/registry.js';
+import { formatType, type Type, TypeKind, TypeTable } from './types/runtime-type.js';
+import { parseTypeTag, resolveTypeTag } from './types/type-tag.js';
+import { BcsCodec } from './values/bcs.js';
+import { borrowSlot, peekRef } from './values/value.js';
+
+/** Default runtime limits (latest mainnet: see `config/vm-limits.ts`). */
+export const DEFAULT_LIMITS: ExecutionLimits = {
+  maxCallDepth: 1024,
+  maxValueStackSize: 1024,
+  maxVectorLength: 262144,
+  maxValueDepth: 128,
+  maxTypeDepth: 256,
+};
+
+/** Options of {@link MoveVM.create}. */
+export interface MoveVmOptions {
+  /** Packages to load (the framework among them). More can be added later. */
+  packages?: readonly MovePackage[];
+  /** Native functions (default: move-stdlib only). */
+  natives?: NativeRegistry;
+  limits?: Partial<ExecutionLimits>;
+  gas?: GasSchedule;
+}
+
+/** An argument: a runtime value, or its BCS bytes (decoded by the parameter's type). */
+export type CallArg = { $kind: 'Value'; value: unknown } | { $kind: 'Bcs'; bytes: Uint8Array };
+
+/** Options of {@link MoveVM.call}. */
+export interface CallOptions {
+  /** Type arguments, as type tags (`0x2::sui::SUI`) or runtime types. */
+  typeArgs?: readonly (string | Type)[];
+  args?: readonly CallArg[];
+  /** Gas budget in internal units (default 10^10). */
+  gasBudget?: number;
+  /** Allow calling private, non-entry functions (tests, tools). Default `false`. */
+  allowPrivate?: boolean;
+  tracer?: Tracer;
+  /** Per-call extensions for natives (the Sui runtime). */
+  extensions?: Map<string, unknown>;
+  /** Receives `0x1::debug` output (default: ignored). */
+  debug?: (line: string) => void;
+}
+
+/** A typed value with its BCS. */
+export interface TypedValue {
+  type: Type;
+  /** Type tag with full addresses. */
+  typeTag: string;
+  value: unknown;
+  bcs: Uint8Array;
+}
+
+/** Outcome of a call. */
+export type CallResult =
+  | {
+      $kind: 'Success';
+      returnValues: TypedValue[];
+      /** Values of `&mut` arguments after the call, by argument index. */
+      mutatedReferences: { argIndex: number; value: TypedValue }[];
+      gasUsed: number;
+      modulesTouched: string[];
+    }
+  | { $kind: 'Aborted'; abortCode: bigint; location: VmLocation; gasUsed: number; modulesTouched: string[] }
+  | { $kind: 'Error'; code: VmStatusCode; message: string; location: VmLocation | undefined; gasUsed: number; modulesTouched: string[] };
+
+const DEFAULT_BUDGET = 10_000_000_000;
+
+function recordOf(p: MovePackage): PackageRecord {
+  return {
+    storageId: p.id,
+    originalId: p.originalId,
+    version: p.version,
+    modules: new Map(p.modules.map((m) => [m.name, m.module])),
+    typeOrigins: new Map(p.typeOriginTable.map((t) => [`${t.moduleName}::${t.datatypeName}`, t.package])),
+    linkage: new Map(Object.entries(p.linkageTable).map(([k, v]) => [k, v.upgradedId])),
+  };
+}
+
+/** A Move VM over a set of packages. */
+export class MoveVM {
+  readonly types = new TypeTable();
+  readonly natives: NativeRegistry;
+  readonly limits: ExecutionLimits;
+  private readonly runtime: Runtime;
+  private readonly byStorageId = new Map<string, PackageRecord>();
+  private readonly linkers = new Map<string, Linker>();
+
+  private constructor(options: MoveVmOptions) {
+    this.natives = options.natives ?? registerMoveStdlib(new NativeRegistry());
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.runtime = new Runtime(this.types, new BcsCodec(this.types), options.gas ?? defaultGasSchedule());
+    for (const p of options.packages ?? []) this.addPackage(p);
+  }
+
+  /** Create a VM. */
+  static create(options: MoveVmOptions = {}): MoveVM {
+    return new MoveVM(options);
+  }
+
+  /** Add (or replace) a package version. */
+  addPackage(p: MovePackage): void {
+    this.byStorageId.set(p.id, recordOf(p));
+    this.linkers.clear();
+  }
+
+  /** Packages loaded, by storage id. */
+  packageIds(): string[] {
+    return [...this.byStorageId.keys()].sort();
+  }
+
+  /** The BCS codec of this VM's types. */
+  get bcs(): BcsCodec {
+    return this.runtime.codec;
+  }
+
+  /**
+   * The linker for calls into package `storageId`: its own linkage table decides the
+   * versions of its dependencies; other packages resolve to their newest version.
+   */
+  linkerFor(storageId: string): Linker {
+    const id = canonicalAddress(storageId);
+    let linker = this.linkers.get(id);
+    if (linker) return linker;
+    const root = this.byStorageId.get(id);
+    const mapping = new Map<string, PackageRecord>();
+    for (const p of this.byStorageId.values()) {
+      const cur = mapping.get(p.originalId);
+      if (!cur || (p.version ?? 0) > (cur.version ?? 0)) mapping.set(p.originalId, p);
+    }
+    if (root) {
+      for (const [orig, storage] of root.linkage) {
+        const dep = this.byStorageId.get(storage);
+        if (dep) mapping.set(orig, dep);
+        else if (orig !== storage) mapping.delete(orig);
+      }
+      mapping.set(root.originalId, root);
+    }
+    linker = new Linker(this.types, this.natives, mapping);
+    this.linkers.set(id, linker);
+    return linker;
+  }
+
+  /** Original id of the package stored at `storageId` (itself when unknown). */
+  originalIdOf(address: string): string {
+    return this.byStorageId.get(address)?.originalId ?? address;
+  }
+
+  /** Resolve a type tag (string) in the context of package `storageId`. */
+  resolveType(tag: string, storageId = '0x2'): Type {
+    const linker = this.linkerFor(storageId);
+    return resolveTypeTag(this.types, parseTypeTag(tag), (address, module, name) => {
+      const info = linker.module(this.originalIdOf(address), module).ownDatatype(name);
+      if (!info) throw new VmError('TYPE_RESOLUTION_FAILURE', `${address}::${module}::${name} not found`);
+      return info;
+    });
+  }
+
+  /**
+   * Find a function `address::module::name` (address = storage id of its package).
+   * @throws {VmError} `FUNCTION_RESOLUTION_FAILURE` / `MISSING_DEPENDENCY`.
+   */
+  resolveFunction(address: string, module: string, name: string): LoadedFunction {
+    const storageId = canonicalAddress(address);
+    const linker = this.linkerFor(storageId);
+    const fn = linker.module(this.originalIdOf(storageId), module).functionByName(name);
+    if (!fn) throw new VmError('FUNCTION_RESOLUTION_FAILURE', `${storageId}::${module}::${name} does not exist`);
+    return fn;
+  }
+
+  /**
+   * Call a function. Input problems (unknown function, wrong argument count or types,
+   * unsatisfied type constraints) throw a {@link VmError}; what happens while running
+   * (abort, arithmetic error, out of gas, ...) comes back as the result.
+   */
+  call(target: string, options: CallOptions = {}): CallResult {
+    const parts = target.split('::');
+    if (parts.length !== 3) throw new VmError('FUNCTION_RESOLUTION_FAILURE', `target ${JSON.stringify(target)} is not address::module::function`);
+    const [address, module, name] = parts;
+    const fn = this.resolveFunction(address, module, name);
+    if (!options.allowPrivate && fn.visibility !== 'Public' && !fn.isEntry) {
+      throw new VmError('FUNCTION_RESOLUTION_FAILURE', `${target} is neither public nor entry`);
+    }
+    const storageId = canonicalAddress(address);
+    const typeArgs = (options.typeArgs ?? []).map((t) => (typeof t === 'string' ? this.resolveType(t, storageId) : t));
+    if (typeArgs.length !== fn.typeParams.length) {
+      throw new VmError('NUMBER_OF_TYPE_ARGUMENTS_MISMATCH', `${target} takes ${fn.typeParams.length} type arguments, got ${typeArgs.length}`);
+    }
+    fn.typeParams.forEach((c, i) => {
+      if ((typeArgs[i].abilities & c) !== c) {
+        throw new VmError('CONSTRAINT_NOT_SATISFIED', `type argument ${i} (${formatType(typeArgs[i])}) lacks abilities required by ${target}`);
+      }
+    });
+    const params = fn.params.map((p) => this.types.subst(p, typeArgs));
+    const args = options.args ?? [];
+    if (args.length !== params.length) {
+      throw new VmError('NUMBER_OF_ARGUMENTS_MISMATCH', `${target} takes ${params.length} arguments, got ${args.length}`);
+    }
+    // Values for references live in holders, so that &mut writes can be read back.
+    const holders: unknown[][] = [];
+    const values = args.map((a, i) => {
+      const p = params[i];
+      const isRef = p.kind === TypeKind.Reference || p.kind === TypeKind.MutableReference;
+      const valueType = isRef ? (p.elem as Type) : p;
+      const v = a.$kind === 'Bcs' ? this.decodeArg(a.bytes, valueType, i) : a.value;
+      if (!isRef) return v;
+      const holder = [v];
+      holders[i] = holder;
+      return borrowSlot(holder, 0);
+    });
+    const state: CallState = {
+      gasLeft: options.gasBudget ?? DEFAULT_BUDGET,
+      limits: this.limits,
+      tracer: options.tracer ?? null,
+      touched: new Set(),
+      extensions: options.extensions ?? new Map(),
+      debug: options.debug ?? (() => {}),
+    };
+    const budget = state.gasLeft;
+    const done = () => ({ gasUsed: budget - state.gasLeft, modulesTouched: [...state.touched].sort() });
+    try {
+      const inst = this.runtime.instance(fn, typeArgs);
+      const rets = execute(this.runtime, state, inst, values);
+      const returns = fn.returns.map((r) => this.types.subst(r, typeArgs));
+      const mutatedReferences = params.flatMap((p, i) =>
+        p.kind === TypeKind.MutableReference ? [{ argIndex: i, value: this.typed(peekRef(borrowSlot(holders[i], 0)), p.elem as Type) }] : [],
+      );
+      return { $kind: 'Success', returnValues: rets.map((v, i) => this.typed(v, returns[i])), mutatedReferences, ...done() };
+    } catch (e) {
+      if (!(e instanceof VmError)) throw e;
+      if (e.code === 'ABORTED' && e.abortCode !== undefined && e.location) {
+        return { $kind: 'Aborted', abortCode: e.abortCode, location: e.location, ...done() };
+      }
+      return { $kind: 'Error', code: e.code, message: e.message, location: e.location, ...done() };
+    }
+  }
+
+  private decodeArg(bytes: Uint8Array, t: Type, i: number): unknown {
+    try {
+      return this.runtime.codec.decode(bytes, t);
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      throw new VmError('FAILED_TO_DESERIALIZE_ARGUMENT', `argument ${i} is not a valid ${formatType(t)}: ${msg}`);
+    }
+  }
+
+  /** A value with its type tag and BCS. */
+  typed(value: unknown, type: Type): TypedValue {
+    const isRef = type.kind === TypeKind.Reference || type.kind === TypeKind.MutableReference;
+    const t = isRef ? (type.elem as Type) : type;
+    const v = isRef ? peekRef(value) : value;
+    return { type: t, typeTag: formatType(t), value: v, bcs: this.runtime.codec.encode(v, t) };
+  }
+}
