@@ -4,7 +4,9 @@
  */
 import yargs from 'yargs';
 import { BytecodeError, PackageError } from '@smi/bytecode';
+import { VmError } from '@smi/move-vm';
 import { buildCommand } from './commands/build.js';
+import { callCommand } from './commands/call.js';
 import { corpusCommand } from './commands/corpus-check.js';
 import { disasmCommand } from './commands/disasm.js';
 import { extractCommand } from './commands/extract.js';
@@ -13,7 +15,7 @@ import { type CliIo, processIo, UsageError } from './io.js';
 
 /** Errors that mean "your input is wrong" (exit 2) rather than "SMI failed" (exit 1). */
 function isInputError(e: unknown): boolean {
-  return e instanceof UsageError || e instanceof PackageError || e instanceof BytecodeError;
+  return e instanceof UsageError || e instanceof PackageError || e instanceof BytecodeError || e instanceof VmError;
 }
 
 function oneLine(text: string): string {
@@ -38,6 +40,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     .command(disasmCommand(io, setExit))
     .command(stubsCommand(io, setExit))
     .command(buildCommand(io, setExit))
+    .command(callCommand(io, setExit))
     .demandCommand(1, 'name a command (smi --help lists them)')
     .strict()
     .recommendCommands()

@@ -24,3 +24,5 @@ export { Linker, LoadedModule } from './loader/linker.js';
 export type { LoadedFunction, PackageRecord } from './loader/linker.js';
 export { FunctionInstance } from './interpreter/instance.js';
 export { Op, OP_NAME } from './interpreter/ops.js';
+export { valueFromJson, valueToJson, zeroValue } from './values/json.js';
+export type { Json } from './values/json.js';

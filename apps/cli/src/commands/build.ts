@@ -6,31 +6,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { loadBundleFile, loadPackageDir, type MovePackage } from '@smi/bytecode';
+import { loadPackageDir } from '@smi/bytecode';
+import { defaultFrameworkDir, loadFramework } from '../framework.js';
 import { type CliIo, jsonLine, resolvePath, UsageError, writeBinary } from '../io.js';
-
-/** Framework bundle files of `fixtures/framework`, with the names Move.toml files use. */
-const FRAMEWORK_BUNDLES: readonly [file: string, name: string][] = [
-  ['move-stdlib', 'MoveStdlib'],
-  ['sui-framework', 'Sui'],
-  ['sui-system', 'SuiSystem'],
-  ['bridge', 'Bridge'],
-  ['deepbook', 'DeepBook'],
-];
-
-/** Default framework directory: `$SMI_FIXTURES/fixtures/framework` (SMI_FIXTURES defaults to `../shared`). */
-export function defaultFrameworkDir(io: CliIo): string {
-  return path.join(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), 'fixtures', 'framework');
-}
-
-/** Load the framework packages from a directory of BCS bundles. */
-export function loadFramework(dir: string): { name: string; pkg: MovePackage }[] {
-  if (!existsSync(dir)) throw new UsageError(`framework directory ${dir} not found (set SMI_FIXTURES or pass --framework)`);
-  return FRAMEWORK_BUNDLES.filter(([f]) => existsSync(path.join(dir, f))).map(([f, name]) => ({
-    name,
-    pkg: loadBundleFile(path.join(dir, f)),
-  }));
-}
 
 /** Move.toml and every `.move` file under `sources/` (and `tests/` is skipped) of a package directory. */
 export function readMovePackage(dir: string): Record<string, string> {

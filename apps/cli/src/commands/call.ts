@@ -1,0 +1,152 @@
+/**
+ * `smi call <address>::<module>::<function>`: run one function of the framework or of a
+ * corpus package with JSON arguments read by the parameter types. Exit 0 when the call
+ * ran (success, abort or execution error alike), 2 on bad input.
+ */
+import type { Argv } from 'yargs';
+import type { MovePackage } from '@smi/bytecode';
+import {
+  formatType,
+  type Json,
+  MoveVM,
+  type Type,
+  TypeKind,
+  valueFromJson,
+  valueToJson,
+  VmError,
+  zeroValue,
+  type CallResult,
+} from '@smi/move-vm';
+import { defaultFrameworkDir, loadCorpora, loadFramework } from '../framework.js';
+import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
+
+interface CallArgs {
+  target: string;
+  'type-args': string[];
+  args: string[];
+  corpus: string[];
+  framework?: string;
+  'gas-budget'?: number;
+  json: boolean;
+}
+
+const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
+
+/** `true` for `&TxContext` / `&mut TxContext`. */
+function isTxContextRef(t: Type): boolean {
+  if (t.kind !== TypeKind.Reference && t.kind !== TypeKind.MutableReference) return false;
+  const d = (t.elem as Type).datatype;
+  return d !== null && d.address === SUI && d.module === 'tx_context' && d.name === 'TxContext';
+}
+
+/** The packages a call sees: the framework unless the corpora bring their own, then the corpora. */
+export function packagesFor(io: CliIo, corpus: readonly string[], frameworkDir?: string): MovePackage[] {
+  const fromCorpus = loadCorpora(io, corpus);
+  const ids = new Set(fromCorpus.map((p) => p.id));
+  const framework = loadFramework(frameworkDir ? resolvePath(io, frameworkDir) : defaultFrameworkDir(io))
+    .map((f) => f.pkg)
+    .filter((p) => !ids.has(p.id));
+  return [...framework, ...fromCorpus];
+}
+
+/** JSON printed by `smi call --json`. */
+export function callResultJson(vm: MoveVM, r: CallResult): Record<string, Json> {
+  switch (r.$kind) {
+    case 'Success':
+      return {
+        status: 'success',
+        return_values: r.returnValues.map((v) => ({
+          type: v.typeTag,
+          bcs: Buffer.from(v.bcs).toString('hex'),
+          value: valueToJson(vm.types, v.value, v.type),
+        })),
+        gas_used: r.gasUsed,
+      };
+    case 'Aborted':
+      return {
+        status: 'aborted',
+        abort_code: r.abortCode.toString(),
+        location: `${r.location.module}::${r.location.function}`,
+        instruction: r.location.instruction,
+      };
+    case 'Error':
+      return {
+        status: 'error',
+        error_code: r.code,
+        message: r.location ? `${r.message} (in ${r.location.module}::${r.location.function} at instruction ${r.location.instruction})` : r.message,
+      };
+  }
+}
+
+function humanResult(vm: MoveVM, r: CallResult): string {
+  switch (r.$kind) {
+    case 'Success': {
+      const lines = [`success (gas used ${r.gasUsed})`];
+      r.returnValues.forEach((v, i) =>
+        lines.push(`  return ${i}: ${v.typeTag} = ${JSON.stringify(valueToJson(vm.types, v.value, v.type))} (bcs 0x${Buffer.from(v.bcs).toString('hex')})`),
+      );
+      return lines.join('\n') + '\n';
+    }
+    case 'Aborted':
+      return `aborted with code ${r.abortCode} in ${r.location.module}::${r.location.function} at instruction ${r.location.instruction}\n`;
+    case 'Error':
+      return `error ${r.code}: ${r.message}${r.location ? ` (in ${r.location.module}::${r.location.function} at instruction ${r.location.instruction})` : ''}\n`;
+  }
+}
+
+/** Register the command. */
+export function callCommand(io: CliIo, setExit: (code: number) => void) {
+  return {
+    command: 'call <target>',
+    describe: 'Run a Move function (address::module::function) with JSON arguments',
+    builder: (y: Argv) =>
+      y
+        .positional('target', { type: 'string', demandOption: true, describe: 'address::module::function (address: storage id, short forms allowed)' })
+        .option('type-args', { type: 'string', array: true, default: [] as string[], describe: 'Type arguments, e.g. u64 or 0x2::sui::SUI' })
+        .option('args', {
+          type: 'string',
+          array: true,
+          default: [] as string[],
+          describe: 'Arguments as JSON, one per parameter (a &TxContext parameter is supplied automatically)',
+        })
+        .option('corpus', { type: 'string', array: true, default: [] as string[], describe: 'Package directory or corpus root to load (repeatable)' })
+        .option('framework', { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' })
+        .option('gas-budget', { type: 'number', describe: 'Gas budget in internal units' })
+        .option('json', { type: 'boolean', default: false, describe: 'Print exactly one JSON line' })
+        .example("$0 call 0x1::u64::pow --args 2 10 --json", '')
+        .example("$0 call 0x1::vector::reverse --type-args u8 --args '\"0x010203\"'", ''),
+    handler: (args: CallArgs) => {
+      const vm = MoveVM.create({ packages: packagesFor(io, args.corpus, args.framework) });
+      const parts = args.target.split('::');
+      if (parts.length !== 3) throw new UsageError(`target ${args.target} is not address::module::function`);
+      let result: CallResult;
+      try {
+        const fn = vm.resolveFunction(parts[0], parts[1], parts[2]);
+        const typeArgs = args['type-args'].map((t) => vm.resolveType(t, parts[0]));
+        const params = fn.params.map((p) => vm.types.subst(p, typeArgs));
+        const needed = params.filter((p) => !isTxContextRef(p)).length;
+        if (args.args.length !== needed) {
+          throw new UsageError(`${args.target} takes ${needed} argument${needed === 1 ? '' : 's'} (--args), got ${args.args.length}`);
+        }
+        let next = 0;
+        const callArgs = params.map((p, i) => {
+          if (isTxContextRef(p)) return { $kind: 'Value' as const, value: zeroValue(vm.types, p.elem as Type) };
+          const text = args.args[next++];
+          let json: Json;
+          try {
+            json = JSON.parse(text) as Json;
+          } catch {
+            throw new UsageError(`argument ${i} (${formatType(p)}): not JSON: ${text}`);
+          }
+          return { $kind: 'Value' as const, value: valueFromJson(vm.types, json, p, `argument ${i} (${formatType(p)})`) };
+        });
+        result = vm.call(args.target, { typeArgs, args: callArgs, gasBudget: args['gas-budget'] });
+      } catch (e) {
+        if (e instanceof VmError) throw new UsageError(e.message);
+        throw e;
+      }
+      io.stdout(args.json ? jsonLine(callResultJson(vm, result)) : humanResult(vm, result));
+      setExit(0);
+    },
+  };
+}

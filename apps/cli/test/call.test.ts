@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { runCli, type CliIo } from '../src/index.js';
+import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
+
+async function smi(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), isTty: false, cwd: process.cwd() };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+async function callJson(...argv: string[]): Promise<Record<string, unknown>> {
+  const r = await smi('call', ...argv, '--json');
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  expect(r.stdout.trim().split('\n')).toHaveLength(1);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+}
+
+describe('smi call: usage', () => {
+  it('--help', async () => {
+    const r = await smi('call', '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/--type-args/);
+  });
+});
+
+describeWithFixtures('smi call on the framework', ['fixtures', 'framework'], () => {
+  it('returns typed values with BCS', async () => {
+    expect(await callJson('0x1::u64::pow', '--args', '2', '10')).toEqual({
+      status: 'success',
+      return_values: [{ type: 'u64', bcs: '0004000000000000', value: '1024' }],
+      gas_used: expect.any(Number) as number,
+    });
+  });
+
+  it('reads vector<u8> as hex or number array, strings as JSON strings', async () => {
+    const a = await callJson('0x1::vector::length', '--type-args', 'u8', '--args', '"0x0102"');
+    expect((a.return_values as { value: string }[])[0].value).toBe('2');
+    const b = await callJson('0x1::vector::length', '--type-args', 'u8', '--args', '[1,2,3]');
+    expect((b.return_values as { value: string }[])[0].value).toBe('3');
+    const s = await callJson('0x1::string::length', '--args', '"héllo"');
+    expect((s.return_values as { value: string }[])[0].value).toBe('6');
+  });
+
+  it('reports aborts with code, location and instruction', async () => {
+    const r = await callJson('0x1::option::extract', '--type-args', 'u64', '--args', 'null');
+    expect(r).toEqual({
+      status: 'aborted',
+      abort_code: '262145',
+      location: '0x0000000000000000000000000000000000000000000000000000000000000001::option::extract',
+      instruction: expect.any(Number) as number,
+    });
+  });
+
+  it('reports arithmetic errors as status error', async () => {
+    const r = await callJson('0x1::u64::pow', '--args', '2', '64');
+    expect(r.status).toBe('error');
+    expect(r.error_code).toBe('ARITHMETIC_ERROR');
+  });
+
+  it('bad input exits 2 with one line', async () => {
+    for (const argv of [
+      ['0x1::u8::max', '--args', '300', '1'],
+      ['0x1::u8::max', '--args', '1'],
+      ['0x1::u8::max', '--args', 'nope', '1'],
+      ['0x1::no_such_module::f'],
+      ['0x1::u8::no_such_function'],
+      ['not-a-target'],
+      ['0x1::vector::length', '--type-args', 'vector<', '--args', '[]'],
+    ]) {
+      const r = await smi('call', ...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('runs corpus packages (--corpus)', async () => {
+    const lending = fixturePath('corpus', '0xb2345915de1f9bd661e9ab27eb27e376cdf6391359ea64fbfdb4550b092c1aa0');
+    const ray = 10n ** 27n;
+    const t = await callJson(
+      '0xb2345915de1f9bd661e9ab27eb27e376cdf6391359ea64fbfdb4550b092c1aa0::ray_math::ray_mul',
+      '--args',
+      `"${2n * ray}"`,
+      `"${3n * ray}"`,
+      '--corpus',
+      lending,
+    );
+    // ray_mul(a, b) = (a * b + ray / 2) / ray
+    expect((t.return_values as { value: string }[])[0].value).toBe(String((2n * ray * 3n * ray + ray / 2n) / ray));
+    const overflow = await callJson(
+      '0xb2345915de1f9bd661e9ab27eb27e376cdf6391359ea64fbfdb4550b092c1aa0::ray_math::ray_mul',
+      '--args',
+      `"${(1n << 255n)}"`,
+      '"3"',
+      '--corpus',
+      lending,
+    );
+    expect(overflow).toMatchObject({ status: 'aborted', abort_code: '1101' });
+    const missing = await smi(
+      'call',
+      '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb::clmm_math::get_delta_a',
+      '--args',
+      '"18446744073709551616"',
+      '"36893488147419103232"',
+      '1000000',
+      'true',
+      '--corpus',
+      fixturePath('corpus', '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb'),
+      '--json',
+    );
+    // Cetus links integer-mate, which the fixture corpus lacks: the call runs and reports it.
+    expect(missing.code).toBe(0);
+    expect(JSON.parse(missing.stdout)).toMatchObject({ status: 'error', error_code: 'MISSING_DEPENDENCY' });
+  });
+});
