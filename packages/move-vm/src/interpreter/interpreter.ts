@@ -37,6 +37,8 @@ function nativeVectorError(tc: TranslatedCode, site: number, sub: bigint, msg: s
   });
 }
 
+const U64_MAX = 0xffffffffffffffffn;
+
 function indexOf(v: unknown): number {
   // u64 index as bigint; anything beyond 2^53 is out of bounds anyway.
   return v as bigint > 9007199254740991n ? Number.MAX_SAFE_INTEGER : Number(v as bigint);
@@ -54,7 +56,9 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   const tracer = state.tracer;
   const maxStack = limits.maxValueStackSize;
   const maxVec = limits.maxVectorLength;
-  const stack: unknown[] = [];
+  // Pre-filled so the array stays packed; every frame checks on entry that its largest
+  // stack use fits, so no instruction needs a bounds check.
+  const stack: unknown[] = new Array<unknown>(maxStack + 1).fill(undefined);
   let sp = 0;
   const frames: Frame[] = [];
   let nextFrameId = 0;
@@ -67,6 +71,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
 
   let inst = entry;
   let tc = entry.code as TranslatedCode;
+  if (tc.maxStack > maxStack) throw new VmError('EXECUTION_STACK_OVERFLOW', `operand stack exceeds ${maxStack} values`);
   let code = tc.code;
   let pc = 0;
   let locals: unknown[] = new Array<unknown>(tc.localCount);
@@ -75,19 +80,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   state.touched.add(inst.fn.module.id);
   if (tracer) tracer.openFrame(inst, frameId, args, gasLeft);
 
-  const view = (): MachineView => ({ stack, sp, locals, frameId, gasLeft });
-  const stackTrace = (): string =>
-    [...frames.map((f) => `${f.inst.fn.module.id}::${f.inst.fn.name} at ${f.pc}`), `${inst.fn.module.id}::${inst.fn.name} at ${pc}`].join('\n');
-
-  const callNative = (callee: FunctionInstance): void => {
-    const n = callee.fn.params.length;
-    const nargs: unknown[] = new Array<unknown>(n);
-    for (let i = n - 1; i >= 0; i--) nargs[i] = stack[--sp];
-    state.gasLeft = gasLeft;
-    const res = runNative(rt, state, callee, nargs, stackTrace);
-    gasLeft = state.gasLeft;
-    for (const v of res) stack[sp++] = v;
-  };
 
   try {
     for (;;) {
@@ -98,7 +90,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         gasLeft = 0;
         throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
       }
-      if (tracer) tracer.beforeInstruction(inst, pc, view());
+      if (tracer) tracer.beforeInstruction(inst, pc, viewOf(stack, sp, locals, frameId, gasLeft));
       const at = pc;
       pc++;
       switch (op) {
@@ -108,7 +100,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         case Op.RET: {
           if (tracer) {
             const nret = inst.fn.returns.length;
-            tracer.afterInstruction(inst, at, view());
+            tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
             tracer.closeFrame(inst, frameId, stack.slice(sp - nret, sp), gasLeft);
           }
           const f = frames.pop();
@@ -181,11 +173,18 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             inst.callees[arg] = callee;
           }
           if (callee.code === null) {
-            state.gasLeft = gasLeft;
-            if (tracer) {
-              tracer.afterInstruction(inst, at, view());
+            if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
+            const n = callee.fn.params.length;
+            const nargs: unknown[] = new Array<unknown>(n);
+            for (let i = n - 1; i >= 0; i--) {
+              nargs[i] = stack[--sp];
+              stack[sp] = undefined;
             }
-            callNative(callee);
+            const trace = stackTraceText(frames, inst, at);
+            state.gasLeft = gasLeft;
+            const res = runNative(rt, state, callee, nargs, trace);
+            gasLeft = state.gasLeft;
+            for (let i = 0; i < res.length; i++) stack[sp++] = res[i];
             break;
           }
           if (frames.length + 1 >= limits.maxCallDepth) {
@@ -203,7 +202,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             nl[i] = stack[--sp];
             stack[sp] = undefined;
           }
-          if (tracer) tracer.afterInstruction(inst, at, view());
+          if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
           frames.push({ inst, tc, code, pc, locals, id: frameId });
           inst = callee;
           tc = ctc;
@@ -277,7 +276,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         case Op.ADD_B: {
           const b = stack[--sp] as bigint;
           const r = (stack[sp - 1] as bigint) + b;
-          if (r > BIG_MAX[arg]) throw arithmeticError('Addition overflow');
+          if (r > (arg === 64 ? U64_MAX : BIG_MAX[arg])) throw arithmeticError('Addition overflow');
           stack[sp - 1] = r;
           break;
         }
@@ -545,13 +544,24 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         default:
           throw new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `unsupported instruction at ${arg}`);
       }
-      if (sp > maxStack) throw new VmError('EXECUTION_STACK_OVERFLOW', `operand stack exceeds ${maxStack} values`);
-      if (tracer) tracer.afterInstruction(inst, at, view());
+      if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
     }
   } catch (e) {
     state.gasLeft = gasLeft < 0 ? 0 : gasLeft;
     throw locate(e, inst, pc - 1, tracer);
   }
+}
+
+function viewOf(stack: unknown[], sp: number, locals: unknown[], frameId: number, gasLeft: number): MachineView {
+  return { stack, sp, locals, frameId, gasLeft };
+}
+
+/** A lazy stack-trace text of the frames (for `debug::print_stack_trace`). */
+function stackTraceText(frames: readonly Frame[], inst: FunctionInstance, pc: number): () => string {
+  // Natives use it while they run, before the frames change: no copy needed.
+  const depth = frames.length;
+  return () =>
+    [...frames.slice(0, depth).map((f) => `${f.inst.fn.module.id}::${f.inst.fn.name} at ${f.pc - 1}`), `${inst.fn.module.id}::${inst.fn.name} at ${pc}`].join('\n');
 }
 
 /** Attach the location (running function, instruction) to an error. */
