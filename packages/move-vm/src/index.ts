@@ -26,3 +26,4 @@ export { FunctionInstance } from './interpreter/instance.js';
 export { Op, OP_NAME } from './interpreter/ops.js';
 export { valueFromJson, valueToJson, zeroValue } from './values/json.js';
 export type { Json } from './values/json.js';
+export { validateValue } from './values/validate.js';

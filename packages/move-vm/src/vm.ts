@@ -15,6 +15,7 @@ import { NativeRegistry } from './natives/registry.js';
 import { formatType, type Type, TypeKind, TypeTable } from './types/runtime-type.js';
 import { parseTypeTag, resolveTypeTag } from './types/type-tag.js';
 import { BcsCodec } from './values/bcs.js';
+import { validateValue } from './values/validate.js';
 import { borrowSlot, peekRef } from './values/value.js';
 
 /** Default runtime limits (latest mainnet: see `config/vm-limits.ts`). */
@@ -215,7 +216,12 @@ export class MoveVM {
       const p = params[i];
       const isRef = p.kind === TypeKind.Reference || p.kind === TypeKind.MutableReference;
       const valueType = isRef ? (p.elem as Type) : p;
-      const v = a.$kind === 'Bcs' ? this.decodeArg(a.bytes, valueType, i) : a.value;
+      let v: unknown;
+      if (a.$kind === 'Bcs') v = this.decodeArg(a.bytes, valueType, i);
+      else {
+        validateValue(this.types, a.value, valueType, `argument ${i}`);
+        v = a.value;
+      }
       if (!isRef) return v;
       const holder = [v];
       holders[i] = holder;
@@ -239,8 +245,13 @@ export class MoveVM {
         p.kind === TypeKind.MutableReference ? [{ argIndex: i, value: this.typed(peekRef(borrowSlot(holders[i], 0)), p.elem as Type) }] : [],
       );
       return { $kind: 'Success', returnValues: rets.map((v, i) => this.typed(v, returns[i])), mutatedReferences, ...done() };
-    } catch (e) {
-      if (!(e instanceof VmError)) throw e;
+    } catch (caught) {
+      // Anything that is not a VmError is a bug of ours: report it as an invariant
+      // violation rather than let a bare JS exception escape.
+      const e =
+        caught instanceof VmError
+          ? caught
+          : new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `internal error: ${caught instanceof Error ? caught.message : String(caught)}`);
       if (e.code === 'ABORTED' && e.abortCode !== undefined && e.location) {
         return { $kind: 'Aborted', abortCode: e.abortCode, location: e.location, ...done() };
       }

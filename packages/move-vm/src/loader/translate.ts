@@ -171,7 +171,8 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
         break;
       case 'CopyLoc':
         push(locals[ins.index]);
-        op = isPrimitiveType(locals[ins.index]) ? Op.COPY_LOC_PRIM : Op.COPY_LOC;
+        // References are copied by identity; only values held in containers need a deep copy.
+        op = isPrimitiveType(locals[ins.index]) || isReference(locals[ins.index]) ? Op.COPY_LOC_PRIM : Op.COPY_LOC;
         arg = ins.index;
         break;
       case 'MoveLoc':
