@@ -15,6 +15,7 @@ export type VmStatusCode =
   | 'VM_MAX_VALUE_DEPTH_REACHED'
   | 'VM_MAX_TYPE_DEPTH_REACHED'
   | 'TOO_MANY_TYPE_NODES'
+  | 'VM_MAX_TYPE_NODES_REACHED'
   | 'MISSING_DEPENDENCY'
   | 'LINKER_ERROR'
   | 'FUNCTION_RESOLUTION_FAILURE'
@@ -75,12 +76,16 @@ export class VmError extends Error {
   }
 }
 
-/** Sub-status codes of `VECTOR_OPERATION_ERROR` (upstream `vector` natives). */
+/**
+ * Sub-status codes of `VECTOR_OPERATION_ERROR`. The `0x1::vector` natives turn these
+ * errors into `ABORTED` with the same code (so `vector::borrow` out of bounds aborts
+ * with 1 in `0x1::vector::borrow`).
+ */
 export const VectorError = {
   INDEX_OUT_OF_BOUNDS: 1n,
   POP_EMPTY_VEC: 2n,
-  DESTROY_NON_EMPTY_VEC: 3n,
-  VEC_UNPACK_PARITY_MISMATCH: 4n,
+  VEC_UNPACK_PARITY_MISMATCH: 3n,
+  VEC_SIZE_LIMIT_REACHED: 4n,
 } as const;
 
 /** An abort raised by a native (`abort code` in the native's module). */

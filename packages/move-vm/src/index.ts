@@ -27,3 +27,50 @@ export { Op, OP_NAME } from './interpreter/ops.js';
 export { valueFromJson, valueToJson, zeroValue } from './values/json.js';
 export type { Json } from './values/json.js';
 export { validateValue } from './values/validate.js';
+export { executionLimitsFor } from './vm.js';
+export {
+  ProtocolConfig,
+  ProtocolConfigError,
+  parseProtocolConfigSnap,
+  parseSnapYaml,
+  loadProtocolConfig,
+  availableProtocolVersions,
+  protocolConfigDir,
+} from './config/protocol-config.js';
+export type { ConfigValue, ConfigScalar, ConfigMap, ProtocolConfigErrorCode, ParseSnapOptions } from './config/protocol-config.js';
+export {
+  DEFAULT_VM_LIMITS,
+  limitsFromProtocolConfig,
+  VM_LIMIT_STATUS,
+  VM_STATUS_CODES,
+  VECTOR_SUB_STATUS,
+  CALL_STACK_SIZE_LIMIT,
+  OPERAND_STACK_SIZE_LIMIT,
+  TYPE_DEPTH_MAX,
+  MAX_TYPE_INSTANTIATION_NODES,
+  HISTORICAL_MAX_TYPE_TO_LAYOUT_NODES,
+} from './config/vm-limits.js';
+export type { VmLimits, VerifierLimits, RuntimeLimitName, LimitStatus, VmStatusName } from './config/vm-limits.js';
+export { costTableForGasModelVersion, tierAt, gasModelFeatures, baseInstructionCost, opcodeName } from './gas/cost-tables.js';
+export type { TierTable, CostTable, GasModelFeatures, ChargeKind, StaticShape } from './gas/cost-tables.js';
+export { abstractMemorySize, legacyValueSize, sizeConfigForGasModel } from './gas/abstract-size.js';
+export type { PrimKind, ValueVisitor, ValueView, SizeConfig } from './gas/abstract-size.js';
+export { GasMeter, GasError, INTERNAL_UNITS_PER_GAS, UNIT_TEST_GAS_BOUND } from './gas/gas-meter.js';
+export type { GasMeterOptions, GasErrorCode } from './gas/gas-meter.js';
+export { NativeCostSchedule } from './gas/native-costs.js';
+export {
+  gasRoundingMode,
+  halfDigitsRounding,
+  bucketCost,
+  roundComputationUnits,
+  computationBudgetUnits,
+  computationCost,
+  objectStorageCost,
+  senderRebate,
+} from './gas/transaction-gas.js';
+export type { GasRoundingMode, ComputationCost } from './gas/transaction-gas.js';
+export { UpstreamTraceRecorder } from './tracing/recorder.js';
+export type { UpstreamTraceOptions } from './tracing/recorder.js';
+export { upstreamOpcodeName } from './tracing/opcodes.js';
+export { parseTraceJson, parseTraceLines, stringifyTraceJson } from './tracing/format.js';
+export type { TraceRecord, TraceEffect, TraceValue, TraceLocation, TraceFrame, ParsedTrace } from './tracing/format.js';

@@ -5,6 +5,8 @@
  */
 import { canonicalAddress, type MovePackage } from '@smi/bytecode';
 import { VmError, type VmLocation, type VmStatusCode } from './errors.js';
+import type { ProtocolConfig } from './config/protocol-config.js';
+import { limitsFromProtocolConfig } from './config/vm-limits.js';
 import { execute } from './interpreter/interpreter.js';
 import { type CallState, type ExecutionLimits, type GasSchedule, Runtime } from './interpreter/runtime.js';
 import type { Tracer } from './interpreter/tracer.js';
@@ -18,14 +20,28 @@ import { BcsCodec } from './values/bcs.js';
 import { validateValue } from './values/validate.js';
 import { borrowSlot, peekRef } from './values/value.js';
 
-/** Default runtime limits (latest mainnet: see `config/vm-limits.ts`). */
+/** Default runtime limits (latest mainnet, protocol 135: see `config/vm-limits.ts`). */
 export const DEFAULT_LIMITS: ExecutionLimits = {
   maxCallDepth: 1024,
   maxValueStackSize: 1024,
   maxVectorLength: 262144,
   maxValueDepth: 128,
   maxTypeDepth: 256,
+  maxTypeInstantiationNodes: 128,
 };
+
+/** The runtime limits a protocol config sets. */
+export function executionLimitsFor(cfg: ProtocolConfig): ExecutionLimits {
+  const l = limitsFromProtocolConfig(cfg);
+  return {
+    maxCallDepth: l.maxCallDepth,
+    maxValueStackSize: l.maxOperandStackSize,
+    maxVectorLength: l.maxVectorLength,
+    maxValueDepth: l.maxValueDepth ?? null,
+    maxTypeDepth: l.maxTypeDepth,
+    maxTypeInstantiationNodes: l.maxTypeInstantiationNodes,
+  };
+}
 
 /** Options of {@link MoveVM.create}. */
 export interface MoveVmOptions {
@@ -33,6 +49,9 @@ export interface MoveVmOptions {
   packages?: readonly MovePackage[];
   /** Native functions (default: move-stdlib only). */
   natives?: NativeRegistry;
+  /** Protocol config whose limits apply (default: latest mainnet values). */
+  protocolConfig?: ProtocolConfig;
+  /** Limits overriding those of the protocol config. */
   limits?: Partial<ExecutionLimits>;
   gas?: GasSchedule;
 }
@@ -96,13 +115,17 @@ export class MoveVM {
   readonly types = new TypeTable();
   readonly natives: NativeRegistry;
   readonly limits: ExecutionLimits;
+  /** The protocol config the VM follows, when one was given. */
+  readonly protocolConfig: ProtocolConfig | null;
   private readonly runtime: Runtime;
   private readonly byStorageId = new Map<string, PackageRecord>();
   private readonly linkers = new Map<string, Linker>();
 
   private constructor(options: MoveVmOptions) {
     this.natives = options.natives ?? registerMoveStdlib(new NativeRegistry());
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    const base = options.protocolConfig ? executionLimitsFor(options.protocolConfig) : DEFAULT_LIMITS;
+    this.limits = { ...base, ...options.limits };
+    this.protocolConfig = options.protocolConfig ?? null;
     this.runtime = new Runtime(this.types, new BcsCodec(this.types), options.gas ?? defaultGasSchedule());
     for (const p of options.packages ?? []) this.addPackage(p);
   }

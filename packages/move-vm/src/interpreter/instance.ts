@@ -20,6 +20,8 @@ export class FunctionInstance {
   readonly vecElems: (Type | undefined)[];
   /** Concrete enum type per variant site, filled on first use (tracing). */
   readonly variantTypes: (Type | undefined)[];
+  /** Per instruction: 1 once a pack there passed the value-depth check. */
+  readonly depthChecked: Uint8Array;
 
   constructor(fn: LoadedFunction, typeArgs: readonly Type[], code: (TranslatedCode & TraceInfo) | null) {
     this.fn = fn;
@@ -28,6 +30,7 @@ export class FunctionInstance {
     this.callees = code ? new Array<FunctionInstance | undefined>(code.callSites.length) : [];
     this.vecElems = code ? new Array<Type | undefined>(code.vecSites.length) : [];
     this.variantTypes = code ? new Array<Type | undefined>(code.variantSites.length) : [];
+    this.depthChecked = new Uint8Array(code ? code.code.length >> 1 : 0);
   }
 
   /** Concrete type arguments of call site `i`. */

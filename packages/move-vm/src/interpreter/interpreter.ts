@@ -28,11 +28,14 @@ function vectorError(sub: bigint, msg: string): VmError {
   return new VmError('VECTOR_OPERATION_ERROR', msg, { subStatus: sub });
 }
 
-/** A vector error raised by an inlined `0x1::vector` native: located at the native, offset 0. */
+/**
+ * A vector error raised by an inlined `0x1::vector` native: like upstream's natives it
+ * becomes `ABORTED` with the vector error code, located at the native, offset 0.
+ */
 function nativeVectorError(tc: TranslatedCode, site: number, sub: bigint, msg: string): VmError {
   const callee = tc.callSites[site].callee;
-  return new VmError('VECTOR_OPERATION_ERROR', msg, {
-    subStatus: sub,
+  return new VmError('ABORTED', msg, {
+    abortCode: sub,
     location: { module: callee.module.id, function: callee.name, functionIndex: callee.defIndex, instruction: 0 },
   });
 }
@@ -169,7 +172,9 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             if (site.callee.isNative && site.callee.native === null) {
               throw new VmError('MISSING_NATIVE_FUNCTION', `native ${site.callee.module.id}::${site.callee.name} is not implemented`);
             }
-            callee = rt.instance(site.callee, inst.siteTypeArgs(table, arg));
+            const targs = inst.siteTypeArgs(table, arg);
+            if (targs.length > 0) checkInstantiation(targs, limits);
+            callee = rt.instance(site.callee, targs);
             inst.callees[arg] = callee;
           }
           if (callee.code === null) {
@@ -187,7 +192,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             for (let i = 0; i < res.length; i++) stack[sp++] = res[i];
             break;
           }
-          if (frames.length + 1 >= limits.maxCallDepth) {
+          if (frames.length >= limits.maxCallDepth) {
             throw new VmError('CALL_STACK_OVERFLOW', `call depth exceeds ${limits.maxCallDepth}`);
           }
           const ctc = callee.code;
@@ -218,6 +223,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           continue;
         }
         case Op.PACK: {
+          if (inst.depthChecked[at] === 0) checkPackDepth(rt, inst, at, limits);
           const s: unknown[] = new Array<unknown>(arg);
           for (let i = arg - 1; i >= 0; i--) s[i] = stack[--sp];
           stack[sp++] = s;
@@ -429,9 +435,9 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           throw new VmError('ABORTED', `aborted with ${codeValue}`, { abortCode: codeValue });
         }
         case Op.VEC_PACK: {
+          if (inst.depthChecked[at] === 0) checkPackDepth(rt, inst, at, limits);
           const elem = inst.vecElem(table, arg);
           const n = tc.vecSites[arg].count;
-          if (n > maxVec) throw vectorError(VectorError.INDEX_OUT_OF_BOUNDS, `vector length ${n} exceeds ${maxVec}`);
           const v = MoveVector.empty(vecKindOf(elem), n);
           const start = sp - n;
           for (let i = start; i < sp; i++) {
@@ -463,7 +469,10 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         case Op.NAT_VEC_PUSH_BACK: {
           const e = stack[--sp];
           const v = stack[--sp] as MoveVector;
-          if (v.length >= maxVec) throw vectorError(VectorError.INDEX_OUT_OF_BOUNDS, `vector length exceeds ${maxVec}`);
+          if (v.length >= maxVec) {
+            const msg = `vector length would exceed ${maxVec}`;
+            throw op === Op.VEC_PUSH_BACK ? vectorError(VectorError.VEC_SIZE_LIMIT_REACHED, msg) : nativeVectorError(tc, arg, VectorError.VEC_SIZE_LIMIT_REACHED, msg);
+          }
           v.push(e);
           if (op === Op.NAT_VEC_PUSH_BACK) gasLeft -= gas.nativeBase;
           break;
@@ -509,11 +518,12 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         }
         case Op.NAT_VEC_DESTROY_EMPTY: {
           const v = stack[--sp] as MoveVector;
-          if (v.length !== 0) throw nativeVectorError(tc, arg, VectorError.DESTROY_NON_EMPTY_VEC, 'destroy a non-empty vector');
+          if (v.length !== 0) throw nativeVectorError(tc, arg, VectorError.VEC_UNPACK_PARITY_MISMATCH, 'destroy a non-empty vector');
           gasLeft -= gas.nativeBase;
           break;
         }
         case Op.PACK_VARIANT: {
+          if (inst.depthChecked[at] === 0) checkPackDepth(rt, inst, at, limits);
           const site = tc.variantSites[arg];
           const n = site.fieldCount;
           const fields: unknown[] = new Array<unknown>(n);
@@ -549,6 +559,30 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   } catch (e) {
     state.gasLeft = gasLeft < 0 ? 0 : gasLeft;
     throw locate(e, inst, pc - 1, tracer);
+  }
+}
+
+/** Value-depth limit of the value a pack instruction builds (checked once per instance and site). */
+function checkPackDepth(rt: Runtime, inst: FunctionInstance, pc: number, limits: CallState['limits']): void {
+  const max = limits.maxValueDepth;
+  if (max !== null) {
+    const generic = (inst.code as TranslatedCode).packTypes.get(pc);
+    if (generic !== undefined && rt.valueDepth(rt.types.subst(generic, inst.typeArgs)) > max) {
+      throw new VmError('VM_MAX_VALUE_DEPTH_REACHED', `value nesting exceeds ${max}`);
+    }
+  }
+  inst.depthChecked[pc] = 1;
+}
+
+/** Type depth and node limits of a generic call's instantiation. */
+function checkInstantiation(typeArgs: readonly { depth: number; nodes: number }[], limits: CallState['limits']): void {
+  let nodes = 0;
+  for (const t of typeArgs) {
+    if (t.depth > limits.maxTypeDepth) throw new VmError('VM_MAX_TYPE_DEPTH_REACHED', `type nesting exceeds ${limits.maxTypeDepth}`);
+    nodes += t.nodes;
+  }
+  if (nodes > limits.maxTypeInstantiationNodes) {
+    throw new VmError('VM_MAX_TYPE_NODES_REACHED', `instantiation has ${nodes} type nodes (limit ${limits.maxTypeInstantiationNodes})`);
   }
 }
 

@@ -19,10 +19,12 @@ export interface ExecutionLimits {
   maxValueStackSize: number;
   /** Maximum vector length. */
   maxVectorLength: number;
-  /** Maximum nesting depth of a value. */
-  maxValueDepth: number;
+  /** Maximum nesting depth of a packed value (`null`: not checked, before protocol 11). */
+  maxValueDepth: number | null;
   /** Maximum nesting depth of a type. */
   maxTypeDepth: number;
+  /** Maximum type nodes of a generic instantiation. */
+  maxTypeInstantiationNodes: number;
 }
 
 /** Gas meter: a budget and per-instruction costs. */
@@ -54,6 +56,7 @@ export class Runtime {
   readonly codec: BcsCodec;
   readonly gas: GasSchedule;
   private readonly instances = new WeakMap<LoadedFunction, Map<string, FunctionInstance>>();
+  private readonly depthCache = new Map<number, number>();
 
   constructor(types: TypeTable, codec: BcsCodec, gas: GasSchedule) {
     this.types = types;
@@ -77,6 +80,28 @@ export class Runtime {
       byArgs.set(key, inst);
     }
     return inst;
+  }
+
+  /**
+   * Value depth of a type, as upstream measures it for packs: primitives 1, vectors and
+   * references 1 + element, datatypes 1 + their deepest field (all variants of an enum).
+   */
+  valueDepth(t: Type): number {
+    const cached = this.depthCache.get(t.id);
+    if (cached !== undefined) return cached;
+    let d = 1;
+    if (t.elem !== null) d = 1 + this.valueDepth(t.elem);
+    else if (t.datatype !== null) {
+      const info = t.datatype;
+      const fieldSets = info.isEnum ? info.variants().map((v) => v.fields) : [info.fields()];
+      let deepest = 0;
+      for (const fields of fieldSets) {
+        for (const f of fields) deepest = Math.max(deepest, this.valueDepth(this.types.subst(f.type, t.typeArgs)));
+      }
+      d = 1 + deepest;
+    }
+    this.depthCache.set(t.id, d);
+    return d;
   }
 
   /** Native context for one call. */

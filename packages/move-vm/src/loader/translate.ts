@@ -58,6 +58,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
   const vecSites: VecSite[] = [];
   const variantSites: VariantSite[] = [];
   const pushed: (readonly Type[])[] = new Array<readonly Type[]>(n);
+  const packTypes = new Map<number, Type>();
   const stack: Type[] = [];
   let maxStack = 0;
 
@@ -234,6 +235,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
         const count = t.datatype?.fields().length ?? 0;
         popN(count);
         push(t);
+        packTypes.set(pc, t);
         op = Op.PACK;
         arg = count;
         break;
@@ -352,6 +354,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
         const count = Number(ins.count);
         popN(count);
         push(table.vector(elem));
+        packTypes.set(pc, table.vector(elem));
         op = Op.VEC_PACK;
         arg = vecSites.length;
         vecSites.push({ elem, count });
@@ -421,6 +424,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
         if (ins.$kind.startsWith('Pack')) {
           popN(fts.length);
           push(enumType);
+          packTypes.set(pc, enumType);
           op = Op.PACK_VARIANT;
         } else if (ins.$kind.endsWith('Ref')) {
           pop();
@@ -457,7 +461,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
     vecSites,
     variantSites,
     jumpTables,
-    packTypes: new Map(),
+    packTypes,
     localCount: locals.length,
     maxStack,
     pushed,

@@ -15,8 +15,9 @@ import type { NativeContext, NativeFunction, NativeRegistry } from './registry.j
 
 const STD = '0x1';
 
-function vectorError(sub: bigint): VmError {
-  return new VmError('VECTOR_OPERATION_ERROR', '', { subStatus: sub });
+/** Vector natives abort with the vector error code (upstream `native_error_to_abort`). */
+function vectorError(sub: bigint): NativeAbort {
+  return new NativeAbort(sub);
 }
 
 function index(v: unknown): number {
@@ -39,7 +40,9 @@ const vector: Record<string, NativeFunction> = {
   },
   borrow_mut: (ctx, t, args) => (vector.borrow as NativeFunction)(ctx, t, args),
   push_back: (_ctx, _t, [r, e]) => {
-    (peekRef(r) as MoveVector).push(e);
+    const v = peekRef(r) as MoveVector;
+    if (v.length >= 262144) throw vectorError(VectorError.VEC_SIZE_LIMIT_REACHED);
+    v.push(e);
     return [];
   },
   pop_back: (_ctx, _t, [r]) => {
@@ -48,7 +51,7 @@ const vector: Record<string, NativeFunction> = {
     return [v.pop()];
   },
   destroy_empty: (_ctx, _t, [v]) => {
-    if ((v as MoveVector).length !== 0) throw vectorError(VectorError.DESTROY_NON_EMPTY_VEC);
+    if ((v as MoveVector).length !== 0) throw vectorError(VectorError.VEC_UNPACK_PARITY_MISMATCH);
     return [];
   },
   swap: (_ctx, _t, [r, i, j]) => {
