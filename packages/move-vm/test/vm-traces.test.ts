@@ -9,9 +9,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { deserializeModule, loadBundleFile, packageFromBytes, type Bytecode, type CompiledModule, type MovePackage } from '@smi/bytecode';
-import { MoveVM, Op, type GasSchedule } from '@smi/move-vm';
+import { MoveVM, staticGasSchedule, type GasSchedule } from '@smi/move-vm';
 import { OP_COUNT } from '../src/interpreter/ops.js';
-import { baseInstructionCost } from '../src/gas/cost-tables.js';
 import { parseTraceJson, parseTraceLines, stringifyTraceJson, type TraceJson } from '../src/tracing/format.js';
 import { UpstreamTraceRecorder } from '../src/tracing/recorder.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
@@ -41,35 +40,8 @@ const KNOWN_DIVERGENCES: Readonly<Record<string, string>> = {};
 /** Number of traces expected to match record for record (gas aside). */
 const EXPECTED_MATCHES = 24;
 
-/**
- * A static approximation of `sui move test`'s gas (gas model 10, old VM) for the
- * interpreter's per-opcode `GasSchedule`, from the gas helper's cost tables: static shapes
- * cost `1 + incr + pushes`; size-dependent opcodes are priced for a primitive operand
- * (legacy size 16). Informational only: the real meter (`gas/gas-meter.ts`) is not wired
- * into the interpreter yet, and it charges calls after the callee frame opens.
- */
-function approximateUnitTestGas(): GasSchedule {
-  const base = (kind: string): number => baseInstructionCost(kind) ?? 1;
-  const opCost = new Int32Array(OP_COUNT).fill(1);
-  const set = (ops: readonly number[], cost: number): void => ops.forEach((o) => (opCost[o] = cost));
-  const prim = 1 + 16 + 1;
-  set([Op.POP, Op.RET, Op.ST_LOC, Op.ABORT, Op.NOP, Op.BRANCH, Op.BR_TRUE, Op.BR_FALSE, Op.VEC_PUSH_BACK, Op.NAT_VEC_PUSH_BACK], 1);
-  set([Op.LD_SMALL, Op.LD_BIG, Op.LD_TRUE, Op.LD_FALSE, Op.CAST, Op.NOT, Op.OR, Op.AND, Op.LT, Op.GT, Op.LE, Op.GE], base('LD_U64'));
-  set([Op.ADD_N, Op.SUB_N, Op.MUL_N, Op.DIV_N, Op.MOD_N, Op.ADD_B, Op.SUB_B, Op.MUL_B, Op.DIV_B, Op.MOD_B], base('ADD'));
-  set([Op.BIT_OR_N, Op.BIT_AND_N, Op.XOR_N, Op.BIT_OR_B, Op.BIT_AND_B, Op.XOR_B, Op.SHL_N, Op.SHR_N, Op.SHL_B, Op.SHR_B], base('ADD'));
-  set([Op.COPY_LOC_PRIM, Op.COPY_LOC, Op.MOVE_LOC, Op.READ_REF, Op.WRITE_REF, Op.LD_CONST], prim);
-  set([Op.EQ_PRIM, Op.NEQ_PRIM, Op.EQ_DEEP, Op.NEQ_DEEP, Op.EQ_REF, Op.NEQ_REF], 1 + 1 + 2 * 16 + 1);
-  set([Op.BORROW_LOC], base('MUT_BORROW_LOC'));
-  set([Op.BORROW_FIELD], base('MUT_BORROW_FIELD'));
-  set([Op.FREEZE_REF], base('FREEZE_REF'));
-  set([Op.VEC_LEN, Op.NAT_VEC_LEN], base('VEC_LEN'));
-  set([Op.VEC_BORROW, Op.NAT_VEC_BORROW], base('VEC_IMM_BORROW'));
-  set([Op.VEC_POP_BACK, Op.NAT_VEC_POP_BACK], base('VEC_POP_BACK'));
-  set([Op.VEC_PACK, Op.NAT_VEC_EMPTY], 1 + 8 + 1);
-  set([Op.PACK, Op.PACK_VARIANT], 1 + 2 + 1);
-  set([Op.UNPACK, Op.UNPACK_VARIANT, Op.UNPACK_VARIANT_REF, Op.VEC_UNPACK], 1 + 1);
-  return { opCost, callBase: 1, callPerArg: 0, nativeBase: 1 };
-}
+/** `sui move test` ran gas model 10: the static approximation of its costs. */
+const approximateUnitTestGas = (): GasSchedule => staticGasSchedule(10);
 
 interface Case {
   name: string;

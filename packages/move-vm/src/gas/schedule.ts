@@ -1,12 +1,14 @@
 /**
- * The gas schedule the interpreter charges: a cost per internal opcode plus call and
- * native costs. `defaultGasSchedule` is deterministic; per-instruction agreement with
- * upstream is refined in `cost-tables.ts`.
+ * The gas schedule the interpreter charges: a static cost per internal opcode plus call
+ * and native costs. `staticGasSchedule` derives it from the gas model's cost tables
+ * (`cost-tables.ts`) with every tier multiplier at 1 and size-dependent instructions
+ * priced for a primitive operand; exact per-value metering is `GasMeter`'s job.
  */
-import { OP_COUNT } from '../interpreter/ops.js';
+import { Op, OP_COUNT } from '../interpreter/ops.js';
 import type { GasSchedule } from '../interpreter/runtime.js';
+import { baseInstructionCost } from './cost-tables.js';
 
-/** A schedule charging `perInstruction` for every instruction. */
+/** A schedule charging `perInstruction` for every instruction (instruction counting). */
 export function uniformGasSchedule(perInstruction = 1): GasSchedule {
   return {
     opCost: new Int32Array(OP_COUNT).fill(perInstruction),
@@ -16,7 +18,37 @@ export function uniformGasSchedule(perInstruction = 1): GasSchedule {
   };
 }
 
-/** The default schedule. */
+/**
+ * Static per-opcode costs of gas model `gasModelVersion` (internal units): fixed-shape
+ * instructions cost `1 + size increase + pushes`; copies, moves, reads, writes, loads of
+ * constants and comparisons are priced for a primitive value (8 bytes; 16 up to model 10).
+ */
+export function staticGasSchedule(gasModelVersion = 14): GasSchedule {
+  const base = (kind: string): number => baseInstructionCost(kind) ?? 1;
+  const prim = gasModelVersion <= 10 ? 16 : 8;
+  const opCost = new Int32Array(OP_COUNT).fill(1);
+  const set = (ops: readonly number[], cost: number): void => ops.forEach((o) => (opCost[o] = cost));
+  set([Op.POP, Op.RET, Op.ST_LOC, Op.ABORT, Op.NOP, Op.BRANCH, Op.BR_TRUE, Op.BR_FALSE, Op.VEC_PUSH_BACK, Op.NAT_VEC_PUSH_BACK, Op.VARIANT_SWITCH], 1);
+  set([Op.LD_SMALL, Op.LD_BIG, Op.LD_TRUE, Op.LD_FALSE, Op.CAST, Op.NOT, Op.OR, Op.AND, Op.LT, Op.GT, Op.LE, Op.GE], base('LD_U64'));
+  set([Op.ADD_N, Op.SUB_N, Op.MUL_N, Op.DIV_N, Op.MOD_N, Op.ADD_B, Op.SUB_B, Op.MUL_B, Op.DIV_B, Op.MOD_B], base('ADD'));
+  set([Op.BIT_OR_N, Op.BIT_AND_N, Op.XOR_N, Op.BIT_OR_B, Op.BIT_AND_B, Op.XOR_B, Op.SHL_N, Op.SHR_N, Op.SHL_B, Op.SHR_B], base('ADD'));
+  set([Op.COPY_LOC_PRIM, Op.COPY_LOC, Op.READ_REF, Op.WRITE_REF, Op.LD_CONST], 1 + prim + 1);
+  set([Op.MOVE_LOC], gasModelVersion >= 14 ? 10 : 1 + prim + 1);
+  set([Op.EQ_PRIM, Op.NEQ_PRIM, Op.EQ_DEEP, Op.NEQ_DEEP, Op.EQ_REF, Op.NEQ_REF], 1 + 1 + 2 * prim + 1);
+  set([Op.BORROW_LOC], base('MUT_BORROW_LOC'));
+  set([Op.BORROW_FIELD], base('MUT_BORROW_FIELD'));
+  set([Op.FREEZE_REF], base('FREEZE_REF'));
+  set([Op.VEC_LEN, Op.NAT_VEC_LEN], base('VEC_LEN'));
+  set([Op.VEC_BORROW, Op.NAT_VEC_BORROW], base('VEC_IMM_BORROW'));
+  set([Op.VEC_POP_BACK, Op.NAT_VEC_POP_BACK], base('VEC_POP_BACK'));
+  set([Op.VEC_SWAP, Op.NAT_VEC_SWAP], gasModelVersion >= 14 ? 1 : 2);
+  set([Op.VEC_PACK, Op.NAT_VEC_EMPTY], 1 + 8 + 1);
+  set([Op.PACK, Op.PACK_VARIANT], 1 + 2 + 1);
+  set([Op.UNPACK, Op.UNPACK_VARIANT, Op.UNPACK_VARIANT_REF, Op.VEC_UNPACK], 1 + 1);
+  return { opCost, callBase: 1, callPerArg: 0, nativeBase: 1 };
+}
+
+/** The default schedule: the static costs of the latest gas model (14). */
 export function defaultGasSchedule(): GasSchedule {
-  return uniformGasSchedule(1);
+  return staticGasSchedule(14);
 }
