@@ -18,7 +18,7 @@ import { formatType, type Type, TypeKind, TypeTable } from './types/runtime-type
 import { parseTypeTag, resolveTypeTag } from './types/type-tag.js';
 import { BcsCodec } from './values/bcs.js';
 import { validateValue } from './values/validate.js';
-import { borrowSlot, peekRef } from './values/value.js';
+import { borrowSlot, copyValue, peekRef } from './values/value.js';
 
 /** Default runtime limits (latest mainnet, protocol 135: see `config/vm-limits.ts`). */
 export const DEFAULT_LIMITS: ExecutionLimits = {
@@ -95,7 +95,16 @@ export type CallResult =
       modulesTouched: string[];
     }
   | { $kind: 'Aborted'; abortCode: bigint; location: VmLocation; gasUsed: number; modulesTouched: string[] }
-  | { $kind: 'Error'; code: VmStatusCode; message: string; location: VmLocation | undefined; gasUsed: number; modulesTouched: string[] };
+  | {
+      $kind: 'Error';
+      code: VmStatusCode;
+      message: string;
+      /** Sub-status (e.g. the kind of `VECTOR_OPERATION_ERROR`), when the error has one. */
+      subStatus: bigint | undefined;
+      location: VmLocation | undefined;
+      gasUsed: number;
+      modulesTouched: string[];
+    };
 
 const DEFAULT_BUDGET = 10_000_000_000;
 
@@ -243,7 +252,9 @@ export class MoveVM {
       if (a.$kind === 'Bcs') v = this.decodeArg(a.bytes, valueType, i);
       else {
         validateValue(this.types, a.value, valueType, `argument ${i}`);
-        v = a.value;
+        // Arguments are the caller's objects: copy them, so aliasing (the same vector
+        // passed twice) and later mutation by the caller cannot leak into the call.
+        v = copyValue(a.value);
       }
       if (!isRef) return v;
       const holder = [v];
@@ -278,7 +289,7 @@ export class MoveVM {
       if (e.code === 'ABORTED' && e.abortCode !== undefined && e.location) {
         return { $kind: 'Aborted', abortCode: e.abortCode, location: e.location, ...done() };
       }
-      return { $kind: 'Error', code: e.code, message: e.message, location: e.location, ...done() };
+      return { $kind: 'Error', code: e.code, message: e.message, subStatus: e.subStatus, location: e.location, ...done() };
     }
   }
 

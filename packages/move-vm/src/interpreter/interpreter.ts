@@ -74,7 +74,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
 
   let inst = entry;
   let tc = entry.code as TranslatedCode;
-  if (tc.maxStack > maxStack) throw new VmError('EXECUTION_STACK_OVERFLOW', `operand stack exceeds ${maxStack} values`);
   let code = tc.code;
   let pc = 0;
   let locals: unknown[] = new Array<unknown>(tc.localCount);
@@ -88,14 +87,14 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
     for (;;) {
       const op = code[pc << 1];
       const arg = code[(pc << 1) + 1];
+      const at = pc;
+      pc++;
       gasLeft -= opCost[op];
       if (gasLeft < 0) {
         gasLeft = 0;
         throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
       }
-      if (tracer) tracer.beforeInstruction(inst, pc, viewOf(stack, sp, locals, frameId, gasLeft));
-      const at = pc;
-      pc++;
+      if (tracer) tracer.beforeInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       switch (op) {
         case Op.POP:
           stack[--sp] = undefined;
@@ -193,7 +192,10 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             break;
           }
           if (frames.length >= limits.maxCallDepth) {
-            throw new VmError('CALL_STACK_OVERFLOW', `call depth exceeds ${limits.maxCallDepth}`);
+            const f = callee.fn;
+            throw new VmError('CALL_STACK_OVERFLOW', `call depth exceeds ${limits.maxCallDepth}`, {
+              location: { module: f.module.id, function: f.name, functionIndex: f.defIndex, instruction: 0 },
+            });
           }
           const ctc = callee.code;
           const n = callee.fn.params.length;
@@ -217,9 +219,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           frameId = nextFrameId++;
           state.touched.add(inst.fn.module.id);
           if (tracer) tracer.openFrame(inst, frameId, nl.slice(0, n), gasLeft);
-          if (sp + ctc.maxStack > maxStack) {
-            throw new VmError('EXECUTION_STACK_OVERFLOW', `operand stack exceeds ${maxStack} values`);
-          }
           continue;
         }
         case Op.PACK: {
@@ -553,6 +552,9 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         case Op.UNSUPPORTED:
         default:
           throw new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `unsupported instruction at ${arg}`);
+      }
+      if (sp > maxStack) {
+        throw new VmError('EXECUTION_STACK_OVERFLOW', `operand stack exceeds ${maxStack} values`);
       }
       if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
     }

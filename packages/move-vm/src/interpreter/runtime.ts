@@ -110,6 +110,7 @@ export class Runtime {
     return {
       types,
       bcs: this.codec,
+      limits: state.limits,
       charge: (units: number) => {
         state.gasLeft -= units;
         if (state.gasLeft < 0) {

@@ -39,9 +39,9 @@ const vector: Record<string, NativeFunction> = {
     return [borrowElement(v, k)];
   },
   borrow_mut: (ctx, t, args) => (vector.borrow as NativeFunction)(ctx, t, args),
-  push_back: (_ctx, _t, [r, e]) => {
+  push_back: (ctx, _t, [r, e]) => {
     const v = peekRef(r) as MoveVector;
-    if (v.length >= 262144) throw vectorError(VectorError.VEC_SIZE_LIMIT_REACHED);
+    if (v.length >= ctx.limits.maxVectorLength) throw vectorError(VectorError.VEC_SIZE_LIMIT_REACHED);
     v.push(e);
     return [];
   },

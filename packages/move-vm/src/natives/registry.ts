@@ -11,6 +11,8 @@ import type { Type, TypeTable } from '../types/runtime-type.js';
 export interface NativeContext {
   readonly types: TypeTable;
   readonly bcs: BcsCodec;
+  /** Runtime limits of the running call (vector length, value depth, ...). */
+  readonly limits: { readonly maxVectorLength: number; readonly maxValueDepth: number | null };
   /** Charge `units` of gas (throws `OUT_OF_GAS` when exhausted). */
   charge(units: number): void;
   /** Type tag text of a type (`formatType` options). */
