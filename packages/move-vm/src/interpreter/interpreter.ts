@@ -4,7 +4,7 @@
  * depth limit, not by the JS stack), one shared operand stack, and gas charged per
  * instruction.
  */
-import { NativeAbort, VmError, VectorError } from '../errors.js';
+import { VmError, VectorError } from '../errors.js';
 import type { TranslatedCode } from '../loader/translated.js';
 import { vecKindOf } from '../values/bcs.js';
 import { borrowElement, borrowSlot, copyValue, peekRef, readRef, valuesEqual, VariantValue, writeRef } from '../values/value.js';
@@ -13,39 +13,23 @@ import { arithmeticError, castValue, NUM_MAX, BIG_MAX, shlBig, shlNum } from './
 import type { FunctionInstance } from './instance.js';
 import { Op } from './ops.js';
 import type { CallState, Runtime } from './runtime.js';
-import type { MachineView } from './tracer.js';
+import {
+  callNativeDirect,
+  checkInstantiation,
+  checkPackDepth,
+  type Frame,
+  indexOf,
+  locate,
+  nativeVectorError,
+  runNative,
+  stackTraceText,
+  vectorError,
+  viewOf,
+} from './helpers.js';
 
-interface Frame {
-  inst: FunctionInstance;
-  code: Int32Array;
-  tc: TranslatedCode;
-  pc: number;
-  locals: unknown[];
-  id: number;
-}
 
-function vectorError(sub: bigint, msg: string): VmError {
-  return new VmError('VECTOR_OPERATION_ERROR', msg, { subStatus: sub });
-}
-
-/**
- * A vector error raised by an inlined `0x1::vector` native: like upstream's natives it
- * becomes `ABORTED` with the vector error code, located at the native, offset 0.
- */
-function nativeVectorError(tc: TranslatedCode, site: number, sub: bigint, msg: string): VmError {
-  const callee = tc.callSites[site].callee;
-  return new VmError('ABORTED', msg, {
-    abortCode: sub,
-    location: { module: callee.module.id, function: callee.name, functionIndex: callee.defIndex, instruction: 0 },
-  });
-}
 
 const U64_MAX = 0xffffffffffffffffn;
-
-function indexOf(v: unknown): number {
-  // u64 index as bigint; anything beyond 2^53 is out of bounds anyway.
-  return v as bigint > 9007199254740991n ? Number.MAX_SAFE_INTEGER : Number(v as bigint);
-}
 
 /**
  * Run `entry` with `args` (already on no stack) and return its return values.
@@ -564,92 +548,3 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   }
 }
 
-/** Value-depth limit of the value a pack instruction builds (checked once per instance and site). */
-function checkPackDepth(rt: Runtime, inst: FunctionInstance, pc: number, limits: CallState['limits']): void {
-  const max = limits.maxValueDepth;
-  if (max !== null) {
-    const generic = (inst.code as TranslatedCode).packTypes.get(pc);
-    if (generic !== undefined && rt.valueDepth(rt.types.subst(generic, inst.typeArgs)) > max) {
-      throw new VmError('VM_MAX_VALUE_DEPTH_REACHED', `value nesting exceeds ${max}`);
-    }
-  }
-  inst.depthChecked[pc] = 1;
-}
-
-/** Type depth and node limits of a generic call's instantiation. */
-function checkInstantiation(typeArgs: readonly { depth: number; nodes: number }[], limits: CallState['limits']): void {
-  let nodes = 0;
-  for (const t of typeArgs) {
-    if (t.depth > limits.maxTypeDepth) throw new VmError('VM_MAX_TYPE_DEPTH_REACHED', `type nesting exceeds ${limits.maxTypeDepth}`);
-    nodes += t.nodes;
-  }
-  if (nodes > limits.maxTypeInstantiationNodes) {
-    throw new VmError('VM_MAX_TYPE_NODES_REACHED', `instantiation has ${nodes} type nodes (limit ${limits.maxTypeInstantiationNodes})`);
-  }
-}
-
-function viewOf(stack: unknown[], sp: number, locals: unknown[], frameId: number, gasLeft: number): MachineView {
-  return { stack, sp, locals, frameId, gasLeft };
-}
-
-/** A lazy stack-trace text of the frames (for `debug::print_stack_trace`). */
-function stackTraceText(frames: readonly Frame[], inst: FunctionInstance, pc: number): () => string {
-  // Natives use it while they run, before the frames change: no copy needed.
-  const depth = frames.length;
-  return () =>
-    [...frames.slice(0, depth).map((f) => `${f.inst.fn.module.id}::${f.inst.fn.name} at ${f.pc - 1}`), `${inst.fn.module.id}::${inst.fn.name} at ${pc}`].join('\n');
-}
-
-/** Attach the location (running function, instruction) to an error. */
-function locate(e: unknown, inst: FunctionInstance, pc: number, tracer: CallState['tracer']): unknown {
-  let err: unknown = e;
-  if (e instanceof NativeAbort) {
-    err = new VmError('ABORTED', e.message, { abortCode: e.code });
-  } else if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    err = new VmError('VM_MAX_VALUE_DEPTH_REACHED', 'value nesting too deep');
-  }
-  if (err instanceof VmError) {
-    if (err.location === undefined) {
-      err.location = {
-        module: inst.fn.module.id,
-        function: inst.fn.name,
-        functionIndex: inst.fn.defIndex,
-        instruction: pc,
-      };
-    }
-    if (tracer) tracer.error(err.code);
-  }
-  return err;
-}
-
-/** Run a native function instance on `args`; errors are located at the native (offset 0). */
-export function runNative(rt: Runtime, state: CallState, callee: FunctionInstance, args: unknown[], stackTrace: () => string): unknown[] {
-  const fn = callee.fn;
-  if (fn.native === null) {
-    throw new VmError('MISSING_NATIVE_FUNCTION', `native ${fn.module.id}::${fn.name} is not implemented`);
-  }
-  state.touched.add(fn.module.id);
-  state.gasLeft -= rt.gas.nativeBase;
-  try {
-    if (state.gasLeft < 0) {
-      state.gasLeft = 0;
-      throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
-    }
-    const res = fn.native(rt.nativeContext(state, stackTrace), callee.typeArgs, args);
-    if (res.length !== fn.returns.length) {
-      throw new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `native ${fn.name} returned ${res.length} values, expected ${fn.returns.length}`);
-    }
-    return res;
-  } catch (e) {
-    let err: unknown = e;
-    if (e instanceof NativeAbort) err = new VmError('ABORTED', `native ${fn.name} aborted with ${e.code}`, { abortCode: e.code });
-    if (err instanceof VmError && err.location === undefined) {
-      err.location = { module: fn.module.id, function: fn.name, functionIndex: fn.defIndex, instruction: 0 };
-    }
-    throw err;
-  }
-}
-
-function callNativeDirect(rt: Runtime, state: CallState, entry: FunctionInstance, args: readonly unknown[]): unknown[] {
-  return runNative(rt, state, entry, [...args], () => `${entry.fn.module.id}::${entry.fn.name}`);
-}
