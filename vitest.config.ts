@@ -9,6 +9,8 @@ export default defineConfig({
       { find: /^@smi\/bytecode\/build$/, replacement: src('./packages/bytecode/src/build/index.ts') },
       { find: /^@smi\/bytecode$/, replacement: src('./packages/bytecode/src/index.ts') },
       { find: /^@smi\/move-vm$/, replacement: src('./packages/move-vm/src/index.ts') },
+      { find: /^@smi\/conformance$/, replacement: src('./packages/conformance/src/index.ts') },
+      { find: /^@smi\/move-ir$/, replacement: src('./packages/move-ir/src/index.ts') },
     ],
   },
   test: {

@@ -7,6 +7,7 @@ import { BytecodeError, PackageError } from '@smi/bytecode';
 import { VmError } from '@smi/move-vm';
 import { buildCommand } from './commands/build.js';
 import { callCommand } from './commands/call.js';
+import { conformanceCommand } from './commands/conformance.js';
 import { corpusCommand } from './commands/corpus-check.js';
 import { disasmCommand } from './commands/disasm.js';
 import { extractCommand } from './commands/extract.js';
@@ -41,6 +42,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     .command(stubsCommand(io, setExit))
     .command(buildCommand(io, setExit))
     .command(callCommand(io, setExit))
+    .command(conformanceCommand(io, setExit))
     .demandCommand(1, 'name a command (smi --help lists them)')
     .strict()
     .recommendCommands()

@@ -115,3 +115,15 @@ describeWithFixtures('smi call on the framework', ['fixtures', 'framework'], () 
     expect(JSON.parse(missing.stdout)).toMatchObject({ status: 'error', error_code: 'MISSING_DEPENDENCY' });
   });
 });
+
+describeWithFixtures('smi conformance traces', ['fixtures', 'vm-traces'], () => {
+  it('--json prints the suite summary', async () => {
+    const r = await smi('conformance', 'traces', '--json', '--dir', fixturePath('fixtures', 'vm-traces'));
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout) as { suite: string; tasks: number; passed: number; failed: number; skipped: number; failures: unknown[] };
+    expect(s).toMatchObject({ suite: 'traces', tasks: 31, passed: 24, failed: 0, skipped: 7, failures: [] });
+  });
+  it('unknown suite: exit 2', async () => {
+    expect((await smi('conformance', 'nope')).code).toBe(2);
+  });
+});

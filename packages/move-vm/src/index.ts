@@ -73,4 +73,4 @@ export { UpstreamTraceRecorder } from './tracing/recorder.js';
 export type { UpstreamTraceOptions } from './tracing/recorder.js';
 export { upstreamOpcodeName } from './tracing/opcodes.js';
 export { parseTraceJson, parseTraceLines, stringifyTraceJson } from './tracing/format.js';
-export type { TraceRecord, TraceEffect, TraceValue, TraceLocation, TraceFrame, ParsedTrace } from './tracing/format.js';
+export type { TraceRecord, TraceEffect, TraceValue, TraceLocation, TraceFrame, ParsedTrace, TraceJson } from './tracing/format.js';

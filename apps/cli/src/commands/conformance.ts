@@ -1,0 +1,75 @@
+/**
+ * `smi conformance <suite> --dir <dir>`: run an upstream conformance suite and print a
+ * summary (`--json`: one line `{"suite","files","tasks","passed","failed","skipped","failures":[...]}`).
+ */
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { runTraceSuite, type SuiteSummary } from '@smi/conformance';
+import { defaultFrameworkDir } from '../framework.js';
+import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
+import { Progress } from '../progress.js';
+
+/** Suites and the fixture folder each one reads by default (under `$SMI_FIXTURES/fixtures`). */
+const SUITES: Readonly<Record<string, string>> = {
+  traces: 'vm-traces',
+};
+
+interface ConformanceArgs {
+  suite: string;
+  dir?: string;
+  filter?: string;
+  framework?: string;
+  json: boolean;
+  quiet: boolean;
+}
+
+function run(io: CliIo, args: ConformanceArgs): SuiteSummary {
+  const fixtures = path.join(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), 'fixtures');
+  const dir = args.dir ? resolvePath(io, args.dir) : path.join(fixtures, SUITES[args.suite]);
+  let progress: Progress | null = null;
+  const onFile = (file: string, done: number, total: number) => {
+    progress ??= new Progress(io, `conformance ${args.suite}`, total, args.quiet || args.json);
+    progress.tick(file);
+  };
+  switch (args.suite) {
+    case 'traces': {
+      const framework = args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io);
+      const { outcomes: _outcomes, ...summary } = runTraceSuite(dir, framework, { filter: args.filter, onFile });
+      return summary;
+    }
+    default:
+      throw new UsageError(`unknown suite ${args.suite} (known: ${Object.keys(SUITES).join(', ')})`);
+  }
+}
+
+/** Register the command. */
+export function conformanceCommand(io: CliIo, setExit: (code: number) => void) {
+  return {
+    command: 'conformance <suite>',
+    describe: 'Run an upstream conformance suite against SMI and summarise the result',
+    builder: (y: Argv) =>
+      y
+        .positional('suite', { type: 'string', demandOption: true, choices: Object.keys(SUITES), describe: 'Suite to run' })
+        .option('dir', { type: 'string', describe: 'Suite directory (default: the fixture folder under $SMI_FIXTURES/fixtures)' })
+        .option('filter', { type: 'string', describe: 'Only files whose path contains this substring' })
+        .option('framework', { type: 'string', describe: 'Framework bundles directory (traces)' })
+        .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line' })
+        .option('quiet', { type: 'boolean', default: false, describe: 'No progress output' })
+        .example('$0 conformance traces --json', ''),
+    handler: (args: ConformanceArgs) => {
+      const summary = run(io, args);
+      if (args.json) {
+        const { skips: _skips, notes: _notes, ...shape } = summary;
+        io.stdout(jsonLine({ ...shape, skips: summary.skips, notes: summary.notes }));
+      } else {
+        io.stdout(
+          `${summary.suite}: ${summary.files} files, ${summary.tasks} tasks, ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped\n`,
+        );
+        for (const f of summary.failures) io.stdout(`  FAIL ${f.file} ${f.task}: expected ${f.expected}; got ${f.got}\n`);
+        for (const s of summary.skips) io.stdout(`  skip ${s.file} ${s.task}: ${s.reason}\n`);
+        for (const n of summary.notes) io.stdout(`  note: ${n}\n`);
+      }
+      setExit(summary.failed > 0 ? 1 : 0);
+    },
+  };
+}
