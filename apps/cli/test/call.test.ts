@@ -127,3 +127,13 @@ describeWithFixtures('smi conformance traces', ['fixtures', 'vm-traces'], () => 
     expect((await smi('conformance', 'nope')).code).toBe(2);
   });
 });
+
+describeWithFixtures('smi call --protocol-version', ['fixtures', 'protocol-config'], () => {
+  it('applies the limits of the chosen protocol version, and rejects unknown versions', async () => {
+    const ok = await smi('call', '0x1::u64::pow', '--args', '2', '3', '--protocol-version', '100', '--json');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ status: 'success' });
+    const bad = await smi('call', '0x1::u64::pow', '--args', '2', '3', '--protocol-version', '99999');
+    expect(bad.code).toBe(2);
+  });
+});

@@ -8,6 +8,8 @@ import type { MovePackage } from '@smi/bytecode';
 import {
   formatType,
   type Json,
+  loadProtocolConfig,
+  type ProtocolConfig,
   MoveVM,
   type Type,
   TypeKind,
@@ -27,6 +29,7 @@ interface CallArgs {
   corpus: string[];
   framework?: string;
   'gas-budget'?: number;
+  'protocol-version'?: number;
   json: boolean;
 }
 
@@ -112,11 +115,23 @@ export function callCommand(io: CliIo, setExit: (code: number) => void) {
         .option('corpus', { type: 'string', array: true, default: [] as string[], describe: 'Package directory or corpus root to load (repeatable)' })
         .option('framework', { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' })
         .option('gas-budget', { type: 'number', describe: 'Gas budget in internal units' })
+        .option('protocol-version', {
+          type: 'number',
+          describe: 'Mainnet protocol version whose limits apply (from $SMI_FIXTURES/fixtures/protocol-config; default: latest)',
+        })
         .option('json', { type: 'boolean', default: false, describe: 'Print exactly one JSON line' })
         .example("$0 call 0x1::u64::pow --args 2 10 --json", '')
         .example("$0 call 0x1::vector::reverse --type-args u8 --args '\"0x010203\"'", ''),
     handler: (args: CallArgs) => {
-      const vm = MoveVM.create({ packages: packagesFor(io, args.corpus, args.framework) });
+      let protocolConfig: ProtocolConfig | undefined;
+      if (args['protocol-version'] !== undefined) {
+        try {
+          protocolConfig = loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), args['protocol-version']);
+        } catch (e) {
+          throw new UsageError(e instanceof Error ? e.message : String(e));
+        }
+      }
+      const vm = MoveVM.create({ packages: packagesFor(io, args.corpus, args.framework), protocolConfig });
       const parts = args.target.split('::');
       if (parts.length !== 3) throw new UsageError(`target ${args.target} is not address::module::function`);
       let result: CallResult;
