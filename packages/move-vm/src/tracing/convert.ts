@@ -3,7 +3,7 @@
  * `{"struct": ...}`), `TypeTagWithRefs`, and annotated values (`{"type": "Struct",
  * "value": {"type_": ..., "fields": [[name, value], ...]}}`), driven by the runtime type.
  */
-import { type DatatypeInfo, type Type, TypeKind, type TypeTable } from '../types/runtime-type.js';
+import { type DatatypeInfo, primitiveName, type Type, TypeKind, type TypeTable } from '../types/runtime-type.js';
 import { VariantValue } from '../values/value.js';
 import { MoveVector } from '../values/vector.js';
 import type { TraceMoveValue, TraceRefType, TraceStructTag, TraceTypeTag, TraceTypeTagWithRefs } from './format.js';
@@ -38,25 +38,9 @@ export function structTagOf(t: Type): TraceStructTag {
 
 /** Type tag of a (non-reference, fully instantiated) type. */
 export function typeTagOf(t: Type): TraceTypeTag {
+  const prim = primitiveName(t);
+  if (prim !== undefined) return prim as TraceTypeTag;
   switch (t.kind) {
-    case TypeKind.Bool:
-      return 'bool';
-    case TypeKind.U8:
-      return 'u8';
-    case TypeKind.U16:
-      return 'u16';
-    case TypeKind.U32:
-      return 'u32';
-    case TypeKind.U64:
-      return 'u64';
-    case TypeKind.U128:
-      return 'u128';
-    case TypeKind.U256:
-      return 'u256';
-    case TypeKind.Address:
-      return 'address';
-    case TypeKind.Signer:
-      return 'signer';
     case TypeKind.Vector:
       return { vector: typeTagOf(t.elem as Type) };
     case TypeKind.Datatype:

@@ -273,27 +273,19 @@ function spellAddress(a: string, how: FormatTypeOptions['address']): string {
   return a;
 }
 
+/** Move spelling of each primitive kind (`undefined` for compound kinds). */
+const PRIMITIVE_NAMES: readonly string[] = ['bool', 'u8', 'u16', 'u32', 'u64', 'u128', 'u256', 'address', 'signer'];
+
+/** Move name of a primitive type (`u64`, `address`, ...), or `undefined` for compound types. */
+export function primitiveName(t: Type): string | undefined {
+  return t.kind <= TypeKind.Signer ? PRIMITIVE_NAMES[t.kind] : undefined;
+}
+
 /** A type as a Move type tag string (`0x…02::coin::Coin<0x…02::sui::SUI>`, `vector<u8>`). */
 export function formatType(t: Type, options: FormatTypeOptions = {}): string {
+  const prim = primitiveName(t);
+  if (prim !== undefined) return prim;
   switch (t.kind) {
-    case TypeKind.Bool:
-      return 'bool';
-    case TypeKind.U8:
-      return 'u8';
-    case TypeKind.U16:
-      return 'u16';
-    case TypeKind.U32:
-      return 'u32';
-    case TypeKind.U64:
-      return 'u64';
-    case TypeKind.U128:
-      return 'u128';
-    case TypeKind.U256:
-      return 'u256';
-    case TypeKind.Address:
-      return 'address';
-    case TypeKind.Signer:
-      return 'signer';
     case TypeKind.Vector:
       return `vector<${formatType(t.elem as Type, options)}>`;
     case TypeKind.Reference:
