@@ -74,3 +74,11 @@ export type { UpstreamTraceOptions } from './tracing/recorder.js';
 export { upstreamOpcodeName } from './tracing/opcodes.js';
 export { parseTraceJson, parseTraceLines, stringifyTraceJson } from './tracing/format.js';
 export type { TraceRecord, TraceEffect, TraceValue, TraceLocation, TraceFrame, ParsedTrace, TraceJson } from './tracing/format.js';
+export {
+  registerSuiCrypto,
+  suiCryptoNatives,
+  cryptoOptionsFromProtocolConfig,
+  PROTOCOL_135_CRYPTO_COSTS,
+  PROTOCOL_135_CRYPTO_FEATURES,
+} from './natives/sui/crypto/index.js';
+export type { SuiCryptoOptions, CryptoCostTable, CryptoFeatures } from './natives/sui/crypto/index.js';
