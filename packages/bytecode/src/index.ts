@@ -112,3 +112,24 @@ export {
 export type { MoveStubOptions, StubManifestOptions, StubPackageNames, StubDependencySource } from './stubs.js';
 export { frameworkSourceExtras } from './stub-extras.js';
 export type { ModuleSourceExtras } from './stub-extras.js';
+export {
+  verifyModule,
+  verifyPackage,
+  verificationErrorFromBytecodeError,
+  VerificationError,
+  isVerificationError,
+  formatVerificationError,
+  formatLocation,
+  SUI_MAINNET_VERIFIER_LIMITS,
+  MOVE_DEFAULT_VERIFIER_LIMITS,
+} from './verifier/index.js';
+export type {
+  VerifyOptions,
+  VerifierLimits,
+  VerifierStatusCode,
+  VerifierIndexKind,
+  VerificationIndex,
+  VerificationOffset,
+  VerificationLocation,
+  VerificationErrorDetails,
+} from './verifier/index.js';
