@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^@smi\/move-vm$/, replacement: src('./packages/move-vm/src/index.ts') },
       { find: /^@smi\/conformance$/, replacement: src('./packages/conformance/src/index.ts') },
       { find: /^@smi\/move-ir$/, replacement: src('./packages/move-ir/src/index.ts') },
+      { find: /^@smi\/ptb$/, replacement: src('./packages/ptb/src/index.ts') },
     ],
   },
   test: {
