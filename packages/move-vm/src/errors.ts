@@ -33,7 +33,10 @@ export type VmStatusCode =
   | 'UNREACHABLE'
   | 'VARIANT_TAG_MISMATCH'
   | 'MEMORY_LIMIT_EXCEEDED'
-  | 'CODE_DESERIALIZATION_ERROR';
+  | 'CODE_DESERIALIZATION_ERROR'
+  | 'STORAGE_ERROR'
+  | 'FAILED_TO_DESERIALIZE_RESOURCE'
+  | 'MALFORMED';
 
 /** Where an error happened inside Move code. */
 export interface VmLocation {

@@ -1,10 +1,13 @@
 /**
  * `smi conformance <suite> --dir <dir>`: run an upstream conformance suite and print a
  * summary (`--json`: one line `{"suite","files","tasks","passed","failed","skipped","failures":[...]}`).
+ * Suites: `traces` (VM execution traces), `ir-vm` (Move VM transactional tests in IR, on
+ * our assembler, verifier and VM), `ir-compiler` (Move IR compiler transactional tests).
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { runTraceSuite, type SuiteSummary } from '@smi/conformance';
+import { runIrCompilerSuite, runIrVmSuite, runTraceSuite, type SuiteSummary } from '@smi/conformance';
 import { defaultFrameworkDir } from '../framework.js';
 import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
 import { Progress } from '../progress.js';
@@ -12,6 +15,9 @@ import { Progress } from '../progress.js';
 /** Suites and the fixture folder each one reads by default (under `$SMI_FIXTURES/fixtures`). */
 const SUITES: Readonly<Record<string, string>> = {
   traces: 'vm-traces',
+  'ir-vm': 'ir-tests/move-vm-transactional-tests',
+  'ir-compiler': 'ir-tests/move-ir-compiler-transactional-tests',
+  verifier: 'ir-tests/bytecode-verifier-transactional-tests',
 };
 
 interface ConformanceArgs {
@@ -19,6 +25,7 @@ interface ConformanceArgs {
   dir?: string;
   filter?: string;
   framework?: string;
+  verify: boolean;
   json: boolean;
   quiet: boolean;
 }
@@ -26,6 +33,7 @@ interface ConformanceArgs {
 function run(io: CliIo, args: ConformanceArgs): SuiteSummary {
   const fixtures = path.join(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), 'fixtures');
   const dir = args.dir ? resolvePath(io, args.dir) : path.join(fixtures, SUITES[args.suite]);
+  if (!existsSync(dir)) throw new UsageError(`suite directory not found: ${dir}`);
   let progress: Progress | null = null;
   const onFile = (file: string, done: number, total: number) => {
     progress ??= new Progress(io, `conformance ${args.suite}`, total, args.quiet || args.json);
@@ -37,6 +45,21 @@ function run(io: CliIo, args: ConformanceArgs): SuiteSummary {
       const { outcomes: _outcomes, ...summary } = runTraceSuite(dir, framework, { filter: args.filter, onFile });
       return summary;
     }
+    case 'ir-vm':
+    case 'verifier': {
+      // The verifier suite is transactional too: its modules are published (and verified) on the VM.
+      const frameworkDir = args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io);
+      const { verdicts: _verdicts, ...summary } = runIrVmSuite(dir, {
+        suite: args.suite,
+        frameworkDir,
+        filter: args.filter,
+        onFile,
+        verifier: args.verify ? undefined : null,
+      });
+      return summary;
+    }
+    case 'ir-compiler':
+      return runIrCompilerSuite(dir, { filter: args.filter, onFile });
     default:
       throw new UsageError(`unknown suite ${args.suite} (known: ${Object.keys(SUITES).join(', ')})`);
   }
@@ -52,10 +75,13 @@ export function conformanceCommand(io: CliIo, setExit: (code: number) => void) {
         .positional('suite', { type: 'string', demandOption: true, choices: Object.keys(SUITES), describe: 'Suite to run' })
         .option('dir', { type: 'string', describe: 'Suite directory (default: the fixture folder under $SMI_FIXTURES/fixtures)' })
         .option('filter', { type: 'string', describe: 'Only files whose path contains this substring' })
-        .option('framework', { type: 'string', describe: 'Framework bundles directory (traces)' })
+        .option('framework', { type: 'string', describe: 'Framework bundles directory (traces, ir-vm: move-stdlib is read from it)' })
+        .option('verify', { type: 'boolean', default: true, describe: 'ir-vm: run the bytecode verifier at publish (--no-verify skips the tasks that need it)' })
         .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line' })
         .option('quiet', { type: 'boolean', default: false, describe: 'No progress output' })
-        .example('$0 conformance traces --json', ''),
+        .example('$0 conformance traces --json', '')
+        .example('$0 conformance ir-vm --filter enums/', '')
+        .example('$0 conformance ir-compiler --json', ''),
     handler: (args: ConformanceArgs) => {
       const summary = run(io, args);
       if (args.json) {
@@ -65,7 +91,8 @@ export function conformanceCommand(io: CliIo, setExit: (code: number) => void) {
         io.stdout(
           `${summary.suite}: ${summary.files} files, ${summary.tasks} tasks, ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped\n`,
         );
-        for (const f of summary.failures) io.stdout(`  FAIL ${f.file} ${f.task}: expected ${f.expected}; got ${f.got}\n`);
+        const indent = (t: string): string => t.replace(/\n/g, '\n      ');
+        for (const f of summary.failures) io.stdout(`  FAIL ${f.file} ${f.task}: expected ${indent(f.expected)}; got ${indent(f.got)}\n`);
         for (const s of summary.skips) io.stdout(`  skip ${s.file} ${s.task}: ${s.reason}\n`);
         for (const n of summary.notes) io.stdout(`  note: ${n}\n`);
       }

@@ -42,8 +42,18 @@ export function indexOf(v: unknown): number {
 /** Value-depth limit of the value a pack instruction builds (checked once per instance and site). */
 export function checkPackDepth(rt: Runtime, inst: FunctionInstance, pc: number, limits: CallState['limits']): void {
   const max = limits.maxValueDepth;
+  const tc = inst.code as TranslatedCode;
+  if (tc.genericPacks.has(pc)) {
+    // Upstream: 1 + nodes of the instantiation as written + nodes of the frame's type arguments.
+    let nodes = 1;
+    for (const t of (tc.packTypes.get(pc) as { typeArgs: readonly { nodes: number }[] }).typeArgs) nodes += t.nodes;
+    for (const t of inst.typeArgs) nodes += t.nodes;
+    if (nodes > limits.maxTypeInstantiationNodes) {
+      throw new VmError('VM_MAX_TYPE_NODES_REACHED', `instantiation has ${nodes} type nodes (limit ${limits.maxTypeInstantiationNodes})`);
+    }
+  }
   if (max !== null) {
-    const generic = (inst.code as TranslatedCode).packTypes.get(pc);
+    const generic = tc.packTypes.get(pc);
     if (generic !== undefined && rt.valueDepth(rt.types.subst(generic, inst.typeArgs)) > max) {
       throw new VmError('VM_MAX_VALUE_DEPTH_REACHED', `value nesting exceeds ${max}`);
     }
@@ -51,9 +61,17 @@ export function checkPackDepth(rt: Runtime, inst: FunctionInstance, pc: number, 
   inst.depthChecked[pc] = 1;
 }
 
-/** Type depth and node limits of a generic call's instantiation. */
-export function checkInstantiation(typeArgs: readonly { depth: number; nodes: number }[], limits: CallState['limits']): void {
-  let nodes = 0;
+/**
+ * Type limits of a generic call, as upstream counts them: every type argument's depth, and
+ * 1 + the caller's type-argument nodes + the callee's instantiation nodes.
+ */
+export function checkInstantiation(
+  callerTypeArgs: readonly { depth: number; nodes: number }[],
+  typeArgs: readonly { depth: number; nodes: number }[],
+  limits: CallState['limits'],
+): void {
+  let nodes = 1;
+  for (const t of callerTypeArgs) nodes += t.nodes;
   for (const t of typeArgs) {
     if (t.depth > limits.maxTypeDepth) throw new VmError('VM_MAX_TYPE_DEPTH_REACHED', `type nesting exceeds ${limits.maxTypeDepth}`);
     nodes += t.nodes;

@@ -156,7 +156,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
               throw new VmError('MISSING_NATIVE_FUNCTION', `native ${site.callee.module.id}::${site.callee.name} is not implemented`);
             }
             const targs = inst.siteTypeArgs(table, arg);
-            if (targs.length > 0) checkInstantiation(targs, limits);
+            if (targs.length > 0) checkInstantiation(inst.typeArgs, targs, limits);
             callee = rt.instance(site.callee, targs);
             inst.callees[arg] = callee;
           }

@@ -59,6 +59,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
   const variantSites: VariantSite[] = [];
   const pushed: (readonly Type[])[] = new Array<readonly Type[]>(n);
   const packTypes = new Map<number, Type>();
+  const genericPacks = new Set<number>();
   const stack: Type[] = [];
   let maxStack = 0;
 
@@ -236,6 +237,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
         popN(count);
         push(t);
         packTypes.set(pc, t);
+        if (ins.$kind === 'PackGeneric') genericPacks.add(pc);
         op = Op.PACK;
         arg = count;
         break;
@@ -425,6 +427,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
           popN(fts.length);
           push(enumType);
           packTypes.set(pc, enumType);
+          if (generic) genericPacks.add(pc);
           op = Op.PACK_VARIANT;
         } else if (ins.$kind.endsWith('Ref')) {
           pop();
@@ -462,6 +465,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
     variantSites,
     jumpTables,
     packTypes,
+    genericPacks,
     localCount: locals.length,
     maxStack,
     pushed,

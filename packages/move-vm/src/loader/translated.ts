@@ -38,8 +38,10 @@ export interface TranslatedCode {
   readonly variantSites: readonly VariantSite[];
   /** Jump tables of `VARIANT_SWITCH`: code offsets indexed by variant tag. */
   readonly jumpTables: readonly Int32Array[];
-  /** Type of the datatype built by each `PACK`/`UNPACK`, by instruction offset (tracing). */
+  /** Type of the value built by each pack instruction (`PACK`, `PACK_VARIANT`, `VEC_PACK`), by offset. */
   readonly packTypes: ReadonlyMap<number, Type>;
+  /** Offsets of the generic packs (`PackGeneric`, `PackVariantGeneric`): their instantiation is checked. */
+  readonly genericPacks: ReadonlySet<number>;
   /** Number of locals (parameters included). */
   readonly localCount: number;
   /** Largest operand-stack height inside the function. */

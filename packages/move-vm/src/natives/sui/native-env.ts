@@ -1,0 +1,39 @@
+/**
+ * Plumbing shared by the Sui natives: the object runtime of the call, gas charges from
+ * the cost table, the load charge of children read from storage.
+ */
+import { NativeAbort } from '../../errors.js';
+import type { NativeContext } from '../registry.js';
+import type { CacheInfo } from './child-store.js';
+import { nativeCost, type SuiNativeCostKey } from './costs.js';
+import { findObjectRuntime, type ObjectRuntime, requireObjectRuntime } from './object-runtime.js';
+
+/** The call's object runtime (required). */
+export function runtime(ctx: NativeContext, native: string): ObjectRuntime {
+  return requireObjectRuntime(ctx.extensions, native);
+}
+
+/** Cost parameter `key` (the runtime's protocol config, else protocol 135). */
+export function costOf(ctx: NativeContext, key: SuiNativeCostKey): number {
+  return nativeCost(findObjectRuntime(ctx.extensions)?.protocolConfig ?? null, key);
+}
+
+/** Charge `key × times` (`native_charge_gas_early_exit!`). */
+export function charge(ctx: NativeContext, key: SuiNativeCostKey, times = 1): void {
+  const units = costOf(ctx, key) * times;
+  if (units > 0) ctx.charge(units);
+}
+
+/**
+ * Upstream `charge_cache_or_load_gas!`: a child loaded from storage in this call costs its
+ * size in bytes (at least 1) when `object_runtime_charge_cache_load_gas` is on.
+ */
+export function chargeCacheOrLoad(ctx: NativeContext, rt: ObjectRuntime, cache: CacheInfo): void {
+  if (cache.kind !== 'loaded' || !rt.flag('object_runtime_charge_cache_load_gas')) return;
+  ctx.charge(Math.max(cache.bytes ?? 0, 1));
+}
+
+/** Abort the native with `code`. */
+export function abort(code: number): never {
+  throw new NativeAbort(code);
+}
