@@ -137,3 +137,27 @@ describeWithFixtures('smi call --protocol-version', ['fixtures', 'protocol-confi
     expect(bad.code).toBe(2);
   });
 });
+
+describeWithFixtures('smi call with the Sui runtime', ['fixtures', 'framework'], () => {
+  it('0x2 natives run: hashes, sender, fresh ids; created objects and events are reported', async () => {
+    const h = await callJson('0x2::hash::keccak256', '--args', `"0x${Buffer.from('hello world!').toString('hex')}"`);
+    expect((h.return_values as { value: string }[])[0].value).toBe('0x57caa176af1ac0433c5df30e8dabcd2ec1af1e92a26eced5f719b88458777cd6');
+    const s = await callJson('0x2::tx_context::sender', '--sender', '0xabc');
+    expect((s.return_values as { value: string }[])[0].value).toBe('0x' + 'abc'.padStart(64, '0'));
+    const t = await callJson('0x2::table::new', '--type-args', 'u64', 'u64');
+    const objects = t.objects as { id: string; status: string; owner: unknown }[];
+    expect(objects).toHaveLength(1);
+    expect(objects[0]).toMatchObject({ status: 'created', owner: null });
+    const kiosk = await callJson('0x2::kiosk::default');
+    const written = kiosk.objects as { status: string; type?: string; owner: { $kind: string } | null }[];
+    expect(written.some((o) => o.type?.endsWith('::kiosk::Kiosk') && o.owner?.$kind === 'Shared')).toBe(true);
+    expect(written.some((o) => o.type?.endsWith('::kiosk::KioskOwnerCap') && o.owner?.$kind === 'AddressOwner')).toBe(true);
+  });
+  it('--permissive-crypto is recorded in the output', async () => {
+    const r = await callJson('0x2::ed25519::ed25519_verify', '--args', '"0x00"', '"0x00"', '"0x00"', '--permissive-crypto');
+    expect(r).toMatchObject({ status: 'success', permissive_crypto: true });
+    expect((r.return_values as { value: boolean }[])[0].value).toBe(true);
+    const strict = await callJson('0x2::ed25519::ed25519_verify', '--args', '"0x00"', '"0x00"', '"0x00"');
+    expect((strict.return_values as { value: boolean }[])[0].value).toBe(false);
+  });
+});

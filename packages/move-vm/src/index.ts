@@ -144,3 +144,5 @@ export type {
   MultiaddrPart,
   MultiaddrParse,
 } from './natives/sui/index.js';
+export { suiNativeRegistry, blsMinSigBackend } from './natives/sui-registry.js';
+export type { SuiRegistryOptions } from './natives/sui-registry.js';

@@ -16,9 +16,13 @@ import {
   valueFromJson,
   valueToJson,
   VmError,
-  zeroValue,
   type CallResult,
+  OBJECT_RUNTIME_KEY,
+  ObjectRuntime,
+  type Owner,
+  suiNativeRegistry,
 } from '@smi/move-vm';
+import { canonicalAddress } from '@smi/bytecode';
 import { defaultFrameworkDir, loadCorpora, loadFramework } from '../framework.js';
 import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
 
@@ -30,6 +34,8 @@ interface CallArgs {
   framework?: string;
   'gas-budget'?: number;
   'protocol-version'?: number;
+  sender: string;
+  'permissive-crypto': boolean;
   json: boolean;
 }
 
@@ -81,6 +87,52 @@ export function callResultJson(vm: MoveVM, r: CallResult): Record<string, Json> 
   }
 }
 
+function ownerJson(owner: Owner): Json {
+  switch (owner.$kind) {
+    case 'AddressOwner':
+    case 'ObjectOwner':
+      return { $kind: owner.$kind, address: owner.address };
+    case 'Shared':
+      return { $kind: 'Shared', initial_shared_version: owner.initialSharedVersion.toString() };
+    case 'Immutable':
+      return { $kind: 'Immutable' };
+    case 'ConsensusAddressOwner':
+      return { $kind: 'ConsensusAddressOwner', owner: owner.owner, start_version: owner.startVersion.toString() };
+  }
+}
+
+/** `events` and `objects` of a successful call, when it produced any. */
+export function effectsJson(vm: MoveVM, runtime: ObjectRuntime): Record<string, Json> {
+  const r = runtime.results();
+  const out: Record<string, Json> = {};
+  if (r.events.length > 0) {
+    out.events = r.events.map((e) => ({ type: e.typeTag, bcs: Buffer.from(e.bcs).toString('hex'), value: valueToJson(vm.types, e.value, e.type) }));
+  }
+  const created = new Set(r.createdIds);
+  const objects: Json[] = r.writes.map((w) => ({
+    id: w.id,
+    status: created.has(w.id) ? 'created' : 'mutated',
+    type: w.typeTag,
+    owner: ownerJson(w.owner),
+    bcs: Buffer.from(w.bcs).toString('hex'),
+  }));
+  for (const id of r.deletedIds) objects.push({ id, status: 'deleted' });
+  const written = new Set(r.writes.map((w) => w.id));
+  // Created and handed back to the caller (returned, or held in a returned value).
+  for (const id of r.createdIds) if (!written.has(id)) objects.push({ id, status: 'created', owner: null });
+  if (objects.length > 0) out.objects = objects;
+  return out;
+}
+
+function humanEffects(out: Record<string, Json>): string {
+  const lines: string[] = [];
+  for (const e of (out.events as { type: string }[] | undefined) ?? []) lines.push(`  event: ${e.type}`);
+  for (const o of (out.objects as { id: string; status: string; type?: string }[] | undefined) ?? []) {
+    lines.push(`  object ${o.status}: ${o.id}${o.type ? ` (${o.type})` : ''}`);
+  }
+  return lines.length > 0 ? lines.join('\n') + '\n' : '';
+}
+
 function humanResult(vm: MoveVM, r: CallResult): string {
   switch (r.$kind) {
     case 'Success': {
@@ -119,6 +171,12 @@ export function callCommand(io: CliIo, setExit: (code: number) => void) {
           type: 'number',
           describe: 'Mainnet protocol version whose limits apply (from $SMI_FIXTURES/fixtures/protocol-config; default: latest)',
         })
+        .option('sender', { type: 'string', default: '0x0', describe: 'Sender address of the transaction context' })
+        .option('permissive-crypto', {
+          type: 'boolean',
+          default: false,
+          describe: 'Every signature/proof verification returns true (the original sandbox behaviour; recorded in the output)',
+        })
         .option('json', { type: 'boolean', default: false, describe: 'Print exactly one JSON line' })
         .example("$0 call 0x1::u64::pow --args 2 10 --json", '')
         .example("$0 call 0x1::vector::reverse --type-args u8 --args '\"0x010203\"'", ''),
@@ -131,7 +189,19 @@ export function callCommand(io: CliIo, setExit: (code: number) => void) {
           throw new UsageError(e instanceof Error ? e.message : String(e));
         }
       }
-      const vm = MoveVM.create({ packages: packagesFor(io, args.corpus, args.framework), protocolConfig });
+      const natives = suiNativeRegistry({ permissiveCrypto: args['permissive-crypto'] });
+      const vm = MoveVM.create({ packages: packagesFor(io, args.corpus, args.framework), protocolConfig, natives });
+      let sender: string;
+      try {
+        sender = canonicalAddress(args.sender);
+      } catch {
+        throw new UsageError(`--sender ${args.sender} is not an address`);
+      }
+      const runtime = new ObjectRuntime({
+        tx: { sender, digest: new Uint8Array(32), epoch: 0n, epochTimestampMs: 0n, gasPrice: 1000n, rgp: 1000n, gasBudget: 50_000_000_000n, sponsor: null },
+        bcs: vm.bcs,
+        ...(protocolConfig ? { protocolConfig } : {}),
+      });
       const parts = args.target.split('::');
       if (parts.length !== 3) throw new UsageError(`target ${args.target} is not address::module::function`);
       let result: CallResult;
@@ -145,7 +215,7 @@ export function callCommand(io: CliIo, setExit: (code: number) => void) {
         }
         let next = 0;
         const callArgs = params.map((p, i) => {
-          if (isTxContextRef(p)) return { $kind: 'Value' as const, value: zeroValue(vm.types, p.elem as Type) };
+          if (isTxContextRef(p)) return { $kind: 'Value' as const, value: runtime.txContextValue() };
           const text = args.args[next++];
           let json: Json;
           try {
@@ -155,12 +225,20 @@ export function callCommand(io: CliIo, setExit: (code: number) => void) {
           }
           return { $kind: 'Value' as const, value: valueFromJson(vm.types, json, p, `argument ${i} (${formatType(p)})`) };
         });
-        result = vm.call(args.target, { typeArgs, args: callArgs, gasBudget: args['gas-budget'] });
+        result = vm.call(args.target, {
+          typeArgs,
+          args: callArgs,
+          gasBudget: args['gas-budget'],
+          extensions: new Map([[OBJECT_RUNTIME_KEY, runtime]]),
+        });
       } catch (e) {
         if (e instanceof VmError) throw new UsageError(e.message);
         throw e;
       }
-      io.stdout(args.json ? jsonLine(callResultJson(vm, result)) : humanResult(vm, result));
+      const out = callResultJson(vm, result);
+      if (result.$kind === 'Success') Object.assign(out, effectsJson(vm, runtime));
+      if (args['permissive-crypto']) out.permissive_crypto = true;
+      io.stdout(args.json ? jsonLine(out) : humanResult(vm, result) + humanEffects(out));
       setExit(0);
     },
   };

@@ -28,13 +28,13 @@ export function ed25519Verify(sig: Uint8Array, pk: Uint8Array, msg: Uint8Array):
   }
 }
 
-function g1Blst(b: Uint8Array): bls.G1 | null {
+export function g1Blst(b: Uint8Array): bls.G1 | null {
   if (b.length === 96 && (b[0] & 0x80) === 0) return bls.g1DeserializeTrusted(b);
   if (b.length === 48 && (b[0] & 0x80) !== 0) return bls.g1UncompressTrusted(b);
   return null;
 }
 
-function g2Blst(b: Uint8Array): bls.G2 | null {
+export function g2Blst(b: Uint8Array): bls.G2 | null {
   if (b.length === 192 && (b[0] & 0x80) === 0) return bls.g2DeserializeTrusted(b);
   if (b.length === 96 && (b[0] & 0x80) !== 0) return bls.g2UncompressTrusted(b);
   return null;
