@@ -64,6 +64,7 @@ export {
   bucketCost,
   roundComputationUnits,
   computationBudgetUnits,
+  computationBudgetInternal,
   computationCost,
   objectStorageCost,
   senderRebate,

@@ -56,8 +56,14 @@ export interface MoveVmOptions {
   gas?: GasSchedule;
 }
 
-/** An argument: a runtime value, or its BCS bytes (decoded by the parameter's type). */
-export type CallArg = { $kind: 'Value'; value: unknown } | { $kind: 'Bcs'; bytes: Uint8Array };
+/**
+ * An argument: a runtime value (validated against the parameter type and copied), its BCS
+ * bytes (decoded by the parameter's type), or `Raw`: passed as it is, unchecked, for
+ * executors that own their values — a value for a value parameter, a reference (the
+ * container itself, or a `SlotRef`) for a reference parameter, so writes land in the
+ * caller's storage.
+ */
+export type CallArg = { $kind: 'Value'; value: unknown } | { $kind: 'Bcs'; bytes: Uint8Array } | { $kind: 'Raw'; value: unknown };
 
 /** Options of {@link MoveVM.call}. */
 export interface CallOptions {
@@ -128,6 +134,7 @@ export class MoveVM {
   readonly protocolConfig: ProtocolConfig | null;
   private readonly runtime: Runtime;
   private readonly byStorageId = new Map<string, PackageRecord>();
+  private readonly packagesById = new Map<string, MovePackage>();
   private readonly linkers = new Map<string, Linker>();
 
   private constructor(options: MoveVmOptions) {
@@ -147,7 +154,13 @@ export class MoveVM {
   /** Add (or replace) a package version. */
   addPackage(p: MovePackage): void {
     this.byStorageId.set(p.id, recordOf(p));
+    this.packagesById.set(p.id, p);
     this.linkers.clear();
+  }
+
+  /** The package stored at `storageId`, or `undefined`. */
+  packageById(storageId: string): MovePackage | undefined {
+    return this.packagesById.get(canonicalAddress(storageId));
   }
 
   /** Packages loaded, by storage id. */
@@ -214,6 +227,12 @@ export class MoveVM {
     return fn;
   }
 
+  /** The function `address::module::name`, or `undefined` when the module has none by that name. */
+  resolveFunctionIfExists(address: string, module: string, name: string): LoadedFunction | undefined {
+    const storageId = canonicalAddress(address);
+    return this.linkerFor(storageId).module(this.originalIdOf(storageId), module).functionByName(name);
+  }
+
   /**
    * Call a function. Input problems (unknown function, wrong argument count or types,
    * unsatisfied type constraints) throw a {@link VmError}; what happens while running
@@ -245,6 +264,7 @@ export class MoveVM {
     // Values for references live in holders, so that &mut writes can be read back.
     const holders: unknown[][] = [];
     const values = args.map((a, i) => {
+      if (a.$kind === 'Raw') return a.value;
       const p = params[i];
       const isRef = p.kind === TypeKind.Reference || p.kind === TypeKind.MutableReference;
       const valueType = isRef ? (p.elem as Type) : p;
@@ -275,9 +295,11 @@ export class MoveVM {
       const inst = this.runtime.instance(fn, typeArgs);
       const rets = execute(this.runtime, state, inst, values);
       const returns = fn.returns.map((r) => this.types.subst(r, typeArgs));
-      const mutatedReferences = params.flatMap((p, i) =>
-        p.kind === TypeKind.MutableReference ? [{ argIndex: i, value: this.typed(peekRef(borrowSlot(holders[i], 0)), p.elem as Type) }] : [],
-      );
+      const mutatedReferences = params.flatMap((p, i) => {
+        if (p.kind !== TypeKind.MutableReference) return [];
+        const ref = args[i].$kind === 'Raw' ? values[i] : borrowSlot(holders[i], 0);
+        return [{ argIndex: i, value: this.typed(peekRef(ref), p.elem as Type) }];
+      });
       return { $kind: 'Success', returnValues: rets.map((v, i) => this.typed(v, returns[i])), mutatedReferences, ...done() };
     } catch (caught) {
       // Anything that is not a VmError is a bug of ours: report it as an invariant

@@ -158,3 +158,28 @@ export {
   dynamicFieldId,
   derivedObjectId,
 } from './bcs/digests.js';
+export {
+  executeProgrammableTransaction,
+  ExecutionFailure,
+  packageDigest,
+  toBcsOwner,
+  toRuntimeOwner,
+  decodeObject,
+  objectTypeTag,
+  moveObjectTypeOf,
+  objectSizeForGas,
+  isPureType,
+} from './executor/index.js';
+export type {
+  LoadedInputs,
+  CommandArgumentErrorKind,
+  ObjectStore,
+  GasInput,
+  CheckMode,
+  ExecutionInput,
+  CommandValue,
+  CommandResult,
+  ExecutionStatusResult,
+  ObjectChange,
+  ExecutionResult,
+} from './executor/index.js';

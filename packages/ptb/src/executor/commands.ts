@@ -1,0 +1,289 @@
+/**
+ * The PTB commands other than publishing: `MoveCall`, `TransferObjects`, `SplitCoins`,
+ * `MergeCoins`, `MakeMoveVec`. Each reads its arguments through {@link ExecutionState}
+ * and leaves its results there.
+ */
+import { Ability } from '@smi/bytecode';
+import {
+  formatType,
+  MoveVector,
+  type MoveVM,
+  type ObjectRuntime,
+  OBJECT_RUNTIME_KEY,
+  type Type,
+  TypeKind,
+  vecKindOf,
+  VmError,
+  type CallArg,
+  type CallResult,
+} from '@smi/move-vm';
+import type { MoveLocation } from '../bcs/execution-status.js';
+import type { Argument, Command, ProgrammableMoveCall } from '../bcs/transaction.js';
+import { formatTypeTag, type TypeTag } from '../bcs/type-tag.js';
+import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
+import { type ExecutionState, type Slot, vmInputFailure } from './state.js';
+import type { CommandResult } from './types.js';
+
+const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
+
+/** What commands need besides the slots. */
+export interface CommandEnv {
+  vm: MoveVM;
+  state: ExecutionState;
+  runtime: ObjectRuntime;
+  /** Relaxed checks (dev inspect): private functions callable. */
+  relaxed: boolean;
+  /** Internal gas units left for Move execution. */
+  gasLeft: number;
+  /** Internal gas units the transaction started with. */
+  gasBudgetInternal: number;
+  /** Digest of the transaction (base58). */
+  txDigest: string;
+  /** Packages written by Publish/Upgrade commands. */
+  published: { id: string; object: import('../bcs/object.js').SuiObject }[];
+  /** Where events are attributed: the package and module of the first Move call. */
+  eventModule: { packageId: string; module: string } | null;
+}
+
+function isTxContext(t: Type): boolean {
+  if (t.kind !== TypeKind.Reference && t.kind !== TypeKind.MutableReference) return false;
+  const d = (t.elem as Type).datatype;
+  return d !== null && d.address === SUI && d.module === 'tx_context' && d.name === 'TxContext';
+}
+
+function isCoin(t: Type): boolean {
+  const d = t.datatype;
+  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === 'coin' && d.name === 'Coin';
+}
+
+function isReceiving(t: Type): boolean {
+  const d = t.datatype;
+  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === 'transfer' && d.name === 'Receiving';
+}
+
+/** Resolve a type tag in the context of package `pkg`. */
+export function resolveTypeTag(vm: MoveVM, tag: TypeTag, pkg: string, argumentIdx: number): Type {
+  try {
+    return vm.resolveType(formatTypeTag(tag), pkg);
+  } catch (e) {
+    const kind = e instanceof VmError && e.code === 'CONSTRAINT_NOT_SATISFIED' ? 'ConstraintNotSatisfied' : 'TypeNotFound';
+    throw new ExecutionFailure(
+      { $kind: 'TypeArgumentError', TypeArgumentError: { argumentIdx, kind: { $kind: kind, [kind]: true } } } as never,
+      `type argument ${argumentIdx} (${formatTypeTag(tag)}): ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+}
+
+function moveLocation(module: string, fn: string, functionIndex: number, instruction: number): MoveLocation {
+  const [address, name] = module.split('::');
+  return { module: { address, name }, function: functionIndex, instruction, functionName: fn };
+}
+
+/** Turn a failed VM call into Sui's failure status. */
+export function callFailure(r: Exclude<CallResult, { $kind: 'Success' }>): ExecutionFailure {
+  if (r.$kind === 'Aborted') {
+    const l = r.location;
+    return new ExecutionFailure(
+      { $kind: 'MoveAbort', MoveAbort: [moveLocation(l.module, l.function, l.functionIndex, l.instruction), r.abortCode] } as never,
+      `MoveAbort in ${l.module}::${l.function} at ${l.instruction} with code ${r.abortCode}`,
+    );
+  }
+  const loc = r.location ? moveLocation(r.location.module, r.location.function, r.location.functionIndex, r.location.instruction) : null;
+  switch (r.code) {
+    case 'OUT_OF_GAS':
+      return simpleFailure('InsufficientGas', r.message);
+    case 'ARITHMETIC_ERROR':
+    case 'VECTOR_OPERATION_ERROR':
+    case 'EXECUTION_STACK_OVERFLOW':
+    case 'CALL_STACK_OVERFLOW':
+    case 'VM_MAX_VALUE_DEPTH_REACHED':
+    case 'VM_MAX_TYPE_DEPTH_REACHED':
+    case 'VM_MAX_TYPE_NODES_REACHED':
+    case 'MEMORY_LIMIT_EXCEEDED':
+      return new ExecutionFailure({ $kind: 'MovePrimitiveRuntimeError', MovePrimitiveRuntimeError: loc } as never, r.message);
+    case 'MISSING_DEPENDENCY':
+    case 'LINKER_ERROR':
+    case 'FUNCTION_RESOLUTION_FAILURE':
+    case 'TYPE_RESOLUTION_FAILURE':
+      return simpleFailure('VMVerificationOrDeserializationError', r.message);
+    default:
+      return simpleFailure('VMInvariantViolation', `${r.code}: ${r.message}`);
+  }
+}
+
+function argName(a: Argument): string {
+  switch (a.$kind) {
+    case 'GasCoin':
+      return 'GasCoin';
+    case 'Input':
+      return `Input(${a.Input})`;
+    case 'Result':
+      return `Result(${a.Result})`;
+    case 'NestedResult':
+      return `NestedResult(${a.NestedResult[0]},${a.NestedResult[1]})`;
+  }
+}
+
+/** `MoveCall`. */
+export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandResult {
+  const { vm, state } = env;
+  let fn;
+  try {
+    fn = vm.resolveFunction(call.package, call.module, call.function);
+  } catch (e) {
+    if (e instanceof VmError) throw vmInputFailure(e);
+    throw e;
+  }
+  if (!env.relaxed && fn.visibility !== 'Public' && !fn.isEntry) {
+    throw simpleFailure('NonEntryFunctionInvoked', `${call.module}::${call.function} is neither public nor entry`);
+  }
+  const typeArgs = call.typeArguments.map((t, i) => resolveTypeTag(vm, t, call.package, i));
+  if (typeArgs.length !== fn.typeParams.length) {
+    throw simpleFailure('TypeArityMismatch', `${call.function} takes ${fn.typeParams.length} type arguments, got ${typeArgs.length}`);
+  }
+  const params = fn.params.map((p) => vm.types.subst(p, typeArgs));
+  const withCtx = params.length > 0 && isTxContext(params[params.length - 1]);
+  const expected = withCtx ? params.length - 1 : params.length;
+  if (call.arguments.length !== expected) {
+    throw simpleFailure('ArityMismatch', `${call.function} takes ${expected} arguments, got ${call.arguments.length}`);
+  }
+  const byValue = new Set<Slot>();
+  const byRef = new Set<Slot>();
+  const args: CallArg[] = [];
+  const mutated: { argIdx: number; type: Type; ref: unknown }[] = [];
+  call.arguments.forEach((a, i) => {
+    const p = params[i];
+    const slot = state.slot(a, i);
+    if (p.kind === TypeKind.Reference || p.kind === TypeKind.MutableReference) {
+      if (byValue.has(slot)) throw argumentError(i, 'CannotMoveBorrowedValue', `${argName(a)} is also taken by value`);
+      const mutable = p.kind === TypeKind.MutableReference;
+      const { ref, type } = state.borrow(a, p.elem as Type, mutable, i);
+      byRef.add(slot);
+      args.push({ $kind: 'Raw', value: ref });
+      if (mutable) mutated.push({ argIdx: i, type, ref });
+    } else if (isReceiving(p) && slot.kind === 'receiving') {
+      const o = slot.object;
+      if (o === undefined) throw argumentError(i, 'TypeMismatch', 'not a Receiving input');
+      // Receiving<T> { id: ID, version: u64 }
+      args.push({ $kind: 'Raw', value: [[o.id], o.version] });
+    } else {
+      if (byRef.has(slot)) throw argumentError(i, 'CannotMoveBorrowedValue', `${argName(a)} is also borrowed`);
+      const { value } = state.take(a, p, i);
+      byValue.add(slot);
+      args.push({ $kind: 'Raw', value });
+    }
+  });
+  if (withCtx) args.push({ $kind: 'Raw', value: env.runtime.txContextValue() });
+  if (env.eventModule === null) env.eventModule = { packageId: call.package, module: call.module };
+  const r = vm.call(`${call.package}::${call.module}::${call.function}`, {
+    typeArgs,
+    args,
+    allowPrivate: true,
+    gasBudget: env.gasLeft,
+    extensions: new Map([[OBJECT_RUNTIME_KEY, env.runtime]]),
+  });
+  env.gasLeft -= r.gasUsed;
+  if (r.$kind !== 'Success') throw callFailure(r);
+  if (!env.relaxed) {
+    r.returnValues.forEach((v, idx) => {
+      const declared = vm.types.subst(fn.returns[idx], typeArgs);
+      if (declared.kind === TypeKind.Reference || declared.kind === TypeKind.MutableReference) {
+        throw new ExecutionFailure({ $kind: 'InvalidPublicFunctionReturnType', InvalidPublicFunctionReturnType: { idx } } as never, 'functions returning references cannot be called from a PTB');
+      }
+    });
+  }
+  state.pushResults(r.returnValues.map((v) => ({ value: v.value, type: v.type })));
+  return {
+    returnValues: r.returnValues.map((v) => ({ type: v.typeTag, bcs: v.bcs })),
+    mutatedReferences: r.mutatedReferences.map((m) => ({ argument: argName(call.arguments[m.argIndex]), type: m.value.typeTag, bcs: m.value.bcs })),
+  };
+}
+
+/** `TransferObjects`. */
+export function transferObjects(env: CommandEnv, objects: Argument[], address: Argument): CommandResult {
+  const { state, vm } = env;
+  const recipient = state.take(address, vm.types.address, objects.length).value as string;
+  objects.forEach((a, i) => {
+    const slot = state.slot(a, i);
+    if (slot.type !== null && ((slot.type.abilities & Ability.Key) === 0 || (slot.type.abilities & Ability.Store) === 0)) {
+      throw argumentError(i, 'InvalidTransferObject', `${formatType(slot.type)} needs key and store`);
+    }
+    const { value, type } = state.take(a, null, i, 'transfer');
+    env.runtime.transfer({ $kind: 'AddressOwner', address: recipient }, type, value);
+  });
+  state.pushResults([]);
+  return { returnValues: [], mutatedReferences: [] };
+}
+
+/** `SplitCoins`: new coins of the given amounts, taken from `coin`. */
+export function splitCoins(env: CommandEnv, coin: Argument, amounts: Argument[]): CommandResult {
+  const { state, vm } = env;
+  const { ref, type } = state.borrow(coin, null, true, 0);
+  if (!isCoin(type)) throw argumentError(0, 'TypeMismatch', `expected a 0x2::coin::Coin, got ${formatType(type)}`);
+  const c = ref as unknown[];
+  const balance = c[1] as unknown[];
+  const coins: { value: unknown; type: Type }[] = [];
+  amounts.forEach((a, i) => {
+    const amount = state.take(a, vm.types.u64, i + 1).value as bigint;
+    const have = balance[0] as bigint;
+    if (have < amount) throw simpleFailure('InsufficientCoinBalance', `coin has ${have}, split of ${amount}`);
+    balance[0] = have - amount;
+    const id = env.runtime.freshId();
+    coins.push({ value: [[[id]], [amount]], type });
+  });
+  state.pushResults(coins);
+  return {
+    returnValues: coins.map((x) => ({ type: formatType(type), bcs: vm.bcs.encode(x.value, type) })),
+    mutatedReferences: [{ argument: argName(coin), type: formatType(type), bcs: vm.bcs.encode(c, type) }],
+  };
+}
+
+/** `MergeCoins`: the sources' balances into `destination`; the sources are deleted. */
+export function mergeCoins(env: CommandEnv, destination: Argument, sources: Argument[]): CommandResult {
+  const { state, vm } = env;
+  const destSlot = state.slot(destination, 0);
+  const { ref, type } = state.borrow(destination, null, true, 0);
+  if (!isCoin(type)) throw argumentError(0, 'TypeMismatch', `expected a 0x2::coin::Coin, got ${formatType(type)}`);
+  const balance = (ref as unknown[])[1] as unknown[];
+  sources.forEach((a, i) => {
+    if (state.slot(a, i + 1) === destSlot) throw argumentError(i + 1, 'CannotMoveBorrowedValue', 'a coin cannot be merged into itself');
+    const { value } = state.take(a, type, i + 1, 'merge-source');
+    const src = value as unknown[];
+    const sum = (balance[0] as bigint) + ((src[1] as unknown[])[0] as bigint);
+    if (sum > 0xffffffffffffffffn) throw simpleFailure('CoinBalanceOverflow', 'merged balance overflows u64');
+    balance[0] = sum;
+    env.runtime.deleteId(((src[0] as unknown[])[0] as unknown[])[0] as string);
+  });
+  state.pushResults([]);
+  return { returnValues: [], mutatedReferences: [{ argument: argName(destination), type: formatType(type), bcs: vm.bcs.encode(ref, type) }] };
+}
+
+/** `MakeMoveVec`. */
+export function makeMoveVec(env: CommandEnv, typeTag: TypeTag | null, elements: Argument[], pkgContext: string): CommandResult {
+  const { state, vm } = env;
+  let elem: Type | null = typeTag === null ? null : resolveTypeTag(vm, typeTag, pkgContext, 0);
+  if (elem === null && elements.length === 0) throw simpleFailure('TypeArityMismatch', 'an empty MakeMoveVec needs a type');
+  const values: unknown[] = [];
+  elements.forEach((a, i) => {
+    if (elem === null) {
+      const slot = state.slot(a, i);
+      if (slot.kind === 'pure') throw argumentError(i, 'InvalidMakeMoveVecNonObjectArgument', 'pure elements need the type given');
+      elem = slot.type;
+    }
+    values.push(state.take(a, elem, i).value);
+  });
+  const t = vm.types.vector(elem as Type);
+  const v = MoveVector.fromValues(vecKindOf(elem as Type), values);
+  state.pushResults([{ value: v, type: t }]);
+  return { returnValues: [{ type: formatType(t), bcs: vm.bcs.encode(v, t) }], mutatedReferences: [] };
+}
+
+/** Human-readable name of a command (for messages). */
+export function describeCommand(c: Command): string {
+  switch (c.$kind) {
+    case 'MoveCall':
+      return `MoveCall ${c.MoveCall.package}::${c.MoveCall.module}::${c.MoveCall.function}`;
+    default:
+      return c.$kind;
+  }
+}

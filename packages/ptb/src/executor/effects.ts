@@ -1,0 +1,224 @@
+/**
+ * The end of a transaction: classify every object the transaction touched (created,
+ * mutated, unwrapped, deleted, wrapped, unwrapped then deleted), give written objects
+ * the lamport version, charge gas (computation, storage, rebates) to the gas coin, and
+ * build `TransactionEffectsV2`, the events and their digests.
+ */
+import { Ability } from '@smi/bytecode';
+import { computationCost, type MoveVM, type ObjectRuntime, objectStorageCost, senderRebate, type Type } from '@smi/move-vm';
+import { transactionEffectsDigest, transactionEventsDigest, objectDigest } from '../bcs/digests.js';
+import type { EffectsObjectChange, Event, GasCostSummary, TransactionEffects, UnchangedConsensusKind } from '../bcs/effects.js';
+import type { ExecutionStatus } from '../bcs/execution-status.js';
+import type { Owner, SuiObject } from '../bcs/object.js';
+import { parseStructTag } from '../bcs/type-tag.js';
+import type { CommandEnv } from './commands.js';
+import type { ExecutionFailure } from './errors.js';
+import type { LoadedInputs } from './execute.js';
+import { decodeObject, moveObjectTypeOf, objectSizeForGas, toBcsOwner } from './objects.js';
+import type { ExecutionState } from './state.js';
+import type { CommandResult, ExecutionInput, ExecutionResult, ObjectChange, ObjectStore } from './types.js';
+
+/** Everything {@link finishTransaction} needs. */
+export interface FinishArgs {
+  vm: MoveVM;
+  store: ObjectStore;
+  input: ExecutionInput;
+  state: ExecutionState;
+  runtime: ObjectRuntime;
+  loaded: LoadedInputs;
+  env: CommandEnv;
+  commandResults: CommandResult[];
+  failure: ExecutionFailure | null;
+}
+
+interface Write {
+  id: string;
+  type: Type;
+  value: unknown;
+  owner: Owner;
+  /** A package written by Publish/Upgrade (then `value`/`type` are unused). */
+  packageObject?: SuiObject;
+}
+
+function moveObject(vm: MoveVM, w: Write, version: bigint, txDigest: string): SuiObject {
+  if (w.packageObject) return w.packageObject;
+  return {
+    data: {
+      $kind: 'Move',
+      Move: {
+        type: moveObjectTypeOf(w.type),
+        hasPublicTransfer: (w.type.abilities & Ability.Store) !== 0,
+        version,
+        contents: vm.bcs.encode(w.value, w.type),
+      },
+    },
+    owner: w.owner,
+    previousTransaction: txDigest,
+    storageRebate: 0n,
+  };
+}
+
+/** Finish the transaction: effects, gas, events, written objects. */
+export function finishTransaction(a: FinishArgs): ExecutionResult {
+  const { vm, input, state, runtime, loaded, failure } = a;
+  const cfg = input.protocolConfig;
+  const txDigest = input.digest;
+  let lamport = 0n;
+  for (const { info } of loaded.objects.values()) if (info.version > lamport) lamport = info.version;
+  lamport += 1n;
+
+  const writes = new Map<string, Write>();
+  const deleted = new Set<string>();
+  const wrapped = new Set<string>();
+  const unwrappedThenDeleted = new Set<string>();
+  const created = new Set<string>();
+  const children = new Map<string, { version: bigint; object: SuiObject | undefined }>();
+  const gasId = loaded.gasCoins[0];
+  let events: Event[] = [];
+
+  const keepInputsAsTheyWere = (): void => {
+    for (const [id, { object, info }] of loaded.objects) {
+      if (!info.mutable || object.data.$kind !== 'Move') continue;
+      const { value, type } = decodeObject(vm, object);
+      writes.set(id, { id, type, value, owner: object.owner });
+    }
+    for (const id of loaded.gasCoins.slice(1)) {
+      writes.delete(id);
+      deleted.add(id);
+    }
+  };
+
+  if (failure !== null) {
+    keepInputsAsTheyWere();
+  } else {
+    const r = runtime.results();
+    const createdIds = new Set(r.createdIds);
+    for (const w of r.writes) writes.set(w.id, { id: w.id, type: w.type, value: w.value, owner: toBcsOwner(w.owner) });
+    for (const c of r.loadedChildObjects) children.set(c.id, { version: c.version, object: undefined });
+    // Input objects (the gas coin included).
+    for (const [id, { object, info }] of loaded.objects) {
+      if (!info.mutable) continue;
+      if (writes.has(id)) continue;
+      if (r.deletedIds.includes(id)) {
+        deleted.add(id);
+        continue;
+      }
+      const slot = id === gasId ? state.gas : state.inputs.find((s) => s.object?.id === id);
+      if (slot && slot.holder !== null && slot.type !== null) writes.set(id, { id, type: slot.type, value: slot.holder[0], owner: object.owner });
+      else wrapped.add(id);
+    }
+    for (const id of createdIds) if (writes.has(id)) created.add(id);
+    for (const id of r.deletedIds) {
+      if (loaded.objects.has(id)) continue;
+      if (createdIds.has(id)) continue;
+      if (children.has(id)) deleted.add(id);
+      else unwrappedThenDeleted.add(id);
+    }
+    for (const p of a.env.published) {
+      writes.set(p.id, { id: p.id, type: vm.types.address, value: null, owner: { $kind: 'Immutable', Immutable: true }, packageObject: p.object });
+      created.add(p.id);
+    }
+    events = r.events.map((e) => ({
+      packageId: a.env.eventModule?.packageId ?? '0x' + '0'.repeat(64),
+      transactionModule: a.env.eventModule?.module ?? '',
+      sender: input.sender,
+      type: parseStructTag(e.typeTag),
+      contents: e.bcs,
+    }));
+  }
+
+  // Gas: computation, then storage of what is written, rebates of what was there.
+  const budgetInternal = input.gas.payment.length === 0 ? 0 : Number(a.env.gasLeft);
+  const usedInternal = input.gas.payment.length === 0 ? 0n : BigInt(Math.max(0, a.env.gasBudgetInternal - budgetInternal));
+  const comp = computationCost(cfg, usedInternal / 1000n, input.gas.price, input.gas.budget, failure === null ? undefined : { referenceGasPrice: input.referenceGasPrice ?? input.gas.price });
+  const objects = new Map<string, SuiObject>();
+  let storageCost = 0n;
+  for (const w of writes.values()) {
+    const o = moveObject(vm, w, lamport, txDigest);
+    const cost = objectStorageCost(cfg, BigInt(objectSizeForGas(o)));
+    o.storageRebate = cost;
+    storageCost += cost;
+    objects.set(w.id, o);
+  }
+  let rebate = 0n;
+  for (const [id, { object, info }] of loaded.objects) if (info.mutable && (writes.has(id) || deleted.has(id) || wrapped.has(id))) rebate += object.storageRebate;
+  const sender = senderRebate(cfg, rebate);
+  const gasUsed: GasCostSummary = { computationCost: comp.cost, storageCost, storageRebate: sender, nonRefundableStorageFee: rebate - sender };
+  if (gasId !== undefined) {
+    const g = objects.get(gasId);
+    const w = writes.get(gasId);
+    if (g && w && g.data.$kind === 'Move') {
+      const coin = w.value as unknown[];
+      const bal = coin[1] as unknown[];
+      const charge = comp.cost + storageCost - sender;
+      bal[0] = (bal[0] as bigint) - charge;
+      g.data.Move.contents = vm.bcs.encode(coin, w.type);
+    }
+  }
+
+  // Effects V2.
+  const changes: [string, EffectsObjectChange][] = [];
+  const inputState = (id: string): EffectsObjectChange['inputState'] => {
+    const l = loaded.objects.get(id);
+    return l ? { $kind: 'Exist', Exist: [[l.info.version, l.info.digest], l.object.owner] } : { $kind: 'NotExist', NotExist: true };
+  };
+  const written: ObjectChange[] = [];
+  for (const [id, o] of objects) {
+    const digest = objectDigest(o);
+    const isPackage = o.data.$kind === 'Package';
+    const kind: ObjectChange['kind'] = created.has(id) ? 'created' : loaded.objects.has(id) || children.has(id) ? 'mutated' : 'unwrapped';
+    written.push({ id, kind, object: o, digest });
+    changes.push([
+      id,
+      {
+        inputState: inputState(id),
+        outputState: isPackage ? { $kind: 'PackageWrite', PackageWrite: [o.data.$kind === 'Package' ? o.data.Package.version : lamport, digest] } : { $kind: 'ObjectWrite', ObjectWrite: [digest, o.owner] },
+        idOperation: created.has(id) ? { $kind: 'Created', Created: true } : { $kind: 'None', None: true },
+      },
+    ]);
+  }
+  for (const id of deleted) changes.push([id, { inputState: inputState(id), outputState: { $kind: 'NotExist', NotExist: true }, idOperation: { $kind: 'Deleted', Deleted: true } }]);
+  for (const id of wrapped) changes.push([id, { inputState: inputState(id), outputState: { $kind: 'NotExist', NotExist: true }, idOperation: { $kind: 'None', None: true } }]);
+  for (const id of unwrappedThenDeleted) changes.push([id, { inputState: { $kind: 'NotExist', NotExist: true }, outputState: { $kind: 'NotExist', NotExist: true }, idOperation: { $kind: 'Deleted', Deleted: true } }]);
+  changes.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+  const unchanged: [string, UnchangedConsensusKind][] = [];
+  for (const [id, { info }] of loaded.objects) {
+    if (info.ownerKind === 'Shared' && !info.mutable) unchanged.push([id, { $kind: 'ReadOnlyRoot', ReadOnlyRoot: [info.version, info.digest] }]);
+  }
+  unchanged.sort((x, y) => (x[0] < y[0] ? -1 : 1));
+  const dependencies = [...new Set([...loaded.objects.values()].map((l) => l.object.previousTransaction))].filter((d) => d !== txDigest).sort();
+  const status: ExecutionStatus =
+    failure === null
+      ? { $kind: 'Success', Success: true }
+      : { $kind: 'Failure', Failure: { error: failure.status, command: failure.command === null ? null : BigInt(failure.command) } };
+  const eventsDigest = events.length > 0 ? transactionEventsDigest({ data: events }) : null;
+  const effects: TransactionEffects = {
+    $kind: 'V2',
+    V2: {
+      status,
+      executedEpoch: input.epoch,
+      gasUsed,
+      transactionDigest: txDigest,
+      gasObjectIndex: gasId === undefined ? null : changes.findIndex(([id]) => id === gasId),
+      eventsDigest,
+      dependencies,
+      lamportVersion: lamport,
+      changedObjects: changes,
+      unchangedConsensusObjects: unchanged,
+      auxDataDigest: null,
+    },
+  };
+  return {
+    status: failure === null ? { $kind: 'Success' } : { $kind: 'Failure', error: failure.status, command: failure.command, message: failure.message },
+    effects,
+    effectsDigest: transactionEffectsDigest(effects),
+    events,
+    written,
+    deleted: [...deleted, ...unwrappedThenDeleted],
+    wrapped: [...wrapped],
+    commandResults: a.commandResults,
+    gasUsed,
+    loadedChildObjects: [...children].map(([id, c]) => ({ id, version: c.version })),
+  };
+}
+

@@ -1,0 +1,53 @@
+/**
+ * Execution failures of a PTB: an `ExecutionFailureStatus` (the BCS enum effects carry)
+ * plus the failing command and a message, thrown while executing and turned into the
+ * transaction's failure status.
+ */
+import type { ExecutionFailureStatus } from '../bcs/execution-status.js';
+
+/** `CommandArgumentError` kinds. */
+export type CommandArgumentErrorKind =
+  | 'TypeMismatch'
+  | 'InvalidBCSBytes'
+  | 'InvalidUsageOfPureArg'
+  | 'InvalidArgumentToPrivateEntryFunction'
+  | 'InvalidGasCoinUsage'
+  | 'InvalidValueUsage'
+  | 'InvalidObjectByValue'
+  | 'InvalidObjectByMutRef'
+  | 'SharedObjectOperationNotAllowed'
+  | 'InvalidArgumentArity'
+  | 'InvalidTransferObject'
+  | 'InvalidMakeMoveVecNonObjectArgument'
+  | 'ArgumentWithoutValue'
+  | 'CannotMoveBorrowedValue'
+  | 'CannotWriteToExtendedReference'
+  | 'InvalidReferenceArgument'
+  | 'InvalidTxContext';
+
+/** A failure raised while executing a command. */
+export class ExecutionFailure extends Error {
+  override readonly name = 'ExecutionFailure';
+  readonly status: ExecutionFailureStatus;
+  /** Index of the command, set by the executor. */
+  command: number | null;
+
+  constructor(status: ExecutionFailureStatus, message: string, command: number | null = null) {
+    super(message);
+    this.status = status;
+    this.command = command;
+  }
+}
+
+/** A `CommandArgumentError` for argument `argIdx` of the running command. */
+export function argumentError(argIdx: number, kind: CommandArgumentErrorKind, message: string): ExecutionFailure {
+  return new ExecutionFailure(
+    { $kind: 'CommandArgumentError', CommandArgumentError: { argIdx, kind: { $kind: kind, [kind]: true } } } as unknown as ExecutionFailureStatus,
+    `argument ${argIdx}: ${kind}: ${message}`,
+  );
+}
+
+/** A failure without payload (`InsufficientCoinBalance`, `InvariantViolation`, ...). */
+export function simpleFailure(kind: string, message: string): ExecutionFailure {
+  return new ExecutionFailure({ $kind: kind, [kind]: true } as unknown as ExecutionFailureStatus, message);
+}

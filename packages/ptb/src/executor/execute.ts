@@ -1,0 +1,210 @@
+/**
+ * Executing a programmable transaction: load the inputs and the gas coin, run the
+ * commands in order on the Move VM, and on success or failure compute the effects
+ * (object changes, versions, digests, events, gas) the way Sui does.
+ */
+import { type MoveVM, ObjectRuntime, computationBudgetInternal } from '@smi/move-vm';
+import { digestFromBase58 } from '../bcs/codec.js';
+import type { ObjectRef, SuiObject } from '../bcs/object.js';
+import type { CallArg, Command } from '../bcs/transaction.js';
+import { objectDigest } from '../bcs/digests.js';
+import { moveCall, transferObjects, splitCoins, mergeCoins, makeMoveVec, type CommandEnv } from './commands.js';
+import { finishTransaction } from './effects.js';
+import { ExecutionFailure, simpleFailure } from './errors.js';
+import { decodeObject, objectTypeTag, toRuntimeOwner } from './objects.js';
+import { publishPackage, upgradePackage } from './publish.js';
+import { ExecutionState, type InputObjectInfo, type Slot } from './state.js';
+import type { CommandResult, ExecutionInput, ExecutionResult, ObjectStore } from './types.js';
+
+/** Objects read while loading the inputs, kept for effects. */
+export interface LoadedInputs {
+  /** Input objects by id, as they were before the transaction. */
+  objects: Map<string, { object: SuiObject; info: InputObjectInfo }>;
+  /** Gas coin ids (the first is the gas object). */
+  gasCoins: string[];
+}
+
+function missingObject(id: string): ExecutionFailure {
+  return simpleFailure('InputObjectDeleted', `input object ${id} does not exist`);
+}
+
+function loadObjectSlot(vm: MoveVM, store: ObjectStore, ref: { id: string; version: bigint | null }, mode: 'owned' | 'shared-mut' | 'shared-read' | 'receiving', loaded: LoadedInputs): Slot {
+  const object = store.getObject(ref.id);
+  if (object === undefined) throw missingObject(ref.id);
+  const ownerKind = object.owner.$kind;
+  const version = object.data.$kind === 'Move' ? object.data.Move.version : object.data.Package.version;
+  const info: InputObjectInfo = {
+    id: ref.id,
+    version,
+    digest: objectDigest(object),
+    ownerKind,
+    initialSharedVersion: object.owner.$kind === 'Shared' ? object.owner.Shared.initialSharedVersion : null,
+    mutable: mode !== 'shared-read' && ownerKind !== 'Immutable' && object.data.$kind === 'Move',
+    hasPublicTransfer: object.data.$kind === 'Move' && object.data.Move.hasPublicTransfer,
+    storageRebate: object.storageRebate,
+    receiving: mode === 'receiving',
+  };
+  if (mode !== 'receiving') loaded.objects.set(ref.id, { object, info });
+  if (mode === 'receiving') return { kind: 'receiving', holder: null, type: null, object: info, taken: false };
+  if (object.data.$kind === 'Package') return { kind: 'object', holder: null, type: null, object: info, taken: true };
+  const { value, type } = decodeObject(vm, object);
+  return { kind: 'object', holder: [value], type, object: info, taken: false };
+}
+
+function loadInput(vm: MoveVM, store: ObjectStore, arg: CallArg, loaded: LoadedInputs): Slot {
+  switch (arg.$kind) {
+    case 'Pure':
+      return { kind: 'pure', holder: null, type: null, bytes: arg.Pure.bytes, taken: false };
+    case 'Object': {
+      const o = arg.Object;
+      switch (o.$kind) {
+        case 'ImmOrOwnedObject':
+          return loadObjectSlot(vm, store, { id: o.ImmOrOwnedObject.objectId, version: o.ImmOrOwnedObject.version }, 'owned', loaded);
+        case 'SharedObject': {
+          const mutable = o.SharedObject.mutability.$kind !== 'Immutable';
+          return loadObjectSlot(vm, store, { id: o.SharedObject.objectId, version: null }, mutable ? 'shared-mut' : 'shared-read', loaded);
+        }
+        case 'Receiving':
+          return loadObjectSlot(vm, store, { id: o.Receiving.objectId, version: o.Receiving.version }, 'receiving', loaded);
+      }
+      throw simpleFailure('FeatureNotYetSupported', 'unknown object argument');
+    }
+    default:
+      throw simpleFailure('FeatureNotYetSupported', `input kind ${arg.$kind} is not supported`);
+  }
+}
+
+/** Load the gas coins: the first holds the sum of all; the others are deleted (smashed). */
+function loadGas(vm: MoveVM, store: ObjectStore, payment: ObjectRef[], loaded: LoadedInputs, state: ExecutionState, runtime: ObjectRuntime): void {
+  if (payment.length === 0) return;
+  let total = 0n;
+  let first: { value: unknown[]; type: ReturnType<typeof decodeObject>['type'] } | null = null;
+  for (const ref of payment) {
+    const object = store.getObject(ref.objectId);
+    if (object === undefined) throw missingObject(ref.objectId);
+    if (object.data.$kind !== 'Move' || !objectTypeTag(object).endsWith('::coin::Coin<0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI>')) {
+      throw simpleFailure('InvalidGasObject', `${ref.objectId} is not a Coin<SUI>`);
+    }
+    const { value, type } = decodeObject(vm, object);
+    const v = value as unknown[];
+    total += (v[1] as unknown[])[0] as bigint;
+    loaded.objects.set(ref.objectId, {
+      object,
+      info: {
+        id: ref.objectId,
+        version: object.data.Move.version,
+        digest: objectDigest(object),
+        ownerKind: object.owner.$kind,
+        initialSharedVersion: null,
+        mutable: true,
+        hasPublicTransfer: true,
+        storageRebate: object.storageRebate,
+        receiving: false,
+      },
+    });
+    loaded.gasCoins.push(ref.objectId);
+    if (first === null) first = { value: v, type };
+    else runtime.deleteId(ref.objectId);
+  }
+  if (first === null) return;
+  (first.value[1] as unknown[])[0] = total;
+  state.gas = { kind: 'gas', holder: [first.value], type: first.type, taken: false };
+}
+
+function runCommand(env: CommandEnv, c: Command): CommandResult {
+  switch (c.$kind) {
+    case 'MoveCall':
+      return moveCall(env, c.MoveCall);
+    case 'TransferObjects':
+      return transferObjects(env, c.TransferObjects.objects, c.TransferObjects.address);
+    case 'SplitCoins':
+      return splitCoins(env, c.SplitCoins.coin, c.SplitCoins.amounts);
+    case 'MergeCoins':
+      return mergeCoins(env, c.MergeCoins.destination, c.MergeCoins.sources);
+    case 'MakeMoveVec':
+      return makeMoveVec(env, c.MakeMoveVec.type, c.MakeMoveVec.elements, '0x2');
+    case 'Publish':
+      return publishPackage(env, c.Publish.modules, c.Publish.dependencies);
+    case 'Upgrade':
+      return upgradePackage(env, c.Upgrade.modules, c.Upgrade.dependencies, c.Upgrade.package, c.Upgrade.ticket);
+  }
+}
+
+/**
+ * Execute a programmable transaction against `store` on `vm` (which must hold every
+ * package the transaction uses, framework included, and Sui's natives).
+ */
+export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, input: ExecutionInput): ExecutionResult {
+  const cfg = input.protocolConfig;
+  const relaxed = input.checks === 'relaxed';
+  const digestBytes = digestFromBase58(input.digest);
+  const loaded: LoadedInputs = { objects: new Map(), gasCoins: [] };
+  const state = new ExecutionState(vm);
+  const runtime = new ObjectRuntime({
+    tx: {
+      sender: input.sender,
+      digest: digestBytes,
+      epoch: input.epoch,
+      epochTimestampMs: input.epochTimestampMs,
+      gasPrice: input.gas.price,
+      rgp: input.referenceGasPrice ?? input.gas.price,
+      gasBudget: input.gas.budget,
+      sponsor: input.sponsor ?? null,
+    },
+    bcs: vm.bcs,
+    protocolConfig: cfg,
+    childStore: (parent, child) => {
+      const o = store.getChild?.(parent, child);
+      if (o === undefined || o.data.$kind !== 'Move') return undefined;
+      return { type: objectTypeTag(o), bcs: o.data.Move.contents, version: o.data.Move.version, owner: toRuntimeOwner(o.owner) };
+    },
+    receivingStore: (parent, child, version) => {
+      const o = store.getObject(child);
+      if (o === undefined || o.data.$kind !== 'Move' || o.data.Move.version !== version) return undefined;
+      return { type: objectTypeTag(o), bcs: o.data.Move.contents, version, owner: toRuntimeOwner(o.owner) };
+    },
+  });
+  const budgetInternal = input.gas.payment.length === 0 ? Number.MAX_SAFE_INTEGER : Number(computationBudgetInternal(cfg, input.gas.budget, input.gas.price));
+  const env: CommandEnv = {
+    vm,
+    state,
+    runtime,
+    relaxed,
+    gasLeft: budgetInternal,
+    gasBudgetInternal: budgetInternal,
+    txDigest: input.digest,
+    published: [],
+    eventModule: null,
+  };
+  const commandResults: CommandResult[] = [];
+  let failure: ExecutionFailure | null = null;
+  try {
+    loadGas(vm, store, input.gas.payment, loaded, state, runtime);
+    for (const arg of input.transaction.inputs) state.inputs.push(loadInput(vm, store, arg, loaded));
+  } catch (e) {
+    if (!(e instanceof ExecutionFailure)) throw e;
+    failure = e;
+  }
+  if (failure === null) {
+    input.transaction.commands.forEach((c, i) => {
+      if (failure !== null) return;
+      try {
+        commandResults.push(runCommand(env, c));
+      } catch (e) {
+        if (!(e instanceof ExecutionFailure)) {
+          failure = simpleFailure('InvariantViolation', `command ${i}: ${e instanceof Error ? e.message : String(e)}`);
+        } else failure = e;
+        (failure as ExecutionFailure).command ??= i;
+      }
+    });
+  }
+  if (failure === null && !relaxed) {
+    try {
+      state.checkUnusedValues();
+    } catch (e) {
+      if (!(e instanceof ExecutionFailure)) throw e;
+      failure = e;
+    }
+  }
+  return finishTransaction({ vm, store, input, state, runtime, loaded, env, commandResults, failure });
+}

@@ -1,0 +1,19 @@
+/** The PTB executor. */
+export { executeProgrammableTransaction } from './execute.js';
+export type { LoadedInputs } from './execute.js';
+export { ExecutionFailure } from './errors.js';
+export type { CommandArgumentErrorKind } from './errors.js';
+export { packageDigest } from './publish.js';
+export { toBcsOwner, toRuntimeOwner, decodeObject, objectTypeTag, moveObjectTypeOf, objectSizeForGas } from './objects.js';
+export { isPureType } from './state.js';
+export type {
+  ObjectStore,
+  GasInput,
+  CheckMode,
+  ExecutionInput,
+  CommandValue,
+  CommandResult,
+  ExecutionStatusResult,
+  ObjectChange,
+  ExecutionResult,
+} from './types.js';

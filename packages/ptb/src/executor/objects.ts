@@ -1,0 +1,79 @@
+/**
+ * Between stored Sui objects and Move values: decoding an object's contents with the
+ * VM's types, encoding them back, owners in both shapes, and Sui's compact object
+ * types and gas-metering sizes.
+ */
+import type { MoveVM, Owner as RuntimeOwner, Type } from '@smi/move-vm';
+import { formatType } from '@smi/move-vm';
+import { encodeBcs } from '../bcs/codec.js';
+import { type MoveObjectType, moveObjectTypeFromStructTag, moveObjectTypeToStructTag, type Owner, type SuiObject, MoveObjectType as MoveObjectTypeCodec } from '../bcs/object.js';
+import { formatStructTag, parseStructTag } from '../bcs/type-tag.js';
+import { simpleFailure } from './errors.js';
+
+/** Runtime owner → BCS owner. */
+export function toBcsOwner(o: RuntimeOwner): Owner {
+  switch (o.$kind) {
+    case 'AddressOwner':
+      return { $kind: 'AddressOwner', AddressOwner: o.address };
+    case 'ObjectOwner':
+      return { $kind: 'ObjectOwner', ObjectOwner: o.address };
+    case 'Shared':
+      return { $kind: 'Shared', Shared: { initialSharedVersion: o.initialSharedVersion } };
+    case 'Immutable':
+      return { $kind: 'Immutable', Immutable: true };
+    case 'ConsensusAddressOwner':
+      return { $kind: 'ConsensusAddressOwner', ConsensusAddressOwner: { startVersion: o.startVersion, owner: o.owner } };
+  }
+}
+
+/** BCS owner → runtime owner (`Party` is not representable and reported as its owner address). */
+export function toRuntimeOwner(o: Owner): RuntimeOwner {
+  switch (o.$kind) {
+    case 'AddressOwner':
+      return { $kind: 'AddressOwner', address: o.AddressOwner };
+    case 'ObjectOwner':
+      return { $kind: 'ObjectOwner', address: o.ObjectOwner };
+    case 'Shared':
+      return { $kind: 'Shared', initialSharedVersion: o.Shared.initialSharedVersion };
+    case 'Immutable':
+      return { $kind: 'Immutable' };
+    case 'ConsensusAddressOwner':
+      return { $kind: 'ConsensusAddressOwner', owner: o.ConsensusAddressOwner.owner, startVersion: o.ConsensusAddressOwner.startVersion };
+    case 'Party':
+      return { $kind: 'ConsensusAddressOwner', owner: o.Party.permissions.members[0]?.[0] ?? '0x' + '0'.repeat(64), startVersion: o.Party.startVersion };
+  }
+}
+
+/** Type tag text of a stored Move object. */
+export function objectTypeTag(o: SuiObject): string {
+  if (o.data.$kind !== 'Move') throw simpleFailure('InvariantViolation', 'a package has no Move type');
+  return formatStructTag(moveObjectTypeToStructTag(o.data.Move.type));
+}
+
+/** Decode a stored Move object's contents into a runtime value of its type. */
+export function decodeObject(vm: MoveVM, o: SuiObject): { value: unknown; type: Type } {
+  if (o.data.$kind !== 'Move') throw simpleFailure('InvariantViolation', 'a package is not a Move value');
+  const tag = objectTypeTag(o);
+  const type = vm.resolveType(tag, moveObjectTypeToStructTag(o.data.Move.type).address);
+  return { value: vm.bcs.decode(o.data.Move.contents, type), type };
+}
+
+/** Sui's compact object type of a runtime type. */
+export function moveObjectTypeOf(t: Type): MoveObjectType {
+  return moveObjectTypeFromStructTag(parseStructTag(formatType(t)));
+}
+
+/** Upstream `Object::object_size_for_gas_metering`. */
+export function objectSizeForGas(o: SuiObject): number {
+  const meta = 40 + 32 + 8;
+  if (o.data.$kind === 'Move') {
+    const m = o.data.Move;
+    return meta + m.contents.length + encodeBcs(MoveObjectTypeCodec, m.type).length + 1 + 8;
+  }
+  const p = o.data.Package;
+  let size = 8;
+  for (const [name, bytes] of p.moduleMap) size += name.length + bytes.length;
+  for (const t of p.typeOriginTable) size += t.moduleName.length + t.datatypeName.length + 32;
+  size += p.linkageTable.size * (32 + 32 + 8);
+  return meta + size;
+}

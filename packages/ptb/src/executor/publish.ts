@@ -1,0 +1,198 @@
+/**
+ * `Publish` and `Upgrade`: modules compiled at address 0x0 get the new package id, are
+ * verified against their dependencies, become a package object, and (on publish) run
+ * their `init` functions, one-time witness included. Publish returns the `UpgradeCap`,
+ * Upgrade consumes an `UpgradeTicket` and returns an `UpgradeReceipt`.
+ */
+import { blake2b } from '@noble/hashes/blake2.js';
+import {
+  type CompiledModule,
+  deserializeModule,
+  moduleName,
+  packageFromBytes,
+  serializeModule,
+  verifyPackage,
+  type MovePackage as BytecodeMovePackage,
+  canonicalAddress,
+} from '@smi/bytecode';
+import { type CallArg, formatType, OBJECT_RUNTIME_KEY, type Type } from '@smi/move-vm';
+import type { MovePackage, SuiObject, TypeOrigin, UpgradeInfo } from '../bcs/object.js';
+import type { Argument } from '../bcs/transaction.js';
+import { callFailure, type CommandEnv } from './commands.js';
+import { ExecutionFailure, simpleFailure } from './errors.js';
+import type { CommandResult } from './types.js';
+
+const ZERO = '0x' + '0'.repeat(64);
+const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
+
+/**
+ * Sui's package digest: blake2b-256 over the sorted module digests and dependency ids
+ * (`MovePackage::compute_digest_for_modules_and_deps` with hashed modules).
+ */
+export function packageDigest(modules: readonly Uint8Array[], dependencies: readonly string[]): Uint8Array {
+  const parts: Uint8Array[] = modules.map((m) => blake2b(m, { dkLen: 32 }));
+  for (const d of dependencies) parts.push(Uint8Array.from(Buffer.from(canonicalAddress(d).slice(2), 'hex')));
+  parts.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const h = blake2b.create({ dkLen: 32 });
+  for (const p of parts) h.update(p);
+  return h.digest();
+}
+
+/** Replace the self address `from` (0x0 for a fresh publish) by `to` in each module. */
+function relocate(modules: CompiledModule[], from: string, to: string): CompiledModule[] {
+  return modules.map((m) => {
+    const self = m.addressIdentifiers[m.moduleHandles[m.selfModuleHandleIndex].address];
+    if (self !== from) throw simpleFailure('PublishErrorNonZeroAddress', `module ${moduleName(m)} has address ${self}, expected ${from}`);
+    return { ...m, addressIdentifiers: m.addressIdentifiers.map((a) => (a === from ? to : a)) };
+  });
+}
+
+function decodeModules(bytes: readonly Uint8Array[]): CompiledModule[] {
+  try {
+    return bytes.map((b) => deserializeModule(b));
+  } catch (e) {
+    throw simpleFailure('VMVerificationOrDeserializationError', e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** Dependencies as loaded packages (their storage ids as given), checked to exist. */
+function dependencyPackages(env: CommandEnv, deps: readonly string[]): BytecodeMovePackage[] {
+  return deps.map((d) => {
+    const pkg = env.vm.packageById(canonicalAddress(d));
+    if (pkg === undefined) throw simpleFailure('PublishUpgradeMissingDependency', `dependency ${d} is not loaded`);
+    return pkg;
+  });
+}
+
+function verify(modules: CompiledModule[], deps: BytecodeMovePackage[]): void {
+  try {
+    verifyPackage(modules, { dependencies: deps.flatMap((p) => p.modules.map((m) => m.module)) });
+  } catch (e) {
+    throw simpleFailure('VMVerificationOrDeserializationError', e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** A package object (for effects) of the given version. */
+function packageObject(env: CommandEnv, id: string, version: bigint, modules: CompiledModule[], origins: TypeOrigin[], deps: BytecodeMovePackage[]): SuiObject {
+  const moduleMap = new Map<string, Uint8Array>();
+  for (const m of [...modules].sort((a, b) => (moduleName(a) < moduleName(b) ? -1 : 1))) moduleMap.set(moduleName(m), serializeModule(m));
+  const linkageTable = new Map<string, UpgradeInfo>();
+  for (const d of [...deps].sort((a, b) => (a.originalId < b.originalId ? -1 : 1))) {
+    linkageTable.set(d.originalId, { upgradedId: d.id, upgradedVersion: BigInt(d.version ?? 1) });
+  }
+  const pkg: MovePackage = { id, version, moduleMap, typeOriginTable: origins, linkageTable };
+  return { data: { $kind: 'Package', Package: pkg }, owner: { $kind: 'Immutable', Immutable: true }, previousTransaction: env.txDigest, storageRebate: 0n };
+}
+
+function addToVm(env: CommandEnv, id: string, originalId: string, version: number, modules: CompiledModule[], origins: TypeOrigin[], deps: BytecodeMovePackage[]): void {
+  const base = packageFromBytes(modules.map((m) => serializeModule(m)), { id, version });
+  env.vm.addPackage({
+    ...base,
+    originalId,
+    typeOriginTable: origins.map((o) => ({ moduleName: o.moduleName, datatypeName: o.datatypeName, package: o.package })),
+    linkageTable: Object.fromEntries(deps.map((d) => [d.originalId, { upgradedId: d.id, upgradedVersion: d.version ?? 1 }])),
+  });
+}
+
+function originsOf(modules: CompiledModule[], pkg: string, previous: Map<string, string> = new Map()): TypeOrigin[] {
+  const out: TypeOrigin[] = [];
+  for (const m of modules) {
+    const name = moduleName(m);
+    const defs = [...m.structDefs.map((d) => d.structHandle), ...m.enumDefs.map((d) => d.enumHandle)];
+    for (const h of defs) {
+      const datatypeName = m.identifiers[m.datatypeHandles[h].name];
+      out.push({ moduleName: name, datatypeName, package: previous.get(`${name}::${datatypeName}`) ?? pkg });
+    }
+  }
+  return out;
+}
+
+/** Run every module's `init` (with the one-time witness when it takes one). */
+function runInits(env: CommandEnv, id: string, modules: CompiledModule[]): void {
+  for (const m of modules) {
+    const name = moduleName(m);
+    const fn = env.vm.resolveFunctionIfExists(id, name, 'init');
+    if (fn === undefined) continue;
+    const args: CallArg[] = fn.params.length === 2 ? [{ $kind: 'Raw', value: [true] }] : [];
+    args.push({ $kind: 'Raw', value: env.runtime.txContextValue() });
+    const r = env.vm.call(`${id}::${name}::init`, {
+      args,
+      allowPrivate: true,
+      gasBudget: env.gasLeft,
+      extensions: new Map([[OBJECT_RUNTIME_KEY, env.runtime]]),
+    });
+    env.gasLeft -= r.gasUsed;
+    if (r.$kind !== 'Success') throw callFailure(r);
+  }
+}
+
+function chargeBytes(env: CommandEnv, bytes: readonly Uint8Array[]): void {
+  const perByte = Number(env.vm.protocolConfig?.optionalInt('package_publish_cost_per_byte') ?? 80);
+  env.gasLeft -= perByte * bytes.reduce((n, b) => n + b.length, 0);
+  if (env.gasLeft < 0) throw simpleFailure('InsufficientGas', 'out of gas publishing the package');
+}
+
+/** `Publish`. */
+export function publishPackage(env: CommandEnv, moduleBytes: Uint8Array[], dependencies: string[]): CommandResult {
+  chargeBytes(env, moduleBytes);
+  const deps = dependencyPackages(env, dependencies);
+  const id = env.runtime.freshId();
+  const modules = relocate(decodeModules(moduleBytes), ZERO, id);
+  verify(modules, deps);
+  const origins = originsOf(modules, id);
+  addToVm(env, id, id, 1, modules, origins, deps);
+  env.published.push({ id, object: packageObject(env, id, 1n, modules, origins, deps) });
+  runInits(env, id, modules);
+  const capType = env.vm.resolveType(`${SUI}::package::UpgradeCap`, SUI);
+  const cap = [[[env.runtime.freshId()]], [id], 1n, 0];
+  env.state.pushResults([{ value: cap, type: capType }]);
+  return { returnValues: [{ type: formatType(capType), bcs: env.vm.bcs.encode(cap, capType) }], mutatedReferences: [] };
+}
+
+/** `Upgrade`: consumes the `UpgradeTicket`, returns the `UpgradeReceipt`. */
+export function upgradePackage(env: CommandEnv, moduleBytes: Uint8Array[], dependencies: string[], packageId: string, ticketArg: Argument): CommandResult {
+  chargeBytes(env, moduleBytes);
+  const ticketType = env.vm.resolveType(`${SUI}::package::UpgradeTicket`, SUI);
+  const { value } = env.state.take(ticketArg, ticketType, 0);
+  // UpgradeTicket { cap: ID, package: ID, policy: u8, digest: vector<u8> }
+  const ticket = value as unknown[];
+  const ticketPackage = (ticket[1] as unknown[])[0] as string;
+  const target = canonicalAddress(packageId);
+  if (ticketPackage !== target) {
+    throw new ExecutionFailure(
+      { $kind: 'PackageUpgradeError', PackageUpgradeError: { upgradeError: { $kind: 'PackageIDDoesNotMatch', PackageIDDoesNotMatch: { packageId: target, ticketId: ticketPackage } } } } as never,
+      `ticket is for ${ticketPackage}, not ${target}`,
+    );
+  }
+  const previous = env.vm.packageById(target);
+  if (previous === undefined) {
+    throw new ExecutionFailure(
+      { $kind: 'PackageUpgradeError', PackageUpgradeError: { upgradeError: { $kind: 'UnableToFetchPackage', UnableToFetchPackage: { packageId: target } } } } as never,
+      `package ${target} is not loaded`,
+    );
+  }
+  const digest = packageDigest(moduleBytes, dependencies);
+  const expected = ((ticket[3] as { bytes(): Uint8Array }).bytes());
+  if (Buffer.compare(Buffer.from(digest), Buffer.from(expected)) !== 0) {
+    throw new ExecutionFailure(
+      { $kind: 'PackageUpgradeError', PackageUpgradeError: { upgradeError: { $kind: 'DigestDoesNotMatch', DigestDoesNotMatch: { digest: expected } } } } as never,
+      'the modules do not match the upgrade ticket digest',
+    );
+  }
+  const deps = dependencyPackages(env, dependencies);
+  const id = env.runtime.freshId();
+  const original = previous.originalId;
+  const raw = decodeModules(moduleBytes);
+  const self = raw.length > 0 ? raw[0].addressIdentifiers[raw[0].moduleHandles[raw[0].selfModuleHandleIndex].address] : ZERO;
+  const modules = self === ZERO ? relocate(raw, ZERO, original) : raw;
+  verify(modules, deps);
+  const prevOrigins = new Map(previous.typeOriginTable.map((t) => [`${t.moduleName}::${t.datatypeName}`, t.package]));
+  const origins = originsOf(modules, id, prevOrigins);
+  const version = (previous.version ?? 1) + 1;
+  addToVm(env, id, original, version, modules, origins, deps);
+  env.published.push({ id, object: packageObject(env, id, BigInt(version), modules, origins, deps) });
+  const receiptType: Type = env.vm.resolveType(`${SUI}::package::UpgradeReceipt`, SUI);
+  const receipt = [[(ticket[0] as unknown[])[0]], [id]];
+  env.state.pushResults([{ value: receipt, type: receiptType }]);
+  return { returnValues: [{ type: formatType(receiptType), bcs: env.vm.bcs.encode(receipt, receiptType) }], mutatedReferences: [] };
+}

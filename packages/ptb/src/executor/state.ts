@@ -1,0 +1,272 @@
+/**
+ * The values of a running PTB: one slot per input, per command result and for the gas
+ * coin. A slot holds its Move value inside a one-element holder, so a reference handed
+ * to Move (`borrowSlot(holder, 0)`) writes straight into the slot. The rules of use
+ * (by value, `&`, `&mut`; pure bytes read by the parameter type; moved values; immutable
+ * and shared objects; the gas coin) raise Sui's `CommandArgumentError`s.
+ */
+import { Ability } from '@smi/bytecode';
+import {
+  borrowSlot,
+  copyValue,
+  formatType,
+  type MoveVM,
+  type Type,
+  TypeKind,
+  VmError,
+} from '@smi/move-vm';
+import type { Argument } from '../bcs/transaction.js';
+import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
+
+const STD = '0x0000000000000000000000000000000000000000000000000000000000000001';
+const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
+
+/** What an input object is, for the rules of use and for effects. */
+export interface InputObjectInfo {
+  id: string;
+  version: bigint;
+  digest: string;
+  /** Owner before the transaction. */
+  ownerKind: 'AddressOwner' | 'ObjectOwner' | 'Shared' | 'Immutable' | 'ConsensusAddressOwner' | 'Party';
+  /** Shared objects: initial shared version. */
+  initialSharedVersion: bigint | null;
+  /** `false` for immutable objects and shared objects taken read-only. */
+  mutable: boolean;
+  hasPublicTransfer: boolean;
+  storageRebate: bigint;
+  /** `true` for `Receiving` inputs. */
+  receiving: boolean;
+}
+
+/** A slot: an input, a command result, or the gas coin. */
+export interface Slot {
+  kind: 'pure' | 'object' | 'result' | 'gas' | 'receiving';
+  /** `[value]` while the slot holds a value; `null` once moved out (or pure bytes not yet read). */
+  holder: unknown[] | null;
+  type: Type | null;
+  /** Pure input bytes. */
+  bytes?: Uint8Array;
+  object?: InputObjectInfo;
+  /** `true` once the value was moved out. */
+  taken: boolean;
+}
+
+/** How a command uses an argument. */
+export type Usage = 'value' | 'ref' | 'mut';
+
+function isCopy(t: Type): boolean {
+  return (t.abilities & Ability.Copy) !== 0;
+}
+
+/** `true` when a type may be given as pure bytes (Sui's `is_valid_pure_type`). */
+export function isPureType(t: Type): boolean {
+  if (t.kind <= TypeKind.Address) return t.kind !== TypeKind.Signer;
+  if (t.kind === TypeKind.Vector) return isPureType(t.elem as Type);
+  if (t.kind !== TypeKind.Datatype || t.datatype === null) return false;
+  const d = t.datatype;
+  if (d.address === STD && (d.module === 'string' || d.module === 'ascii') && d.name === 'String') return true;
+  if (d.address === STD && d.module === 'option' && d.name === 'Option') return isPureType(t.typeArgs[0]);
+  return d.address === SUI && d.module === 'object' && d.name === 'ID';
+}
+
+/** Checks of a pure value's contents beyond BCS (UTF-8 of `String`, ASCII of `ascii::String`). */
+function validPureContents(t: Type, v: unknown): boolean {
+  const d = t.datatype;
+  if (t.kind === TypeKind.Vector) {
+    const elem = t.elem as Type;
+    if (elem.kind <= TypeKind.Signer) return true;
+    const vec = v as { toArray(): unknown[] };
+    return vec.toArray().every((x) => validPureContents(elem, x));
+  }
+  if (d === null) return true;
+  if (d.address === STD && d.name === 'String') {
+    const bytes = ((v as unknown[])[0] as { bytes(): Uint8Array }).bytes();
+    if (d.module === 'ascii') return bytes.every((b) => b < 0x80);
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  if (d.address === STD && d.name === 'Option') {
+    const vec = (v as unknown[])[0] as { toArray(): unknown[] };
+    return vec.toArray().every((x) => validPureContents(t.typeArgs[0], x));
+  }
+  return true;
+}
+
+/** Slots of a PTB and the rules of their use. */
+export class ExecutionState {
+  readonly inputs: Slot[] = [];
+  readonly results: Slot[][] = [];
+  gas: Slot | null = null;
+
+  constructor(private readonly vm: MoveVM) {}
+
+  /** The slot an argument names. */
+  slot(arg: Argument, argIdx: number): Slot {
+    switch (arg.$kind) {
+      case 'GasCoin':
+        if (this.gas === null) throw argumentError(argIdx, 'InvalidGasCoinUsage', 'the transaction has no gas coin');
+        return this.gas;
+      case 'Input': {
+        const s = this.inputs[arg.Input];
+        if (s === undefined) {
+          throw new ExecutionFailure(
+            { $kind: 'CommandArgumentError', CommandArgumentError: { argIdx, kind: { $kind: 'IndexOutOfBounds', IndexOutOfBounds: { idx: arg.Input } } } } as never,
+            `input ${arg.Input} does not exist`,
+          );
+        }
+        return s;
+      }
+      case 'Result': {
+        const r = this.results[arg.Result];
+        if (r === undefined) {
+          throw new ExecutionFailure(
+            { $kind: 'CommandArgumentError', CommandArgumentError: { argIdx, kind: { $kind: 'IndexOutOfBounds', IndexOutOfBounds: { idx: arg.Result } } } } as never,
+            `result ${arg.Result} does not exist`,
+          );
+        }
+        if (r.length !== 1) {
+          throw new ExecutionFailure(
+            { $kind: 'CommandArgumentError', CommandArgumentError: { argIdx, kind: { $kind: 'InvalidResultArity', InvalidResultArity: { resultIdx: arg.Result } } } } as never,
+            `command ${arg.Result} returned ${r.length} values; use NestedResult`,
+          );
+        }
+        return r[0];
+      }
+      case 'NestedResult': {
+        const [c, j] = arg.NestedResult;
+        const r = this.results[c];
+        const s = r?.[j];
+        if (r === undefined || s === undefined) {
+          throw new ExecutionFailure(
+            {
+              $kind: 'CommandArgumentError',
+              CommandArgumentError: { argIdx, kind: { $kind: 'SecondaryIndexOutOfBounds', SecondaryIndexOutOfBounds: { resultIdx: c, secondaryIdx: j } } },
+            } as never,
+            `result ${c}.${j} does not exist`,
+          );
+        }
+        return s;
+      }
+    }
+  }
+
+  /** Decode pure bytes as `t` (checked: pure types only, valid BCS and contents). */
+  private readPure(s: Slot, t: Type, argIdx: number): unknown {
+    if (!isPureType(t)) throw argumentError(argIdx, 'InvalidUsageOfPureArg', `a pure argument cannot be a ${formatType(t)}`);
+    let v: unknown;
+    try {
+      v = this.vm.bcs.decode(s.bytes as Uint8Array, t);
+    } catch (e) {
+      throw argumentError(argIdx, 'InvalidBCSBytes', `not a valid ${formatType(t)}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (!validPureContents(t, v)) throw argumentError(argIdx, 'InvalidBCSBytes', `invalid contents for ${formatType(t)}`);
+    return v;
+  }
+
+  private checkType(s: Slot, t: Type, argIdx: number): void {
+    if (s.type !== null && formatType(s.type) !== formatType(t)) {
+      throw argumentError(argIdx, 'TypeMismatch', `expected ${formatType(t)}, got ${formatType(s.type)}`);
+    }
+  }
+
+  /**
+   * Take the value of an argument for a by-value parameter of type `t` (`null`: any
+   * type, e.g. TransferObjects). Copyable values are copied; others are moved out.
+   */
+  take(arg: Argument, t: Type | null, argIdx: number, command: 'move' | 'transfer' | 'merge-source' = 'move'): { value: unknown; type: Type } {
+    const s = this.slot(arg, argIdx);
+    if (s.kind === 'pure') {
+      if (t === null) throw argumentError(argIdx, 'InvalidUsageOfPureArg', 'a pure argument has no type here');
+      if (s.holder !== null && s.type !== null) {
+        this.checkType(s, t, argIdx);
+        return { value: copyValue(s.holder[0]), type: t };
+      }
+      return { value: this.readPure(s, t, argIdx), type: t };
+    }
+    if (s.kind === 'gas' && command !== 'transfer') {
+      throw argumentError(argIdx, 'InvalidGasCoinUsage', 'the gas coin can only be taken by value by TransferObjects');
+    }
+    if (s.kind === 'receiving') throw argumentError(argIdx, 'TypeMismatch', 'a Receiving input is only given as 0x2::transfer::Receiving<T>');
+    if (s.taken || s.holder === null || s.type === null) throw argumentError(argIdx, 'ArgumentWithoutValue', 'the value was moved before');
+    if (t !== null) this.checkType(s, t, argIdx);
+    if (s.object !== undefined && !s.object.mutable) {
+      throw argumentError(argIdx, 'InvalidObjectByValue', `object ${s.object.id} is immutable or taken read-only`);
+    }
+    if (isCopy(s.type) && s.object === undefined && s.kind !== 'gas') return { value: copyValue(s.holder[0]), type: s.type };
+    const value = s.holder[0];
+    s.holder = null;
+    s.taken = true;
+    return { value, type: s.type };
+  }
+
+  /** A reference to an argument for a `&T`/`&mut T` parameter (`t` the referenced type). */
+  borrow(arg: Argument, t: Type | null, mutable: boolean, argIdx: number): { ref: unknown; type: Type } {
+    const s = this.slot(arg, argIdx);
+    if (s.kind === 'pure') {
+      if (t === null) throw argumentError(argIdx, 'InvalidUsageOfPureArg', 'a pure argument has no type here');
+      if (s.holder === null || s.type === null) {
+        s.holder = [this.readPure(s, t, argIdx)];
+        s.type = t;
+      } else this.checkType(s, t, argIdx);
+      return { ref: borrowSlot(s.holder, 0), type: t };
+    }
+    if (s.kind === 'receiving') throw argumentError(argIdx, 'TypeMismatch', 'a Receiving input cannot be borrowed');
+    if (s.taken || s.holder === null || s.type === null) throw argumentError(argIdx, 'ArgumentWithoutValue', 'the value was moved before');
+    if (t !== null) this.checkType(s, t, argIdx);
+    if (mutable && s.object !== undefined && !s.object.mutable) {
+      throw argumentError(argIdx, 'InvalidObjectByMutRef', `object ${s.object.id} is immutable or taken read-only`);
+    }
+    return { ref: borrowSlot(s.holder, 0), type: s.type };
+  }
+
+  /** Put a command's results in place. */
+  pushResults(values: { value: unknown; type: Type }[]): void {
+    this.results.push(values.map((v) => ({ kind: 'result', holder: [v.value], type: v.type, taken: false })));
+  }
+
+  /**
+   * `UnusedValueWithoutDrop`: every result still holding a value without `drop` (inputs
+   * are objects that stay in place, so only results count).
+   */
+  checkUnusedValues(): void {
+    this.results.forEach((r, i) =>
+      r.forEach((s, j) => {
+        if (s.holder !== null && s.type !== null && (s.type.abilities & Ability.Drop) === 0) {
+          throw new ExecutionFailure(
+            { $kind: 'UnusedValueWithoutDrop', UnusedValueWithoutDrop: { resultIdx: i, secondaryIdx: j } } as never,
+            `result ${i}.${j} (${formatType(s.type)}) has no drop ability and was not used`,
+          );
+        }
+      }),
+    );
+  }
+}
+
+/** Turn a VM input error (thrown before running) into a failure status. */
+export function vmInputFailure(e: VmError): ExecutionFailure {
+  switch (e.code) {
+    case 'FUNCTION_RESOLUTION_FAILURE':
+    case 'MISSING_DEPENDENCY':
+      return simpleFailure('FunctionNotFound', e.message);
+    case 'NUMBER_OF_TYPE_ARGUMENTS_MISMATCH':
+      return simpleFailure('TypeArityMismatch', e.message);
+    case 'NUMBER_OF_ARGUMENTS_MISMATCH':
+      return simpleFailure('ArityMismatch', e.message);
+    case 'CONSTRAINT_NOT_SATISFIED':
+      return new ExecutionFailure(
+        { $kind: 'TypeArgumentError', TypeArgumentError: { argumentIdx: 0, kind: { $kind: 'ConstraintNotSatisfied', ConstraintNotSatisfied: true } } } as never,
+        e.message,
+      );
+    case 'TYPE_RESOLUTION_FAILURE':
+      return new ExecutionFailure(
+        { $kind: 'TypeArgumentError', TypeArgumentError: { argumentIdx: 0, kind: { $kind: 'TypeNotFound', TypeNotFound: true } } } as never,
+        e.message,
+      );
+    default:
+      return simpleFailure('VMInvariantViolation', e.message);
+  }
+}

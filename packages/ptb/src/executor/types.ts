@@ -1,0 +1,110 @@
+/**
+ * Public types of the PTB executor: where objects come from, what a transaction brings
+ * (sender, gas, epoch...), and what comes back (status, effects, events, per-command
+ * results, the new object states).
+ */
+import type { ProtocolConfig } from '@smi/move-vm';
+import type { GasCostSummary, TransactionEffects } from '../bcs/effects.js';
+import type { ExecutionFailureStatus } from '../bcs/execution-status.js';
+import type { ObjectRef, SuiObject } from '../bcs/object.js';
+import type { Event } from '../bcs/effects.js';
+import type { ProgrammableTransaction } from '../bcs/transaction.js';
+
+/** Read access to objects (and packages) as they are before the transaction. */
+export interface ObjectStore {
+  /** The object's current state, or `undefined` when it does not exist. */
+  getObject(id: string): SuiObject | undefined;
+  /**
+   * A dynamic-field child of `parent` (or a receivable object), as of the version the
+   * transaction sees; `undefined` when absent. Optional: stores without children.
+   */
+  getChild?(parent: string, child: string): SuiObject | undefined;
+}
+
+/** Who pays gas and how much. */
+export interface GasInput {
+  /** Gas coins (the first is the gas object; the others are merged into it). Empty: no gas coin (dev-inspect). */
+  payment: ObjectRef[];
+  owner: string;
+  /** Gas price in MIST per unit. */
+  price: bigint;
+  /** Budget in MIST. */
+  budget: bigint;
+}
+
+/** Checks applied while executing. */
+export type CheckMode = 'strict' | 'relaxed';
+
+/** Everything a transaction brings besides its commands. */
+export interface ExecutionInput {
+  sender: string;
+  transaction: ProgrammableTransaction;
+  gas: GasInput;
+  /** Transaction digest (base58); fresh object ids derive from it. */
+  digest: string;
+  epoch: bigint;
+  epochTimestampMs: bigint;
+  /** Reference gas price of the epoch (default: the gas price). */
+  referenceGasPrice?: bigint;
+  sponsor?: string | null;
+  protocolConfig: ProtocolConfig;
+  /**
+   * `strict` (dry run): Sui's rules. `relaxed` (dev inspect): any function may be called,
+   * values need not be consumed, return values of every command are reported.
+   */
+  checks?: CheckMode;
+}
+
+/** A value a command returned or a reference it mutated, with its type tag and BCS. */
+export interface CommandValue {
+  /** Type tag (full addresses). */
+  type: string;
+  bcs: Uint8Array;
+}
+
+/** What one command produced. */
+export interface CommandResult {
+  returnValues: CommandValue[];
+  /** `&mut` arguments after the command, with the argument they came from. */
+  mutatedReferences: (CommandValue & { argument: string })[];
+}
+
+/** Outcome of a transaction. */
+export type ExecutionStatusResult =
+  | { $kind: 'Success' }
+  | {
+      $kind: 'Failure';
+      error: ExecutionFailureStatus;
+      /** Index of the failing command, when one failed. */
+      command: number | null;
+      /** Human-readable explanation. */
+      message: string;
+    };
+
+/** A written object (its new state) and what happened to it. */
+export interface ObjectChange {
+  id: string;
+  kind: 'created' | 'mutated' | 'unwrapped';
+  object: SuiObject;
+  digest: string;
+}
+
+/** Result of {@link executeProgrammableTransaction}. */
+export interface ExecutionResult {
+  status: ExecutionStatusResult;
+  effects: TransactionEffects;
+  /** Digest of `effects`. */
+  effectsDigest: string;
+  events: Event[];
+  /** Objects written (created, mutated, unwrapped), by id. */
+  written: ObjectChange[];
+  /** Ids deleted (including unwrapped then deleted). */
+  deleted: string[];
+  /** Ids wrapped into other objects. */
+  wrapped: string[];
+  /** Per-command results (return values and mutated references), up to the failing command. */
+  commandResults: CommandResult[];
+  gasUsed: GasCostSummary;
+  /** Dynamic-field children read, with their versions. */
+  loadedChildObjects: { id: string; version: bigint }[];
+}
