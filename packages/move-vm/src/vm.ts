@@ -11,7 +11,7 @@ import { execute } from './interpreter/interpreter.js';
 import { type CallState, type ExecutionLimits, type GasSchedule, Runtime } from './interpreter/runtime.js';
 import type { Tracer } from './interpreter/tracer.js';
 import { Linker, type LoadedFunction, type PackageRecord } from './loader/linker.js';
-import { defaultGasSchedule } from './gas/schedule.js';
+import { defaultGasSchedule, staticGasSchedule } from './gas/schedule.js';
 import { registerMoveStdlib } from './natives/move-stdlib.js';
 import { NativeRegistry } from './natives/registry.js';
 import { formatType, type Type, TypeKind, TypeTable } from './types/runtime-type.js';
@@ -53,6 +53,7 @@ export interface MoveVmOptions {
   protocolConfig?: ProtocolConfig;
   /** Limits overriding those of the protocol config. */
   limits?: Partial<ExecutionLimits>;
+  /** Instruction costs (default: those of the protocol config's `gas_model_version`, else of gas model 14). */
   gas?: GasSchedule;
 }
 
@@ -142,7 +143,8 @@ export class MoveVM {
     const base = options.protocolConfig ? executionLimitsFor(options.protocolConfig) : DEFAULT_LIMITS;
     this.limits = { ...base, ...options.limits };
     this.protocolConfig = options.protocolConfig ?? null;
-    this.runtime = new Runtime(this.types, new BcsCodec(this.types), options.gas ?? defaultGasSchedule());
+    const schedule = options.gas ?? (options.protocolConfig ? staticGasSchedule(options.protocolConfig.optionalInt('gas_model_version') ?? 14) : defaultGasSchedule());
+    this.runtime = new Runtime(this.types, new BcsCodec(this.types), schedule);
     for (const p of options.packages ?? []) this.addPackage(p);
   }
 

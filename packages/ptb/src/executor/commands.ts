@@ -195,7 +195,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   state.pushResults(r.returnValues.map((v) => ({ value: v.value, type: v.type })));
   return {
     returnValues: r.returnValues.map((v) => ({ type: v.typeTag, bcs: v.bcs })),
-    mutatedReferences: r.mutatedReferences.map((m) => ({ argument: argName(call.arguments[m.argIndex]), type: m.value.typeTag, bcs: m.value.bcs })),
+    mutatedReferences: r.mutatedReferences.filter((m) => m.argIndex < call.arguments.length).map((m) => ({ argument: argName(call.arguments[m.argIndex]), type: m.value.typeTag, bcs: m.value.bcs })),
   };
 }
 

@@ -65,6 +65,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   const txDigest = input.digest;
   let lamport = 0n;
   for (const { info } of loaded.objects.values()) if (info.version > lamport) lamport = info.version;
+  for (const v of loaded.receivingVersions) if (v > lamport) lamport = v;
   lamport += 1n;
 
   const writes = new Map<string, Write>();
@@ -72,7 +73,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   const wrapped = new Set<string>();
   const unwrappedThenDeleted = new Set<string>();
   const created = new Set<string>();
-  const children = new Map<string, { version: bigint; object: SuiObject | undefined }>();
+  const children = new Map<string, { version: bigint; object: SuiObject | undefined; modified: boolean }>();
   const gasId = loaded.gasCoins[0];
   let events: Event[] = [];
 
@@ -94,7 +95,8 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
     const r = runtime.results();
     const createdIds = new Set(r.createdIds);
     for (const w of r.writes) writes.set(w.id, { id: w.id, type: w.type, value: w.value, owner: toBcsOwner(w.owner) });
-    for (const c of r.loadedChildObjects) children.set(c.id, { version: c.version, object: undefined });
+    for (const c of r.loadedChildObjects) children.set(c.id, { version: c.version, object: loaded.runtimeObjects.get(c.id), modified: c.isModified });
+    const deletedIds = new Set(r.deletedIds);
     // Input objects (the gas coin included).
     for (const [id, { object, info }] of loaded.objects) {
       if (!info.mutable) continue;
@@ -107,6 +109,8 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
       if (slot && slot.holder !== null && slot.type !== null) writes.set(id, { id, type: slot.type, value: slot.holder[0], owner: object.owner });
       else wrapped.add(id);
     }
+    // Children and received objects that were taken out and not written again are wrapped.
+    for (const [id, c] of children) if (c.modified && !writes.has(id) && !deletedIds.has(id) && !loaded.objects.has(id)) wrapped.add(id);
     for (const id of createdIds) if (writes.has(id)) created.add(id);
     for (const id of r.deletedIds) {
       if (loaded.objects.has(id)) continue;
@@ -142,6 +146,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   }
   let rebate = 0n;
   for (const [id, { object, info }] of loaded.objects) if (info.mutable && (writes.has(id) || deleted.has(id) || wrapped.has(id))) rebate += object.storageRebate;
+  for (const [id, c] of children) if (c.object !== undefined && !loaded.objects.has(id) && (writes.has(id) || deleted.has(id) || wrapped.has(id))) rebate += c.object.storageRebate;
   const sender = senderRebate(cfg, rebate);
   const gasUsed: GasCostSummary = { computationCost: comp.cost, storageCost, storageRebate: sender, nonRefundableStorageFee: rebate - sender };
   if (gasId !== undefined) {
@@ -160,7 +165,10 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   const changes: [string, EffectsObjectChange][] = [];
   const inputState = (id: string): EffectsObjectChange['inputState'] => {
     const l = loaded.objects.get(id);
-    return l ? { $kind: 'Exist', Exist: [[l.info.version, l.info.digest], l.object.owner] } : { $kind: 'NotExist', NotExist: true };
+    if (l) return { $kind: 'Exist', Exist: [[l.info.version, l.info.digest], l.object.owner] };
+    const c = children.get(id)?.object;
+    if (c && c.data.$kind === 'Move') return { $kind: 'Exist', Exist: [[c.data.Move.version, objectDigest(c)], c.owner] };
+    return { $kind: 'NotExist', NotExist: true };
   };
   const written: ObjectChange[] = [];
   for (const [id, o] of objects) {

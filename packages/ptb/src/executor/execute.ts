@@ -22,6 +22,10 @@ export interface LoadedInputs {
   objects: Map<string, { object: SuiObject; info: InputObjectInfo }>;
   /** Gas coin ids (the first is the gas object). */
   gasCoins: string[];
+  /** Objects loaded while running: dynamic-field children and received objects, as they were. */
+  runtimeObjects: Map<string, SuiObject>;
+  /** Versions of the `Receiving` inputs (they count for the lamport version). */
+  receivingVersions: bigint[];
 }
 
 function missingObject(id: string): ExecutionFailure {
@@ -45,6 +49,7 @@ function loadObjectSlot(vm: MoveVM, store: ObjectStore, ref: { id: string; versi
     receiving: mode === 'receiving',
   };
   if (mode !== 'receiving') loaded.objects.set(ref.id, { object, info });
+  else loaded.receivingVersions.push(ref.version ?? version);
   if (mode === 'receiving') return { kind: 'receiving', holder: null, type: null, object: info, taken: false };
   if (object.data.$kind === 'Package') return { kind: 'object', holder: null, type: null, object: info, taken: true };
   const { value, type } = decodeObject(vm, object);
@@ -138,7 +143,7 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
   const cfg = input.protocolConfig;
   const relaxed = input.checks === 'relaxed';
   const digestBytes = digestFromBase58(input.digest);
-  const loaded: LoadedInputs = { objects: new Map(), gasCoins: [] };
+  const loaded: LoadedInputs = { objects: new Map(), gasCoins: [], runtimeObjects: new Map(), receivingVersions: [] };
   const state = new ExecutionState(vm);
   const runtime = new ObjectRuntime({
     tx: {
@@ -156,11 +161,13 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
     childStore: (parent, child) => {
       const o = store.getChild?.(parent, child);
       if (o === undefined || o.data.$kind !== 'Move') return undefined;
+      loaded.runtimeObjects.set(child, o);
       return { type: objectTypeTag(o), bcs: o.data.Move.contents, version: o.data.Move.version, owner: toRuntimeOwner(o.owner) };
     },
     receivingStore: (parent, child, version) => {
       const o = store.getObject(child);
       if (o === undefined || o.data.$kind !== 'Move' || o.data.Move.version !== version) return undefined;
+      loaded.runtimeObjects.set(child, o);
       return { type: objectTypeTag(o), bcs: o.data.Move.contents, version, owner: toRuntimeOwner(o.owner) };
     },
   });
@@ -192,6 +199,7 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
         commandResults.push(runCommand(env, c));
       } catch (e) {
         if (!(e instanceof ExecutionFailure)) {
+          if (process.env.SMI_DEBUG_PTB) console.error(e);
           failure = simpleFailure('InvariantViolation', `command ${i}: ${e instanceof Error ? e.message : String(e)}`);
         } else failure = e;
         (failure as ExecutionFailure).command ??= i;

@@ -149,9 +149,14 @@ export function publishPackage(env: CommandEnv, moduleBytes: Uint8Array[], depen
   return { returnValues: [{ type: formatType(capType), bcs: env.vm.bcs.encode(cap, capType) }], mutatedReferences: [] };
 }
 
+/** Upgrades pay for their bytes from gas model 7 (`charge_upgrades`); before, they were free. */
+function chargesUpgrades(env: CommandEnv): boolean {
+  return (env.vm.protocolConfig?.optionalInt('gas_model_version') ?? 14) >= 7;
+}
+
 /** `Upgrade`: consumes the `UpgradeTicket`, returns the `UpgradeReceipt`. */
 export function upgradePackage(env: CommandEnv, moduleBytes: Uint8Array[], dependencies: string[], packageId: string, ticketArg: Argument): CommandResult {
-  chargeBytes(env, moduleBytes);
+  if (chargesUpgrades(env)) chargeBytes(env, moduleBytes);
   const ticketType = env.vm.resolveType(`${SUI}::package::UpgradeTicket`, SUI);
   const { value } = env.state.take(ticketArg, ticketType, 0);
   // UpgradeTicket { cap: ID, package: ID, policy: u8, digest: vector<u8> }
