@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^@smi\/conformance$/, replacement: src('./packages/conformance/src/index.ts') },
       { find: /^@smi\/move-ir$/, replacement: src('./packages/move-ir/src/index.ts') },
       { find: /^@smi\/ptb$/, replacement: src('./packages/ptb/src/index.ts') },
+      { find: /^@smi\/simulation$/, replacement: src('./packages/simulation/src/index.ts') },
     ],
   },
   test: {

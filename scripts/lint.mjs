@@ -40,6 +40,8 @@ for (const { group, dir } of units) {
     if (lines > 700) problems.push(`${f}: ${lines} lines (limit about 600)`);
     else if (lines > 600) warnings.push(`${f}: ${lines} lines (about 600 is the aim)`);
     text.split('\n').forEach((line, i) => {
+      // Comments (line, block-comment lines) do not count.
+      if (/^\s*(\*|\/\*)/.test(line)) return;
       const code = line.replace(/\/\/.*$/, '');
       if (/(:\s*any\b|\bas any\b|<any>|\bany\[\])/.test(code)) problems.push(`${f}:${i + 1}: uses \`any\``);
     });

@@ -160,6 +160,15 @@ export class MoveVM {
     this.linkers.clear();
   }
 
+  /** Remove a package version (a publish that did not commit); `true` when it was loaded. */
+  removePackage(storageId: string): boolean {
+    const id = canonicalAddress(storageId);
+    const had = this.byStorageId.delete(id);
+    this.packagesById.delete(id);
+    if (had) this.linkers.clear();
+    return had;
+  }
+
   /** The package stored at `storageId`, or `undefined`. */
   packageById(storageId: string): MovePackage | undefined {
     return this.packagesById.get(canonicalAddress(storageId));

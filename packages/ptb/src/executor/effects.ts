@@ -10,7 +10,7 @@ import { transactionEffectsDigest, transactionEventsDigest, objectDigest } from 
 import type { EffectsObjectChange, Event, GasCostSummary, TransactionEffects, UnchangedConsensusKind } from '../bcs/effects.js';
 import type { ExecutionStatus } from '../bcs/execution-status.js';
 import type { Owner, SuiObject } from '../bcs/object.js';
-import { parseStructTag } from '../bcs/type-tag.js';
+import { parseStructTag, type TypeTag } from '../bcs/type-tag.js';
 import type { CommandEnv } from './commands.js';
 import type { ExecutionFailure } from './errors.js';
 import type { LoadedInputs } from './execute.js';
@@ -56,6 +56,50 @@ function moveObject(vm: MoveVM, w: Write, version: bigint, txDigest: string): Su
     previousTransaction: txDigest,
     storageRebate: 0n,
   };
+}
+
+function typeTagPackages(t: TypeTag, out: Set<string>): void {
+  if (t.$kind === 'vector') typeTagPackages(t.vector, out);
+  else if (t.$kind === 'struct') {
+    out.add(t.struct.address);
+    for (const p of t.struct.typeParams) typeTagPackages(p, out);
+  }
+}
+
+/**
+ * Previous transactions of the transaction's input objects: its object inputs and the
+ * packages its commands name (MoveCall packages and type arguments, MakeMoveVec types,
+ * Publish/Upgrade dependencies and the upgraded package), as `InputObjects` counts them.
+ */
+function transactionDependencies(a: FinishArgs): string[] {
+  const out = new Set<string>();
+  for (const { object } of a.loaded.objects.values()) out.add(object.previousTransaction);
+  const packages = new Set<string>();
+  for (const c of a.input.transaction.commands) {
+    switch (c.$kind) {
+      case 'MoveCall':
+        packages.add(c.MoveCall.package);
+        for (const t of c.MoveCall.typeArguments) typeTagPackages(t, packages);
+        break;
+      case 'MakeMoveVec':
+        if (c.MakeMoveVec.type !== null) typeTagPackages(c.MakeMoveVec.type, packages);
+        break;
+      case 'Publish':
+        for (const d of c.Publish.dependencies) packages.add(d);
+        break;
+      case 'Upgrade':
+        for (const d of c.Upgrade.dependencies) packages.add(d);
+        packages.add(c.Upgrade.package);
+        break;
+      default:
+        break;
+    }
+  }
+  for (const id of packages) {
+    const p = a.store.getObject(id);
+    if (p !== undefined) out.add(p.previousTransaction);
+  }
+  return [...out];
 }
 
 /** Finish the transaction: effects, gas, events, written objects. */
@@ -194,7 +238,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
     if (info.ownerKind === 'Shared' && !info.mutable) unchanged.push([id, { $kind: 'ReadOnlyRoot', ReadOnlyRoot: [info.version, info.digest] }]);
   }
   unchanged.sort((x, y) => (x[0] < y[0] ? -1 : 1));
-  const dependencies = [...new Set([...loaded.objects.values()].map((l) => l.object.previousTransaction))].filter((d) => d !== txDigest).sort();
+  const dependencies = transactionDependencies(a).filter((d) => d !== txDigest).sort();
   const status: ExecutionStatus =
     failure === null
       ? { $kind: 'Success', Success: true }

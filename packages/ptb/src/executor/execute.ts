@@ -214,5 +214,7 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
       failure = e;
     }
   }
+  // A failed transaction publishes nothing.
+  if (failure !== null) for (const p of env.published) vm.removePackage(p.id);
   return finishTransaction({ vm, store, input, state, runtime, loaded, env, commandResults, failure });
 }

@@ -1,0 +1,82 @@
+/**
+ * Compile Move source offline and publish it in one step (the original's helper-package
+ * workflow): the sources compile against stubs of every package the environment holds
+ * (framework and others), then the modules are published with a real `Publish`.
+ */
+import { canonicalAddress } from '@smi/bytecode';
+import type { BytecodeDependency } from '@smi/bytecode/build';
+import type { ExecuteOptions, SimulationEnvironment } from './environment.js';
+import { SimulationError } from './errors.js';
+import { type PublishOutcome, publishModules } from './packages.js';
+
+/** What {@link compileAndPublish} takes. */
+export interface CompileAndPublishOptions extends ExecuteOptions {
+  /** The package's files: `Move.toml` (optional: a default one is written) and `sources/*.move`. */
+  files: Record<string, string>;
+  /** Package name for the default `Move.toml` (default `helper`). */
+  packageName?: string;
+  /** Packages (by storage id) to offer the compiler besides the framework (default: every loaded package). */
+  dependencies?: readonly string[];
+}
+
+/** Outcome of {@link compileAndPublish}. */
+export interface CompileAndPublishOutcome extends PublishOutcome {
+  /** Module names, in publish order. */
+  modules: { name: string; size: number }[];
+  warnings?: string;
+}
+
+const FRAMEWORK_NAMES = new Map<string, string>([
+  [canonicalAddress('0x1'), 'MoveStdlib'],
+  [canonicalAddress('0x2'), 'Sui'],
+  [canonicalAddress('0x3'), 'SuiSystem'],
+  [canonicalAddress('0xb'), 'Bridge'],
+  [canonicalAddress('0xdee9'), 'DeepBook'],
+]);
+
+/** A package name for the compiler: the framework's own, else `pkg_<first 8 hex digits>`. */
+function nameOf(originalId: string): string {
+  return FRAMEWORK_NAMES.get(originalId) ?? `pkg_${originalId.slice(2, 10)}`;
+}
+
+/** Compile `files` offline and publish the result; the sender gets the `UpgradeCap`. */
+export async function compileAndPublish(env: SimulationEnvironment, options: CompileAndPublishOptions): Promise<CompileAndPublishOutcome> {
+  const { compileMovePackage, MoveCompileError } = await import('@smi/bytecode/build');
+  const name = options.packageName ?? 'helper';
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) throw new SimulationError('INVALID_REQUEST', `bad package name "${name}"`);
+  const files = { ...options.files };
+  files['Move.toml'] ??= `[package]\nname = "${name}"\nedition = "2024"\n\n[addresses]\n${name} = "0x0"\n`;
+  // Offer the newest version of every package (or those asked for).
+  const wanted = options.dependencies?.map((d) => canonicalAddress(d));
+  const byOriginal = new Map<string, BytecodeDependency>();
+  for (const id of wanted ?? env.vm.packageIds()) {
+    const p = env.vm.packageById(id);
+    if (p === undefined) throw new SimulationError('MISSING_PACKAGE', `package ${id} is not loaded`, { address: id });
+    const prev = byOriginal.get(p.originalId);
+    if (prev !== undefined && (env.vm.packageById(prev.publishedAt ?? '')?.version ?? 0) >= (p.version ?? 0)) continue;
+    byOriginal.set(p.originalId, { name: nameOf(p.originalId), address: p.originalId, modules: p.modules.map((m) => m.module), publishedAt: p.id });
+  }
+  for (const id of ['0x1', '0x2'].map((a) => canonicalAddress(a))) {
+    if (!byOriginal.has(id)) {
+      const p = env.vm.packageById(id);
+      if (p === undefined) throw new SimulationError('MISSING_PACKAGE', `framework package ${id} is not loaded`, { address: id });
+      byOriginal.set(id, { name: nameOf(id), address: id, modules: p.modules.map((m) => m.module) });
+    }
+  }
+  let out;
+  try {
+    out = await compileMovePackage({ files, dependencies: [...byOriginal.values()], silenceWarnings: false });
+  } catch (e) {
+    if (e instanceof MoveCompileError) {
+      throw new SimulationError('COMPILATION_ERROR', e.message, { diagnostics: e.diagnostics });
+    }
+    throw e;
+  }
+  const published = publishModules(env, out.modules.map((m) => m.bytes), options);
+  return {
+    ...published,
+    modules: out.modules.map((m) => ({ name: m.name, size: m.bytes.length })),
+    ...(out.warnings ? { warnings: out.warnings } : {}),
+  };
+}
+

@@ -1,0 +1,477 @@
+/**
+ * `SimulationEnvironment`: an offline Sui. Packages (framework, corpus, published) live in a
+ * Move VM; objects live in an {@link InMemoryObjectStore}; transactions run through the
+ * `@smi/ptb` executor with Sui's rules and their results are committed to the store, so
+ * state carries over from one transaction to the next.
+ *
+ * ```ts
+ * const env = SimulationEnvironment.create({ packages: framework, protocolConfig });
+ * const tx = env.tx();
+ * const [coin] = tx.splitCoins(tx.gas, [tx.pure('u64', 10)]);
+ * tx.transferObjects([coin], tx.pure('address', env.sender));
+ * const out = env.execute(tx.build());   // out.status, out.effects, out.written...
+ * ```
+ */
+import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { formatType, type Json, MoveVM, objectStorageCost, type ProtocolConfig, suiNativeRegistry, type SuiRegistryOptions, valueFromJson } from '@smi/move-vm';
+import {
+  type CheckMode,
+  type ExecutionResult,
+  executeProgrammableTransaction,
+  objectDigest,
+  objectSizeForGas,
+  type ObjectArg,
+  type ObjectRef,
+  type ObjectStore,
+  type ProgrammableTransaction,
+  type SuiObject,
+  type TransactionData,
+  transactionDigest,
+} from '@smi/ptb';
+import { PtbBuilder, type CommandOutput } from './builder.js';
+import { callFunction, type CallOutcome } from './call-function.js';
+import { createObject, type CreateObjectSpec } from './create-object.js';
+import { loadPackage, packageFromObject, publishModules, type PublishOutcome } from './packages.js';
+import { decodeState, encodeState, readStateFile, type StateFile, type StateSnapshot, writeFileAtomic } from './state-file.js';
+import { SimulationError } from './errors.js';
+import { objectView, type ObjectView } from './object-view.js';
+import { InMemoryObjectStore, versionOf } from './store.js';
+import { CLOCK_ID, RANDOM_ID, SYSTEM_ADDRESS, SYSTEM_OBJECTS, syntheticDigest, syntheticId } from './system.js';
+
+/** Default sender: a plain user address (not the system address 0x0). */
+export const DEFAULT_SENDER = canonicalAddress('0xa11ce');
+/** Default clock time: 2024-01-01T00:00:00Z (the original sandbox's). */
+export const DEFAULT_CLOCK_MS = 1_704_067_200_000n;
+const SUI_COIN = '0x0000000000000000000000000000000000000000000000000000000000000002::coin::Coin<0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI>';
+
+/** Settings of an environment (all persisted with its state). */
+export interface SimulationConfig {
+  sender: string;
+  epoch: bigint;
+  /** Clock 0x6 time, ms. */
+  clockMs: bigint;
+  /** 32 bytes of randomness behind Random 0x8. */
+  randomSeed: Uint8Array;
+  /** Gas price (MIST per unit); also the reference gas price. */
+  gasPrice: bigint;
+  /** Default gas budget of a transaction (MIST). */
+  gasBudget: bigint;
+  /** `strict` = Sui's rules (dry run); `relaxed` = dev-inspect rules (any function, values may stay unused). */
+  checks: CheckMode;
+}
+
+/** Options of {@link SimulationEnvironment.create}. */
+export interface SimulationOptions extends Partial<SimulationConfig> {
+  /** Packages to load: the framework (0x1, 0x2 at least) and any others (corpus packages). */
+  packages: readonly MovePackage[];
+  /** Protocol config of every transaction (limits, gas, feature flags). */
+  protocolConfig: ProtocolConfig;
+  /** Native options (permissive crypto, validator checks). */
+  natives?: SuiRegistryOptions;
+}
+
+/** Options of one transaction. */
+export interface ExecuteOptions {
+  sender?: string;
+  gasBudget?: bigint;
+  checks?: CheckMode;
+  /**
+   * A `Coin<SUI>` of the sender to pay with. Without it a mock gas coin holding the budget
+   * pays, and disappears afterwards (gas is still metered and reported).
+   */
+  gasCoin?: string;
+  /** `false`: run, report, keep nothing (a dry run). Default `true`. */
+  commit?: boolean;
+}
+
+/** What {@link SimulationEnvironment.execute} returns. */
+export interface TransactionOutcome extends ExecutionResult {
+  /** Transaction digest (base58). */
+  digest: string;
+  /** The gas coin that paid (the mock coin's id when none was given). */
+  gasCoin: string;
+}
+
+/** A store view that adds transient objects (the mock gas coin) on top of the real store. */
+function overlay(base: InMemoryObjectStore, extra: Map<string, SuiObject>): ObjectStore {
+  return {
+    getObject: (id) => extra.get(canonicalAddress(id)) ?? base.getObject(id),
+    getChild: (parent, child) => base.getChild(parent, child),
+  };
+}
+
+/** An offline Sui network of one. */
+export class SimulationEnvironment {
+  readonly vm: MoveVM;
+  readonly store = new InMemoryObjectStore();
+  readonly protocolConfig: ProtocolConfig;
+  readonly config: SimulationConfig;
+  /** Ids of the packages given at creation (never saved with the state). */
+  readonly basePackageIds: ReadonlySet<string>;
+  /** Counters behind deterministic digests and ids. */
+  protected counters = { tx: 0n, system: 0n, created: 0n, randomRound: 0n };
+
+  protected constructor(options: SimulationOptions) {
+    this.protocolConfig = options.protocolConfig;
+    this.vm = MoveVM.create({ packages: options.packages, natives: suiNativeRegistry(options.natives ?? {}), protocolConfig: options.protocolConfig });
+    this.basePackageIds = new Set(options.packages.map((p) => p.id));
+    this.config = {
+      sender: canonicalAddress(options.sender ?? DEFAULT_SENDER),
+      epoch: options.epoch ?? 0n,
+      clockMs: options.clockMs ?? DEFAULT_CLOCK_MS,
+      randomSeed: options.randomSeed ?? new Uint8Array(32),
+      gasPrice: options.gasPrice ?? 1000n,
+      gasBudget: options.gasBudget ?? 50_000_000_000n,
+      checks: options.checks ?? 'strict',
+    };
+    if (this.config.randomSeed.length !== 32) throw new SimulationError('INVALID_REQUEST', 'the random seed must be 32 bytes');
+  }
+
+  /** A new environment with the system objects created. */
+  static create(options: SimulationOptions): SimulationEnvironment {
+    const env = new SimulationEnvironment(options);
+    env.genesis();
+    return env;
+  }
+
+  get sender(): string {
+    return this.config.sender;
+  }
+
+  // -------------------------------------------------------------------------
+  // Configuration
+
+  setSender(address: string): void {
+    this.config.sender = canonicalAddress(address);
+  }
+
+  setEpoch(epoch: bigint): void {
+    if (epoch < this.config.epoch) throw new SimulationError('INVALID_REQUEST', `epochs only advance (${this.config.epoch} → ${epoch})`);
+    this.config.epoch = epoch;
+  }
+
+  setGasPrice(price: bigint): void {
+    if (price <= 0n) throw new SimulationError('INVALID_REQUEST', 'the gas price must be positive');
+    this.config.gasPrice = price;
+  }
+
+  setGasBudget(budget: bigint): void {
+    if (budget <= 0n) throw new SimulationError('INVALID_REQUEST', 'the gas budget must be positive');
+    this.config.gasBudget = budget;
+  }
+
+  setChecks(checks: CheckMode): void {
+    this.config.checks = checks;
+  }
+
+  /** Set the Clock's time (through `clock::consensus_commit_prologue`, as the network does). */
+  setClock(ms: bigint): void {
+    if (ms < 0n) throw new SimulationError('INVALID_REQUEST', 'the time must not be negative');
+    this.config.clockMs = ms;
+    if (!this.store.has(CLOCK_ID)) return;
+    const tx = new PtbBuilder();
+    tx.moveCall('0x2::clock::consensus_commit_prologue', [this.sharedArg(tx, CLOCK_ID, true), tx.pureBytes(u64Bytes(ms))]);
+    this.systemTransaction(tx.build(), 'clock');
+  }
+
+  advanceClock(ms: bigint): void {
+    this.setClock(this.config.clockMs + ms);
+  }
+
+  /** New randomness behind Random 0x8 (through `random::update_randomness_state`). */
+  setRandomSeed(seed: Uint8Array): void {
+    if (seed.length !== 32) throw new SimulationError('INVALID_REQUEST', 'the random seed must be 32 bytes');
+    this.config.randomSeed = Uint8Array.from(seed);
+    if (!this.store.has(RANDOM_ID)) return;
+    const round = this.counters.randomRound;
+    const tx = new PtbBuilder();
+    tx.moveCall('0x2::random::update_randomness_state', [this.sharedArg(tx, RANDOM_ID, true), tx.pureBytes(u64Bytes(round)), tx.pureBytes(vecU8(seed))]);
+    this.systemTransaction(tx.build(), 'random');
+    this.counters.randomRound = round + 1n;
+  }
+
+  // -------------------------------------------------------------------------
+  // Transactions
+
+  /** A transaction builder whose `pure` and `object` use this environment's types and objects. */
+  tx(): EnvTransactionBuilder {
+    return new EnvTransactionBuilder(this);
+  }
+
+  /** Run a programmable transaction and (by default) commit its effects. */
+  execute(ptb: ProgrammableTransaction, options: ExecuteOptions = {}): TransactionOutcome {
+    const sender = canonicalAddress(options.sender ?? this.config.sender);
+    const budget = options.gasBudget ?? this.config.gasBudget;
+    const price = this.config.gasPrice;
+    const extra = new Map<string, SuiObject>();
+    let gasCoin: string;
+    let mock = false;
+    if (options.gasCoin !== undefined) {
+      gasCoin = canonicalAddress(options.gasCoin);
+      const o = this.store.getObject(gasCoin);
+      if (o === undefined) throw new SimulationError('MISSING_OBJECT', `gas coin ${gasCoin} does not exist`, { objectId: gasCoin });
+    } else {
+      gasCoin = syntheticId('gas', this.counters.tx);
+      extra.set(gasCoin, this.mockGasCoin(gasCoin, sender, budget));
+      mock = true;
+    }
+    const gasObject = extra.get(gasCoin) ?? (this.store.getObject(gasCoin) as SuiObject);
+    const payment: ObjectRef[] = [{ objectId: gasCoin, version: versionOf(gasObject), digest: objectDigest(gasObject) }];
+    const data: TransactionData = {
+      $kind: 'V1',
+      V1: {
+        kind: { $kind: 'ProgrammableTransaction', ProgrammableTransaction: ptb },
+        sender,
+        gasData: { payment, owner: sender, price, budget },
+        expiration: { $kind: 'None', None: true },
+      },
+    } as TransactionData;
+    const digest = transactionDigest(data);
+    this.counters.tx += 1n;
+    const result = executeProgrammableTransaction(this.vm, overlay(this.store, extra), {
+      sender,
+      transaction: ptb,
+      gas: { payment, owner: sender, price, budget },
+      digest,
+      epoch: this.config.epoch,
+      epochTimestampMs: this.config.clockMs,
+      referenceGasPrice: price,
+      protocolConfig: this.protocolConfig,
+      checks: options.checks ?? this.config.checks,
+    });
+    this.finish(result, options.commit ?? true, mock ? gasCoin : null);
+    return { ...result, digest, gasCoin };
+  }
+
+  /** Commit (or, for a dry run, undo the package side effects of) a result. */
+  protected finish(result: ExecutionResult, commit: boolean, mockGas: string | null): void {
+    if (!commit) {
+      for (const w of result.written) if (w.object.data.$kind === 'Package') this.vm.removePackage(w.id);
+      return;
+    }
+    this.store.apply(result);
+    if (mockGas !== null) this.store.delete(mockGas);
+  }
+
+  /** Run a transaction as the system address, unmetered, with relaxed checks. */
+  protected systemTransaction(ptb: ProgrammableTransaction, label: string): ExecutionResult {
+    const digest = syntheticDigest(`system-${label}`, this.counters.system);
+    this.counters.system += 1n;
+    const result = executeProgrammableTransaction(this.vm, this.store, {
+      sender: SYSTEM_ADDRESS,
+      transaction: ptb,
+      gas: { payment: [], owner: SYSTEM_ADDRESS, price: this.config.gasPrice, budget: 0n },
+      digest,
+      epoch: this.config.epoch,
+      epochTimestampMs: this.config.clockMs,
+      protocolConfig: this.protocolConfig,
+      checks: 'relaxed',
+    });
+    if (result.status.$kind !== 'Success') {
+      throw new SimulationError('INVALID_REQUEST', `system transaction ${label} failed: ${result.status.message}`);
+    }
+    this.store.apply(result);
+    return result;
+  }
+
+  /** Create the system objects the framework knows how to create (Clock, Random, DenyList...). */
+  protected genesis(): void {
+    const tx = new PtbBuilder();
+    for (const s of SYSTEM_OBJECTS) {
+      const [, module, fn] = s.creator.split('::');
+      if (this.vm.resolveFunctionIfExists('0x2', module, fn) !== undefined) tx.moveCall(s.creator);
+    }
+    this.systemTransaction(tx.build(), 'genesis');
+    // The first randomness update is round 0 only in epoch 0 (`random::update_randomness_state`).
+    this.counters.randomRound = this.config.epoch === 0n ? 0n : 1n;
+    if (this.store.has(CLOCK_ID)) this.setClock(this.config.clockMs);
+    if (this.store.has(RANDOM_ID)) this.setRandomSeed(this.config.randomSeed);
+  }
+
+  /** A `Coin<SUI>` of `balance` owned by `owner`, not stored. */
+  protected mockGasCoin(id: string, owner: string, balance: bigint): SuiObject {
+    const type = this.vm.resolveType(SUI_COIN);
+    const contents = this.vm.bcs.encode([[[id]], [balance]], type);
+    const coin = {
+      data: {
+        $kind: 'Move',
+        Move: { type: { $kind: 'GasCoin', GasCoin: true }, hasPublicTransfer: true, version: 1n, contents },
+      },
+      owner: { $kind: 'AddressOwner', AddressOwner: owner },
+      previousTransaction: syntheticDigest('genesis-coin', 0n),
+      storageRebate: 0n,
+    } as SuiObject;
+    coin.storageRebate = objectStorageCost(this.protocolConfig, BigInt(objectSizeForGas(coin)));
+    return coin;
+  }
+
+  // -------------------------------------------------------------------------
+  // Objects
+
+  /** JSON view of an object, or `undefined`. */
+  getObject(id: string): ObjectView | undefined {
+    const o = this.store.getObject(id);
+    return o === undefined ? undefined : objectView(this.vm, canonicalAddress(id), o);
+  }
+
+  /** The object input for `id` as the store holds it now. */
+  objectArg(id: string, options: { mutable?: boolean; receiving?: boolean } = {}): ObjectArg {
+    const oid = canonicalAddress(id);
+    const o = this.store.getObject(oid);
+    if (o === undefined) throw new SimulationError('MISSING_OBJECT', `object ${oid} does not exist`, { objectId: oid });
+    const ref: ObjectRef = { objectId: oid, version: versionOf(o), digest: objectDigest(o) };
+    if (options.receiving) return { $kind: 'Receiving', Receiving: ref } as ObjectArg;
+    if (o.owner.$kind === 'Shared') {
+      const mutability = options.mutable === false ? { $kind: 'Immutable', Immutable: true } : { $kind: 'Mutable', Mutable: true };
+      return { $kind: 'SharedObject', SharedObject: { objectId: oid, initialSharedVersion: o.owner.Shared.initialSharedVersion, mutability } } as ObjectArg;
+    }
+    return { $kind: 'ImmOrOwnedObject', ImmOrOwnedObject: ref } as ObjectArg;
+  }
+
+  protected sharedArg(tx: PtbBuilder, id: string, mutable: boolean): ReturnType<PtbBuilder['objectArg']> {
+    return tx.objectArg(this.objectArg(id, { mutable }));
+  }
+
+  /** BCS of `value` (JSON) as a value of `type` (a type tag). */
+  encodeValue(type: string, value: Json): Uint8Array {
+    let t;
+    try {
+      t = this.vm.resolveType(type);
+    } catch (e) {
+      throw new SimulationError('TYPE_MISMATCH', `type ${type} does not resolve: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    try {
+      return this.vm.bcs.encode(valueFromJson(this.vm.types, value, t), t);
+    } catch (e) {
+      throw new SimulationError('TYPE_MISMATCH', `value does not fit ${formatType(t)}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** Create and store an object from typed field values (see {@link CreateObjectSpec}). */
+  createObject(spec: CreateObjectSpec): ObjectView {
+    return createObject(this, spec);
+  }
+
+  /** Every object (sorted by id), packages included unless `movesOnly`. */
+  listObjects(options: { movesOnly?: boolean } = {}): ObjectView[] {
+    return this.store
+      .entries()
+      .filter(([, o]) => !options.movesOnly || o.data.$kind === 'Move')
+      .map(([id, o]) => objectView(this.vm, id, o));
+  }
+
+  // -------------------------------------------------------------------------
+  // Packages and calls
+
+  /** Publish modules compiled at 0x0 (a real `Publish`: `init` runs, the sender gets the `UpgradeCap`). */
+  publish(modules: readonly Uint8Array[], options: ExecuteOptions & { dependencies?: readonly string[] } = {}): PublishOutcome {
+    return publishModules(this, modules, options);
+  }
+
+  /** Load a package as it is (bytecode at its own address; no `init`). */
+  loadPackage(pkg: MovePackage): void {
+    loadPackage(this, pkg);
+  }
+
+  /** Call one function with JSON arguments read by its parameter types. */
+  call(target: string, args: readonly Json[] = [], options: ExecuteOptions & { typeArgs?: readonly string[] } = {}): CallOutcome {
+    return callFunction(this, target, args, options);
+  }
+
+  // -------------------------------------------------------------------------
+  // State
+
+  /** Everything needed to resume (objects as BCS, settings, counters). */
+  exportState(): StateFile {
+    return encodeState({
+      protocolVersion: this.protocolConfig.version,
+      config: { ...this.config, randomSeed: Uint8Array.from(this.config.randomSeed) },
+      counters: { ...this.counters },
+      objects: this.store.entries(),
+    });
+  }
+
+  /** Replace this environment's state by an exported one. */
+  importState(state: StateFile | StateSnapshot, options: { allowProtocolMismatch?: boolean } = {}): void {
+    const s = 'format' in state ? decodeState(state) : state;
+    if (s.protocolVersion !== this.protocolConfig.version && !options.allowProtocolMismatch) {
+      throw new SimulationError('INVALID_STATE_FILE', `the state was saved at protocol ${s.protocolVersion}, this environment runs ${this.protocolConfig.version}`);
+    }
+    // Check every package first, so a bad file changes nothing.
+    const packages = s.objects.filter(([, o]) => o.data.$kind === 'Package').map(([id, o]) => ({ id, pkg: packageFromObject(o) }));
+    for (const id of this.vm.packageIds()) if (!this.basePackageIds.has(id)) this.vm.removePackage(id);
+    for (const { id, pkg } of packages) if (!this.basePackageIds.has(id)) this.vm.addPackage(pkg);
+    this.store.clear();
+    for (const [id, o] of s.objects) this.store.put(id, o);
+    Object.assign(this.config, s.config);
+    this.counters = { ...s.counters };
+  }
+
+  /** Save the state to `file` (atomically). */
+  saveState(file: string): void {
+    writeFileAtomic(file, JSON.stringify(this.exportState(), null, 1) + '\n');
+  }
+
+  /** Load the state saved in `file`. */
+  loadState(file: string, options: { allowProtocolMismatch?: boolean } = {}): void {
+    this.importState(readStateFile(file), options);
+  }
+
+  /**
+   * Forget every object and counter and re-create the system objects; settings stay.
+   * Published packages stay too unless `keepPackages` is `false`.
+   */
+  resetState(options: { keepPackages?: boolean } = {}): void {
+    const keep = options.keepPackages ?? true;
+    const packages = keep ? this.store.entries().filter(([, o]) => o.data.$kind === 'Package') : [];
+    if (!keep) for (const id of this.vm.packageIds()) if (!this.basePackageIds.has(id)) this.vm.removePackage(id);
+    this.store.clear();
+    for (const [id, o] of packages) this.store.put(id, o);
+    this.counters = { tx: 0n, system: 0n, created: 0n, randomRound: 0n };
+    this.genesis();
+  }
+
+  /** A fresh id for an object the environment creates outside a transaction. */
+  freshObjectId(): string {
+    const id = syntheticId('object', this.counters.created);
+    this.counters.created += 1n;
+    return id;
+  }
+}
+
+/** A builder bound to an environment: `pure(type, json)` and `object(id)`. */
+export class EnvTransactionBuilder extends PtbBuilder {
+  constructor(private readonly env: SimulationEnvironment) {
+    super();
+  }
+
+  /** A pure input: `value` (JSON) encoded as `type` (`u64`, `address`, `vector<u8>`, `0x1::string::String`...). */
+  pure(type: string, value: Json): ReturnType<PtbBuilder['pureBytes']> {
+    return this.pureBytes(this.env.encodeValue(type, value));
+  }
+
+  /** An object input, at its current version (shared objects mutable unless `mutable: false`). */
+  object(id: string, options: { mutable?: boolean; receiving?: boolean } = {}): ReturnType<PtbBuilder['objectArg']> {
+    return this.objectArg(this.env.objectArg(id, options));
+  }
+
+  /** Call `target` (sugar for `moveCall`). */
+  call(target: string, args: Parameters<PtbBuilder['moveCall']>[1] = [], typeArgs: readonly string[] = []): CommandOutput {
+    return this.moveCall(target, args, typeArgs);
+  }
+}
+
+function u64Bytes(n: bigint): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, n, true);
+  return out;
+}
+
+function vecU8(bytes: Uint8Array): Uint8Array {
+  // ULEB128 length (< 128 here) then the bytes.
+  if (bytes.length >= 128) throw new SimulationError('INVALID_REQUEST', 'vector too long for this helper');
+  const out = new Uint8Array(1 + bytes.length);
+  out[0] = bytes.length;
+  out.set(bytes, 1);
+  return out;
+}

@@ -1,0 +1,42 @@
+/**
+ * Errors of the simulation layer. Every failure outside a transaction (a transaction's
+ * own failure is an `ExecutionStatus`, not an exception) is a {@link SimulationError}
+ * with a stable `code`.
+ */
+
+/** Stable codes of {@link SimulationError}. */
+export type SimulationErrorCode =
+  /** A package the request names is not loaded. */
+  | 'MISSING_PACKAGE'
+  /** An object the request names does not exist. */
+  | 'MISSING_OBJECT'
+  /** A type string does not parse or does not resolve, or a value does not fit its type. */
+  | 'TYPE_MISMATCH'
+  /** Field values could not be encoded into an object. */
+  | 'OBJECT_CREATION_ERROR'
+  /** A package could not be published (bad bytecode, verification, init abort). */
+  | 'DEPLOYMENT_ERROR'
+  /** Move source did not compile. */
+  | 'COMPILATION_ERROR'
+  /** A state file is unreadable, of another version, or inconsistent. */
+  | 'INVALID_STATE_FILE'
+  /** A replay snapshot is malformed or incomplete. */
+  | 'INVALID_SNAPSHOT'
+  /** The framework or protocol config could not be found. */
+  | 'MISSING_FIXTURES'
+  /** A request is malformed (bad id, bad option). */
+  | 'INVALID_REQUEST';
+
+/** Error of `@smi/simulation`. */
+export class SimulationError extends Error {
+  override readonly name = 'SimulationError';
+  readonly code: SimulationErrorCode;
+  /** Extra facts (ids, paths) for machine consumers. */
+  readonly details: Readonly<Record<string, string>>;
+
+  constructor(code: SimulationErrorCode, message: string, details: Record<string, string> = {}) {
+    super(message);
+    this.code = code;
+    this.details = details;
+  }
+}

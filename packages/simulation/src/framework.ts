@@ -1,0 +1,38 @@
+/**
+ * Finding the packages and protocol configs a simulation needs: the framework bundles of
+ * `fixtures/framework` (BCS `vector<vector<u8>>` files) and the protocol-config snapshots.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { loadBundleFile, type MovePackage } from '@smi/bytecode';
+import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
+import { SimulationError } from './errors.js';
+
+/** Framework bundle files of `fixtures/framework`, with the names Move.toml files use. */
+export const FRAMEWORK_BUNDLES: readonly [file: string, name: string][] = [
+  ['move-stdlib', 'MoveStdlib'],
+  ['sui-framework', 'Sui'],
+  ['sui-system', 'SuiSystem'],
+  ['bridge', 'Bridge'],
+  ['deepbook', 'DeepBook'],
+];
+
+/** The framework packages of a directory of bundles (those present), with their names. */
+export function loadFrameworkDir(dir: string): { name: string; pkg: MovePackage }[] {
+  if (!existsSync(dir)) throw new SimulationError('MISSING_FIXTURES', `framework directory ${dir} not found (set SMI_FIXTURES or pass the framework)`, { path: dir });
+  const out = FRAMEWORK_BUNDLES.filter(([f]) => existsSync(path.join(dir, f))).map(([f, name]) => ({ name, pkg: loadBundleFile(path.join(dir, f)) }));
+  if (!out.some((p) => p.name === 'Sui')) throw new SimulationError('MISSING_FIXTURES', `${dir} has no sui-framework bundle`, { path: dir });
+  return out;
+}
+
+/** Framework packages and a protocol config from a fixtures root (`$SMI_FIXTURES`). */
+export function fromFixtures(root: string, protocolVersion?: number): { packages: MovePackage[]; protocolConfig: ProtocolConfig } {
+  const packages = loadFrameworkDir(path.join(root, 'fixtures', 'framework')).map((p) => p.pkg);
+  let protocolConfig: ProtocolConfig;
+  try {
+    protocolConfig = loadProtocolConfig(root, protocolVersion);
+  } catch (e) {
+    throw new SimulationError('MISSING_FIXTURES', e instanceof Error ? e.message : String(e), { path: root });
+  }
+  return { packages, protocolConfig };
+}

@@ -1,0 +1,32 @@
+/**
+ * @smi/simulation: an offline Sui. A `SimulationEnvironment` keeps packages and objects,
+ * runs programmable transactions with Sui's rules and commits their effects; state saves
+ * to a versioned JSON file; Move source compiles and publishes in one step; mainnet
+ * transactions replay from sui-replay snapshots and are compared object by object.
+ */
+export { SimulationEnvironment, EnvTransactionBuilder, DEFAULT_SENDER, DEFAULT_CLOCK_MS } from './environment.js';
+export type { SimulationConfig, SimulationOptions, ExecuteOptions, TransactionOutcome } from './environment.js';
+export { PtbBuilder, parseTarget, typeTagOf } from './builder.js';
+export type { CommandOutput } from './builder.js';
+export { SimulationError } from './errors.js';
+export type { SimulationErrorCode } from './errors.js';
+export { InMemoryObjectStore, versionOf } from './store.js';
+export { objectView, ownerToJson } from './object-view.js';
+export type { ObjectView, OwnerJson } from './object-view.js';
+export { createObject } from './create-object.js';
+export type { CreateObjectSpec, OwnerSpec } from './create-object.js';
+export { callFunction, decodeValue } from './call-function.js';
+export type { CallOutcome, DecodedValue } from './call-function.js';
+export { publishModules, publishDependencies, loadPackage, packageObjectOf, packageFromObject } from './packages.js';
+export type { PublishOutcome } from './packages.js';
+export { compileAndPublish } from './compile.js';
+export type { CompileAndPublishOptions, CompileAndPublishOutcome } from './compile.js';
+export { encodeState, decodeState, readStateFile, writeFileAtomic, STATE_FORMAT, STATE_VERSION } from './state-file.js';
+export type { StateFile, StateSnapshot } from './state-file.js';
+export { SYSTEM_OBJECTS, SYSTEM_ADDRESS, CLOCK_ID, RANDOM_ID, DENY_LIST_ID, COIN_REGISTRY_ID, SYSTEM_STATE_ID } from './system.js';
+export type { SystemObjectInfo } from './system.js';
+export { FRAMEWORK_BUNDLES, loadFrameworkDir, fromFixtures } from './framework.js';
+export { parseReplaySnapshot, readReplaySnapshot } from './replay/snapshot.js';
+export type { ReplaySnapshot, RecordedEffects, RecordedRef } from './replay/snapshot.js';
+export { replaySnapshot } from './replay/replay.js';
+export type { ReplayReport, ReplayOptions, ObjectComparison, Compared, ChangeKind } from './replay/replay.js';

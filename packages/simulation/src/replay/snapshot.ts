@@ -1,0 +1,160 @@
+/**
+ * Reading a sui-replay snapshot (`fixtures/replay/<digest>.json`): the transaction as signed,
+ * every object it needs (packages included) as of before it ran, the loaded dynamic-field
+ * children, and the effects mainnet recorded. zod checks the outer shape; the Sui values
+ * inside are read by the serde-JSON readers of `@smi/ptb`.
+ */
+import { readFileSync } from 'node:fs';
+import { canonicalAddress } from '@smi/bytecode';
+import { fromSerdeJson, objectIdOf, type SuiObject, suiBcs, type TransactionData } from '@smi/ptb';
+import { z } from 'zod';
+import { SimulationError } from '../errors.js';
+
+const num = z.union([z.number(), z.string()]);
+
+const RefSchema = z.object({ objectId: z.string(), version: num, digest: z.string() });
+const OwnedRefSchema = z.object({ owner: z.unknown(), reference: RefSchema });
+
+const EffectsSchema = z.object({
+  status: z.object({ status: z.enum(['success', 'failure']), error: z.string().optional() }),
+  gasUsed: z.object({ computationCost: num, storageCost: num, storageRebate: num, nonRefundableStorageFee: num }),
+  created: z.array(OwnedRefSchema).optional(),
+  mutated: z.array(OwnedRefSchema).optional(),
+  unwrapped: z.array(OwnedRefSchema).optional(),
+  deleted: z.array(RefSchema).optional(),
+  wrapped: z.array(RefSchema).optional(),
+  unwrappedThenDeleted: z.array(RefSchema).optional(),
+  eventsDigest: z.string().optional(),
+  dependencies: z.array(z.string()).optional(),
+});
+
+const SnapshotSchema = z.object({
+  transaction_info: z.object({
+    tx_digest: z.string(),
+    sender_signed_data: z.array(z.object({ intent_message: z.object({ value: z.unknown() }) })).min(1),
+    effects: EffectsSchema,
+    protocol_version: z.number().int().nonnegative(),
+    executed_epoch: num,
+    epoch_start_timestamp: num.nullable().optional(),
+    reference_gas_price: num.nullable().optional(),
+  }),
+  required_objects: z.array(z.unknown()),
+  pre_exec_diag: z.object({ loaded_child_objects: z.array(z.tuple([z.string(), num])) }).optional(),
+});
+
+/** An object reference in the recorded effects. */
+export interface RecordedRef {
+  id: string;
+  version: bigint;
+  digest: string;
+  /** Owner as recorded (serde JSON), for written objects. */
+  owner?: unknown;
+}
+
+/** The effects a snapshot recorded. */
+export interface RecordedEffects {
+  status: 'success' | 'failure';
+  error: string | undefined;
+  gasUsed: { computationCost: bigint; storageCost: bigint; storageRebate: bigint; nonRefundableStorageFee: bigint };
+  created: RecordedRef[];
+  mutated: RecordedRef[];
+  unwrapped: RecordedRef[];
+  deleted: RecordedRef[];
+  wrapped: RecordedRef[];
+  unwrappedThenDeleted: RecordedRef[];
+  eventsDigest: string | null;
+  dependencies: string[];
+}
+
+/** A replay snapshot, decoded. */
+export interface ReplaySnapshot {
+  digest: string;
+  transaction: TransactionData;
+  protocolVersion: number;
+  epoch: bigint;
+  epochTimestampMs: bigint;
+  referenceGasPrice: bigint | null;
+  /** Objects as of before the transaction, by id. */
+  objects: Map<string, SuiObject>;
+  /** Dynamic-field children the transaction loaded, with their versions. */
+  loadedChildObjects: { id: string; version: bigint }[];
+  effects: RecordedEffects;
+}
+
+function big(v: number | string): bigint {
+  return BigInt(v);
+}
+
+function refs(list: { objectId: string; version: number | string; digest: string; owner?: unknown }[] | undefined): RecordedRef[] {
+  return (list ?? []).map((r) => ({ id: canonicalAddress(r.objectId), version: big(r.version), digest: r.digest, ...(r.owner !== undefined ? { owner: r.owner } : {}) }));
+}
+
+function written(list: { owner: unknown; reference: { objectId: string; version: number | string; digest: string } }[] | undefined): RecordedRef[] {
+  return refs((list ?? []).map((w) => ({ ...w.reference, owner: w.owner })));
+}
+
+/** Decode a snapshot's JSON (`source` names it in errors). */
+export function parseReplaySnapshot(json: unknown, source = 'snapshot'): ReplaySnapshot {
+  const parsed = SnapshotSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SimulationError('INVALID_SNAPSHOT', `${source}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  const s = parsed.data;
+  const ti = s.transaction_info;
+  let transaction: TransactionData;
+  try {
+    transaction = fromSerdeJson(suiBcs.TransactionData, ti.sender_signed_data[0].intent_message.value as never) as TransactionData;
+  } catch (e) {
+    throw new SimulationError('INVALID_SNAPSHOT', `${source}: the transaction does not read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const objects = new Map<string, SuiObject>();
+  s.required_objects.forEach((o, i) => {
+    try {
+      const obj = fromSerdeJson(suiBcs.Object, o as never) as SuiObject;
+      objects.set(objectIdOf(obj), obj);
+    } catch (e) {
+      throw new SimulationError('INVALID_SNAPSHOT', `${source}: required_objects[${i}] does not read: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  });
+  const fx = ti.effects;
+  return {
+    digest: ti.tx_digest,
+    transaction,
+    protocolVersion: ti.protocol_version,
+    epoch: big(ti.executed_epoch),
+    epochTimestampMs: ti.epoch_start_timestamp == null ? 0n : big(ti.epoch_start_timestamp),
+    referenceGasPrice: ti.reference_gas_price == null ? null : big(ti.reference_gas_price),
+    objects,
+    loadedChildObjects: (s.pre_exec_diag?.loaded_child_objects ?? []).map(([id, v]) => ({ id: canonicalAddress(id), version: big(v) })),
+    effects: {
+      status: fx.status.status,
+      error: fx.status.error,
+      gasUsed: {
+        computationCost: big(fx.gasUsed.computationCost),
+        storageCost: big(fx.gasUsed.storageCost),
+        storageRebate: big(fx.gasUsed.storageRebate),
+        nonRefundableStorageFee: big(fx.gasUsed.nonRefundableStorageFee),
+      },
+      created: written(fx.created),
+      mutated: written(fx.mutated),
+      unwrapped: written(fx.unwrapped),
+      deleted: refs(fx.deleted),
+      wrapped: refs(fx.wrapped),
+      unwrappedThenDeleted: refs(fx.unwrappedThenDeleted),
+      eventsDigest: fx.eventsDigest ?? null,
+      dependencies: fx.dependencies ?? [],
+    },
+  };
+}
+
+/** Read a snapshot file. */
+export function readReplaySnapshot(file: string): ReplaySnapshot {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new SimulationError('INVALID_SNAPSHOT', `${file}: ${e instanceof Error ? e.message : String(e)}`, { path: file });
+  }
+  return parseReplaySnapshot(json, file);
+}

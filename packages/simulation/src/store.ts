@@ -1,0 +1,73 @@
+/**
+ * The object store of a simulation: every live object (Move objects and packages) by id,
+ * at its current version. Dynamic-field children are ordinary objects owned by their
+ * parent (`ObjectOwner`), as on chain, so they persist with everything else.
+ */
+import { canonicalAddress } from '@smi/bytecode';
+import type { ExecutionResult, ObjectStore, SuiObject } from '@smi/ptb';
+
+/** Version of an object (Move object or package). */
+export function versionOf(o: SuiObject): bigint {
+  return o.data.$kind === 'Move' ? o.data.Move.version : o.data.Package.version;
+}
+
+/** An in-memory {@link ObjectStore} that applies transaction results. */
+export class InMemoryObjectStore implements ObjectStore {
+  private readonly objects = new Map<string, SuiObject>();
+
+  getObject(id: string): SuiObject | undefined {
+    return this.objects.get(canonicalAddress(id));
+  }
+
+  getChild(parent: string, child: string): SuiObject | undefined {
+    const o = this.objects.get(canonicalAddress(child));
+    if (o === undefined) return undefined;
+    // A child is readable through its parent only while the parent owns it.
+    if (o.owner.$kind !== 'ObjectOwner' || o.owner.ObjectOwner !== canonicalAddress(parent)) return undefined;
+    return o;
+  }
+
+  /** Insert or replace an object. */
+  put(id: string, object: SuiObject): void {
+    this.objects.set(canonicalAddress(id), object);
+  }
+
+  /** Remove an object; `true` when it existed. */
+  delete(id: string): boolean {
+    return this.objects.delete(canonicalAddress(id));
+  }
+
+  has(id: string): boolean {
+    return this.objects.has(canonicalAddress(id));
+  }
+
+  get size(): number {
+    return this.objects.size;
+  }
+
+  /** Every object, sorted by id. */
+  entries(): [string, SuiObject][] {
+    return [...this.objects.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+
+  /** Objects owned by `parent` (its dynamic fields and dynamic object fields' wrappers). */
+  childrenOf(parent: string): [string, SuiObject][] {
+    const p = canonicalAddress(parent);
+    return this.entries().filter(([, o]) => o.owner.$kind === 'ObjectOwner' && o.owner.ObjectOwner === p);
+  }
+
+  clear(): void {
+    this.objects.clear();
+  }
+
+  /**
+   * Apply a transaction's result: written objects replace their old state; deleted and
+   * wrapped objects leave the store. (A failed transaction writes only its gas coin and
+   * the inputs it must bump.)
+   */
+  apply(result: ExecutionResult): void {
+    for (const w of result.written) this.put(w.id, w.object);
+    for (const id of result.deleted) this.delete(id);
+    for (const id of result.wrapped) this.delete(id);
+  }
+}
