@@ -14,3 +14,5 @@ export { upstreamTestGasSchedule } from './ir-vm-gas.js';
 export { parseRunValue, runValueBcs, signerBcs, formatRunValue, RunValueError } from './ir-vm-values.js';
 export type { RunValue, AddressLookup } from './ir-vm-values.js';
 export { bytecodeVerifier, reportOfVerificationError } from './ir-vm-verifier.js';
+export { runReplaySuite } from './replay.js';
+export type { ReplaySuiteOptions } from './replay.js';

@@ -2,12 +2,13 @@
  * `smi conformance <suite> --dir <dir>`: run an upstream conformance suite and print a
  * summary (`--json`: one line `{"suite","files","tasks","passed","failed","skipped","failures":[...]}`).
  * Suites: `traces` (VM execution traces), `ir-vm` (Move VM transactional tests in IR, on
- * our assembler, verifier and VM), `ir-compiler` (Move IR compiler transactional tests).
+ * our assembler, verifier and VM), `ir-compiler` (Move IR compiler transactional tests),
+ * `replay` (mainnet transactions from sui-replay snapshots, compared object by object).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { runIrCompilerSuite, runIrVmSuite, runTraceSuite, type SuiteSummary } from '@smi/conformance';
+import { runIrCompilerSuite, runIrVmSuite, runReplaySuite, runTraceSuite, type SuiteSummary } from '@smi/conformance';
 import { defaultFrameworkDir } from '../framework.js';
 import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
 import { Progress } from '../progress.js';
@@ -18,6 +19,7 @@ const SUITES: Readonly<Record<string, string>> = {
   'ir-vm': 'ir-tests/move-vm-transactional-tests',
   'ir-compiler': 'ir-tests/move-ir-compiler-transactional-tests',
   verifier: 'ir-tests/bytecode-verifier-transactional-tests',
+  replay: 'replay',
 };
 
 interface ConformanceArgs {
@@ -60,6 +62,10 @@ function run(io: CliIo, args: ConformanceArgs): SuiteSummary {
     }
     case 'ir-compiler':
       return runIrCompilerSuite(dir, { filter: args.filter, onFile });
+    case 'replay': {
+      const { reports: _reports, ...summary } = runReplaySuite(dir, { fixturesRoot: path.dirname(fixtures), filter: args.filter, onFile });
+      return summary;
+    }
     default:
       throw new UsageError(`unknown suite ${args.suite} (known: ${Object.keys(SUITES).join(', ')})`);
   }

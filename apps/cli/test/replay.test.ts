@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { runCli, type CliIo } from '../src/index.js';
+import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
+
+async function smi(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), isTty: false, cwd: process.cwd() };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+describe('smi replay: usage', () => {
+  it('--help', async () => {
+    const r = await smi('replay', '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/--snapshot/);
+  });
+
+  it('a missing snapshot is bad input (exit 2, one line)', async () => {
+    const r = await smi('replay', '--snapshot', '/nonexistent/snap.json');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describeWithFixtures('smi replay on the mainnet snapshots', ['fixtures', 'replay'], () => {
+  it('upgrade transaction 4fxF3X…: every object matches (text)', async () => {
+    const r = await smi('replay', '--snapshot', fixturePath('fixtures', 'replay', '4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP.json'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/status: success \(recorded success\) ok/);
+    expect(r.stdout).toMatch(/MATCH: 3\/3 objects, gas equal/);
+  });
+
+  it('shared-object transaction ozN2rh…: JSON comparison', async () => {
+    const r = await smi('replay', '--json', '--snapshot', fixturePath('fixtures', 'replay', 'ozN2rhczEUC39poaeVYxMN6b6TEAjiFX7jFSQFhbKmL.json'));
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { match: boolean; gasMatch: boolean; objects: { match: boolean }[] };
+    expect(j.match).toBe(true);
+    expect(j.gasMatch).toBe(true);
+    expect(j.objects).toHaveLength(4);
+  });
+
+  it('smi conformance replay: 2/2', async () => {
+    const r = await smi('conformance', 'replay', '--json', '--dir', fixturePath('fixtures', 'replay'));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ suite: 'replay', tasks: 2, passed: 2, failed: 0 });
+  });
+});
