@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadBundleFile, type MovePackage } from '@smi/bytecode';
+import { findPackageDirs, loadBundleFile, loadPackageDir, type MovePackage } from '@smi/bytecode';
 import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { SimulationError } from './errors.js';
 
@@ -35,4 +35,24 @@ export function fromFixtures(root: string, protocolVersion?: number): { packages
     throw new SimulationError('MISSING_FIXTURES', e instanceof Error ? e.message : String(e), { path: root });
   }
   return { packages, protocolConfig };
+}
+
+/**
+ * Every package of a corpus in the sui-packages layout (`<id>/bytecode_modules/*.mv`,
+ * `metadata.json`, `bcs.json`), or of one package directory.
+ */
+export function loadCorpus(root: string): MovePackage[] {
+  if (!existsSync(root)) throw new SimulationError('MISSING_FIXTURES', `corpus ${root} not found`, { path: root });
+  const dirs = existsSync(path.join(root, 'bytecode_modules')) ? [root] : findPackageDirs(root);
+  if (dirs.length === 0) throw new SimulationError('MISSING_FIXTURES', `${root} holds no package directories (bytecode_modules/)`, { path: root });
+  return dirs.map((d) => loadPackageDir(d));
+}
+
+/**
+ * Base packages for an environment: the framework, then corpus packages (a corpus package
+ * with a framework id replaces the framework's).
+ */
+export function mergePackages(framework: readonly MovePackage[], corpus: readonly MovePackage[]): MovePackage[] {
+  const ids = new Set(corpus.map((p) => p.id));
+  return [...framework.filter((p) => !ids.has(p.id)), ...corpus];
 }

@@ -1,0 +1,33 @@
+import { expect, it } from 'vitest';
+import { fromFixtures, loadCorpus, mergePackages, SimulationEnvironment, SimulationError } from '@smi/simulation';
+import { describeWithFixtures, fixturePath, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
+
+const LENDING = '0xb2345915de1f9bd661e9ab27eb27e376cdf6391359ea64fbfdb4550b092c1aa0';
+const CETUS = '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb';
+
+describeWithFixtures('an environment over the corpus', ['corpus'], () => {
+  const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT);
+  const corpus = loadCorpus(fixturePath('corpus'));
+  const env = SimulationEnvironment.create({ packages: mergePackages(packages, corpus), protocolConfig });
+
+  it('loads all 12 packages (corpus framework replacing the bundles)', () => {
+    expect(corpus).toHaveLength(12);
+    expect(env.vm.packageIds()).toHaveLength(12);
+  });
+
+  it('runs a mainnet lending package function: ray_mul(2 ray, 3) = 6', () => {
+    const r = env.call(`${LENDING}::ray_math::ray_mul`, ['2000000000000000000000000000', '3']);
+    expect(r.transaction.status).toEqual({ $kind: 'Success' });
+    expect(r.returnValues).toEqual([{ type: 'u256', bcs: '06' + '00'.repeat(31), value: '6' }]);
+  });
+
+  it('a package whose dependency is not in the corpus fails with a typed error naming it', () => {
+    expect(() => env.call(`${CETUS}::tick_math::get_sqrt_price_at_tick`, [{ bits: 1 }])).toThrow(SimulationError);
+    try {
+      env.call(`${CETUS}::tick_math::get_sqrt_price_at_tick`, [{ bits: 1 }]);
+    } catch (e) {
+      expect((e as SimulationError).code).toBe('MISSING_PACKAGE');
+      expect((e as Error).message).toMatch(/0x714a63a0/);
+    }
+  });
+});
