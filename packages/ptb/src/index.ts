@@ -169,6 +169,7 @@ export {
   moveObjectTypeOf,
   objectSizeForGas,
   isPureType,
+  transactionInputError,
 } from './executor/index.js';
 export type {
   LoadedInputs,

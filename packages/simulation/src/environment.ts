@@ -27,6 +27,7 @@ import {
   type SuiObject,
   type TransactionData,
   transactionDigest,
+  transactionInputError,
 } from '@smi/ptb';
 import { PtbBuilder, type CommandOutput } from './builder.js';
 import { callFunction, type CallOutcome } from './call-function.js';
@@ -200,6 +201,9 @@ export class SimulationEnvironment {
 
   /** Run a programmable transaction and (by default) commit its effects. */
   execute(ptb: ProgrammableTransaction, options: ExecuteOptions = {}): TransactionOutcome {
+    // A transaction a validator would reject before execution has no effects at all.
+    const invalid = transactionInputError(ptb, this.protocolConfig);
+    if (invalid !== null) throw new SimulationError('INVALID_REQUEST', `the transaction is rejected before execution: ${invalid}`);
     const sender = canonicalAddress(options.sender ?? this.config.sender);
     const budget = options.gasBudget ?? this.config.gasBudget;
     const price = this.config.gasPrice;

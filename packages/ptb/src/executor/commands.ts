@@ -147,7 +147,6 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   if (call.arguments.length !== expected) {
     throw simpleFailure('ArityMismatch', `${call.function} takes ${expected} arguments, got ${call.arguments.length}`);
   }
-  const byValue = new Set<Slot>();
   const byRef = new Set<Slot>();
   const args: CallArg[] = [];
   const mutated: { argIdx: number; type: Type; ref: unknown }[] = [];
@@ -155,7 +154,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
     const p = params[i];
     const slot = state.slot(a, i);
     if (p.kind === TypeKind.Reference || p.kind === TypeKind.MutableReference) {
-      if (byValue.has(slot)) throw argumentError(i, 'CannotMoveBorrowedValue', `${argName(a)} is also taken by value`);
+      // A value moved by an earlier argument is gone (ArgumentWithoutValue, from borrow).
       const mutable = p.kind === TypeKind.MutableReference;
       const { ref, type } = state.borrow(a, p.elem as Type, mutable, i);
       byRef.add(slot);
@@ -167,9 +166,8 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
       // Receiving<T> { id: ID, version: u64 }
       args.push({ $kind: 'Raw', value: [[o.id], o.version] });
     } else {
-      if (byRef.has(slot)) throw argumentError(i, 'CannotMoveBorrowedValue', `${argName(a)} is also borrowed`);
+      if (byRef.has(slot) && state.movesOnTake(slot)) throw argumentError(i, 'CannotMoveBorrowedValue', `${argName(a)} is also borrowed`);
       const { value } = state.take(a, p, i);
-      byValue.add(slot);
       args.push({ $kind: 'Raw', value });
     }
   });
@@ -205,6 +203,8 @@ export function transferObjects(env: CommandEnv, objects: Argument[], address: A
   const recipient = state.take(address, vm.types.address, objects.length).value as string;
   objects.forEach((a, i) => {
     const slot = state.slot(a, i);
+    // Pure and Receiving inputs have no fixed type: not objects.
+    if (slot.kind === 'pure' || slot.kind === 'receiving') throw argumentError(i, 'InvalidTransferObject', 'pure bytes are not an object');
     if (slot.type !== null && ((slot.type.abilities & Ability.Key) === 0 || (slot.type.abilities & Ability.Store) === 0)) {
       throw argumentError(i, 'InvalidTransferObject', `${formatType(slot.type)} needs key and store`);
     }
@@ -218,19 +218,17 @@ export function transferObjects(env: CommandEnv, objects: Argument[], address: A
 /** `SplitCoins`: new coins of the given amounts, taken from `coin`. */
 export function splitCoins(env: CommandEnv, coin: Argument, amounts: Argument[]): CommandResult {
   const { state, vm } = env;
-  const { ref, type } = state.borrow(coin, null, true, 0);
+  const { ref, type } = borrowCoin(state, coin);
   if (!isCoin(type)) throw argumentError(0, 'TypeMismatch', `expected a 0x2::coin::Coin, got ${formatType(type)}`);
   const c = ref as unknown[];
   const balance = c[1] as unknown[];
-  const coins: { value: unknown; type: Type }[] = [];
-  amounts.forEach((a, i) => {
-    const amount = state.take(a, vm.types.u64, i + 1).value as bigint;
-    const have = balance[0] as bigint;
-    if (have < amount) throw simpleFailure('InsufficientCoinBalance', `coin has ${have}, split of ${amount}`);
-    balance[0] = have - amount;
-    const id = env.runtime.freshId();
-    coins.push({ value: [[[id]], [amount]], type });
-  });
+  const values = amounts.map((a, i) => state.take(a, vm.types.u64, i + 1).value as bigint);
+  const total = values.reduce((x, y) => x + y, 0n);
+  if (total > 0xffffffffffffffffn) throw simpleFailure('CoinBalanceOverflow', 'the amounts add up past u64');
+  const have = balance[0] as bigint;
+  if (have < total) throw simpleFailure('InsufficientCoinBalance', `balance: ${have} required: ${total}`);
+  balance[0] = have - total;
+  const coins = values.map((amount) => ({ value: [[[env.runtime.freshId()]], [amount]] as unknown, type }));
   state.pushResults(coins);
   return {
     returnValues: coins.map((x) => ({ type: formatType(type), bcs: vm.bcs.encode(x.value, type) })),
@@ -238,11 +236,18 @@ export function splitCoins(env: CommandEnv, coin: Argument, amounts: Argument[])
   };
 }
 
+/** The coin of SplitCoins/MergeCoins by `&mut` (pure bytes have no fixed type: TypeMismatch). */
+function borrowCoin(state: ExecutionState, coin: Argument): { ref: unknown; type: Type } {
+  const kind = state.slot(coin, 0).kind;
+  if (kind === 'pure' || kind === 'receiving') throw argumentError(0, 'TypeMismatch', 'expected a 0x2::coin::Coin, got pure bytes');
+  return state.borrow(coin, null, true, 0);
+}
+
 /** `MergeCoins`: the sources' balances into `destination`; the sources are deleted. */
 export function mergeCoins(env: CommandEnv, destination: Argument, sources: Argument[]): CommandResult {
   const { state, vm } = env;
   const destSlot = state.slot(destination, 0);
-  const { ref, type } = state.borrow(destination, null, true, 0);
+  const { ref, type } = borrowCoin(state, destination);
   if (!isCoin(type)) throw argumentError(0, 'TypeMismatch', `expected a 0x2::coin::Coin, got ${formatType(type)}`);
   const balance = (ref as unknown[])[1] as unknown[];
   sources.forEach((a, i) => {
@@ -266,8 +271,11 @@ export function makeMoveVec(env: CommandEnv, typeTag: TypeTag | null, elements: 
   const values: unknown[] = [];
   elements.forEach((a, i) => {
     if (elem === null) {
+      // Without a type, the first element must be an object (`key`).
       const slot = state.slot(a, i);
-      if (slot.kind === 'pure') throw argumentError(i, 'InvalidMakeMoveVecNonObjectArgument', 'pure elements need the type given');
+      if (slot.kind === 'pure' || slot.kind === 'receiving' || slot.type === null || (slot.type.abilities & Ability.Key) === 0) {
+        throw argumentError(i, 'InvalidMakeMoveVecNonObjectArgument', 'without a type, the first element must be an object');
+      }
       elem = slot.type;
     }
     values.push(state.take(a, elem, i).value);

@@ -136,6 +136,21 @@ function runCommand(env: CommandEnv, c: Command): CommandResult {
 }
 
 /**
+ * Upstream `finish`: a shared object taken by value must be shared again or deleted, not
+ * transferred, frozen or wrapped (`SharedObjectOperationNotAllowed`, no command index).
+ */
+function sharedByValueFailure(state: ExecutionState, runtime: ObjectRuntime): ExecutionFailure | null {
+  for (const s of state.inputs) {
+    const o = s.object;
+    if (s.kind !== 'object' || !s.taken || o === undefined || o.ownerKind !== 'Shared' || !o.mutable) continue;
+    const owner = runtime.isTransferred(o.id);
+    if (owner === undefined ? runtime.isDeleted(o.id) : owner.$kind === 'Shared') continue;
+    return simpleFailure('SharedObjectOperationNotAllowed', `shared object ${o.id} taken by value must be shared again or deleted`);
+  }
+  return null;
+}
+
+/**
  * Execute a programmable transaction against `store` on `vm` (which must hold every
  * package the transaction uses, framework included, and Sui's natives).
  */
@@ -214,6 +229,7 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
       failure = e;
     }
   }
+  if (failure === null) failure = sharedByValueFailure(state, runtime);
   // A failed transaction publishes nothing.
   if (failure !== null) for (const p of env.published) vm.removePackage(p.id);
   return finishTransaction({ vm, store, input, state, runtime, loaded, env, commandResults, failure });

@@ -6,6 +6,7 @@ export type { CommandArgumentErrorKind } from './errors.js';
 export { packageDigest } from './publish.js';
 export { toBcsOwner, toRuntimeOwner, decodeObject, objectTypeTag, moveObjectTypeOf, objectSizeForGas } from './objects.js';
 export { isPureType } from './state.js';
+export { transactionInputError } from './validity.js';
 export type {
   ObjectStore,
   GasInput,

@@ -49,6 +49,8 @@ export interface Slot {
   object?: InputObjectInfo;
   /** `true` once the value was moved out. */
   taken: boolean;
+  /** The last command that used the value, and how (a copyable value's last copy takes it unless also borrowed there). */
+  lastUse?: { command: number; copied: boolean; borrowed: boolean };
 }
 
 /** How a command uses an argument. */
@@ -139,8 +141,14 @@ export class ExecutionState {
       case 'NestedResult': {
         const [c, j] = arg.NestedResult;
         const r = this.results[c];
-        const s = r?.[j];
-        if (r === undefined || s === undefined) {
+        if (r === undefined) {
+          throw new ExecutionFailure(
+            { $kind: 'CommandArgumentError', CommandArgumentError: { argIdx, kind: { $kind: 'IndexOutOfBounds', IndexOutOfBounds: { idx: c } } } } as never,
+            `result ${c} does not exist`,
+          );
+        }
+        const s = r[j];
+        if (s === undefined) {
           throw new ExecutionFailure(
             {
               $kind: 'CommandArgumentError',
@@ -196,7 +204,10 @@ export class ExecutionState {
     if (s.object !== undefined && !s.object.mutable) {
       throw argumentError(argIdx, 'InvalidObjectByValue', `object ${s.object.id} is immutable or taken read-only`);
     }
-    if (isCopy(s.type) && s.object === undefined && s.kind !== 'gas') return { value: copyValue(s.holder[0]), type: s.type };
+    if (isCopy(s.type) && s.object === undefined && s.kind !== 'gas') {
+      this.markUse(s, 'copied');
+      return { value: copyValue(s.holder[0]), type: s.type };
+    }
     const value = s.holder[0];
     s.holder = null;
     s.taken = true;
@@ -220,7 +231,20 @@ export class ExecutionState {
     if (mutable && s.object !== undefined && !s.object.mutable) {
       throw argumentError(argIdx, 'InvalidObjectByMutRef', `object ${s.object.id} is immutable or taken read-only`);
     }
+    this.markUse(s, 'borrowed');
     return { ref: borrowSlot(s.holder, 0), type: s.type };
+  }
+
+  /** `true` when taking the slot's value moves it out (it is not copyable). */
+  movesOnTake(s: Slot): boolean {
+    return s.kind !== 'pure' && s.type !== null && (!isCopy(s.type) || s.object !== undefined || s.kind === 'gas');
+  }
+
+  /** Record a use of a slot by the running command (whose index is the number of results so far). */
+  private markUse(s: Slot, how: 'copied' | 'borrowed'): void {
+    const command = this.results.length;
+    if (s.lastUse?.command !== command) s.lastUse = { command, copied: false, borrowed: false };
+    s.lastUse[how] = true;
   }
 
   /** Put a command's results in place. */
@@ -230,12 +254,15 @@ export class ExecutionState {
 
   /**
    * `UnusedValueWithoutDrop`: every result still holding a value without `drop` (inputs
-   * are objects that stay in place, so only results count).
+   * are objects that stay in place, so only results count). A copyable value whose last
+   * use copied it (without borrowing it in that command) was taken by that use, as
+   * upstream's drop-safety pass turns the last copy into a move.
    */
   checkUnusedValues(): void {
     this.results.forEach((r, i) =>
       r.forEach((s, j) => {
-        if (s.holder !== null && s.type !== null && (s.type.abilities & Ability.Drop) === 0) {
+        const takenByLastCopy = s.lastUse !== undefined && s.lastUse.copied && !s.lastUse.borrowed;
+        if (s.holder !== null && s.type !== null && (s.type.abilities & Ability.Drop) === 0 && !takenByLastCopy) {
           throw new ExecutionFailure(
             { $kind: 'UnusedValueWithoutDrop', UnusedValueWithoutDrop: { resultIdx: i, secondaryIdx: j } } as never,
             `result ${i}.${j} (${formatType(s.type)}) has no drop ability and was not used`,

@@ -1,0 +1,59 @@
+/**
+ * Checks a validator makes before a programmable transaction runs (upstream
+ * `ProgrammableTransaction::validity_check` / `Command::validity_check`): a transaction
+ * that fails them is rejected with a `UserInputError` and has no effects at all, so the
+ * executor's caller should refuse it rather than execute it.
+ */
+import type { ProtocolConfig } from '@smi/move-vm';
+import type { ProgrammableTransaction } from '../bcs/transaction.js';
+
+function limit(cfg: ProtocolConfig, key: string): number {
+  return cfg.optionalInt(key) ?? Number.MAX_SAFE_INTEGER;
+}
+
+/**
+ * Why `ptb` is rejected before execution (`EmptyCommandInput`, `SizeLimitExceeded`), or
+ * `null` when it may run.
+ */
+export function transactionInputError(ptb: ProgrammableTransaction, cfg: ProtocolConfig): string | null {
+  const maxArgs = limit(cfg, 'max_arguments');
+  if (ptb.commands.length >= limit(cfg, 'max_programmable_tx_commands')) return `SizeLimitExceeded: more than ${limit(cfg, 'max_programmable_tx_commands') - 1} commands`;
+  const maxPure = limit(cfg, 'max_pure_argument_size');
+  for (const [i, input] of ptb.inputs.entries()) {
+    if (input.$kind === 'Pure' && input.Pure.bytes.length > maxPure) return `SizeLimitExceeded: pure input ${i} is larger than ${maxPure} bytes`;
+  }
+  for (const [i, c] of ptb.commands.entries()) {
+    const tooMany = (n: number) => (n >= maxArgs ? `SizeLimitExceeded: command ${i} has ${n} arguments (limit ${maxArgs})` : null);
+    switch (c.$kind) {
+      case 'MoveCall': {
+        const e = tooMany(c.MoveCall.arguments.length);
+        if (e !== null) return e;
+        break;
+      }
+      case 'TransferObjects':
+      case 'SplitCoins':
+      case 'MergeCoins': {
+        const args = c.$kind === 'TransferObjects' ? c.TransferObjects.objects : c.$kind === 'SplitCoins' ? c.SplitCoins.amounts : c.MergeCoins.sources;
+        if (args.length === 0) return `EmptyCommandInput: command ${i} (${c.$kind}) has no arguments`;
+        const e = tooMany(args.length);
+        if (e !== null) return e;
+        break;
+      }
+      case 'MakeMoveVec': {
+        if (c.MakeMoveVec.type === null && c.MakeMoveVec.elements.length === 0) return `EmptyCommandInput: command ${i} (MakeMoveVec) has neither a type nor elements`;
+        const e = tooMany(c.MakeMoveVec.elements.length);
+        if (e !== null) return e;
+        break;
+      }
+      case 'Publish':
+      case 'Upgrade': {
+        const { modules, dependencies } = c.$kind === 'Publish' ? c.Publish : c.Upgrade;
+        if (modules.length === 0) return `EmptyCommandInput: command ${i} (${c.$kind}) has no modules`;
+        if (modules.length >= limit(cfg, 'max_modules_in_publish')) return `SizeLimitExceeded: command ${i} publishes ${modules.length} modules`;
+        if (dependencies.length >= limit(cfg, 'max_package_dependencies')) return `SizeLimitExceeded: command ${i} has ${dependencies.length} dependencies`;
+        break;
+      }
+    }
+  }
+  return null;
+}
