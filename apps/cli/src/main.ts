@@ -13,6 +13,7 @@ import { disasmCommand } from './commands/disasm.js';
 import { extractCommand } from './commands/extract.js';
 import { stubsCommand } from './commands/stubs.js';
 import { replayCommand } from './commands/replay.js';
+import { sandboxExecCommand } from './commands/sandbox-exec.js';
 import { type CliIo, processIo, UsageError } from './io.js';
 
 /** Errors that mean "your input is wrong" (exit 2) rather than "SMI failed" (exit 1). */
@@ -45,6 +46,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     .command(callCommand(io, setExit))
     .command(conformanceCommand(io, setExit))
     .command(replayCommand(io, setExit))
+    .command(sandboxExecCommand(io, setExit))
     .demandCommand(1, 'name a command (smi --help lists them)')
     .strict()
     .recommendCommands()

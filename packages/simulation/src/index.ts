@@ -30,3 +30,24 @@ export { parseReplaySnapshot, readReplaySnapshot } from './replay/snapshot.js';
 export type { ReplaySnapshot, RecordedEffects, RecordedRef } from './replay/snapshot.js';
 export { replaySnapshot } from './replay/replay.js';
 export type { ReplayReport, ReplayOptions, ObjectComparison, Compared, ChangeKind } from './replay/replay.js';
+export {
+  SandboxSession,
+  SandboxError,
+  RequestError as SandboxRequestError,
+  parseRequest as parseSandboxRequest,
+  serializeResponse as serializeSandboxResponse,
+  responseJson as sandboxResponseJson,
+  SANDBOX_ACTIONS,
+  SANDBOX_ERROR_CATEGORIES,
+} from './sandbox/index.js';
+export type {
+  SandboxSessionOptions,
+  SandboxAction,
+  SandboxRequest,
+  SandboxResponse,
+  SandboxErrorCategory,
+  SandboxEffects,
+  SandboxEvent,
+  SandboxObjectEffect,
+  SandboxReturnValues,
+} from './sandbox/index.js';

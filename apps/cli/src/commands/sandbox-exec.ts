@@ -1,0 +1,171 @@
+/**
+ * `smi sandbox-exec`: the original sandbox's JSON protocol (`{"action": …}` requests,
+ * `{"success": …}` responses) over one simulation environment.
+ *
+ * Single-shot (default): read one request from `--input`, write one pretty response to
+ * `--output`. Exit 0 when the request was handled (whatever its `success`), 2 when it was
+ * not a valid request (`error_category: "ParseError"`: not JSON, unknown action, bad
+ * parameters) — the response is written either way — and 2 for bad options.
+ *
+ * Interactive (`--interactive`): one request per line, blank lines skipped, one compact
+ * response line each, written as soon as it is ready; a line that is not JSON is answered
+ * with a `ParseError` and the session goes on. Exit 0 at end of input.
+ *
+ * `--state-file`: loaded at start when it exists, saved (atomically) after every request —
+ * before its response is written, so an answered request is on disk — unless
+ * `--no-save-state`.
+ */
+import { closeSync, createReadStream, existsSync, openSync, writeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { Argv } from 'yargs';
+import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
+import { SandboxSession, type SandboxResponse, serializeSandboxResponse } from '@smi/simulation';
+import { type CliIo, resolvePath, UsageError, writeOutput } from '../io.js';
+import { packagesFor } from './call.js';
+
+interface SandboxExecArgs {
+  input: string;
+  output: string;
+  'state-file'?: string;
+  'save-state': boolean;
+  interactive: boolean;
+  corpus: string[];
+  framework?: string;
+  'protocol-version'?: number;
+  'bytecode-dir'?: string;
+  'enable-fetching': boolean;
+  verbose: boolean;
+}
+
+function protocolConfigFor(io: CliIo, version: number | undefined): ProtocolConfig {
+  try {
+    return loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), version);
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** The session, with the state file loaded and `--bytecode-dir` preloaded. */
+async function startSession(io: CliIo, args: SandboxExecArgs): Promise<SandboxSession> {
+  if (args['enable-fetching']) throw new UsageError('--enable-fetching: SMI is offline; load packages with --corpus, --bytecode-dir or the load_module action');
+  const session = SandboxSession.create({
+    packages: packagesFor(io, args.corpus, args.framework),
+    protocolConfig: protocolConfigFor(io, args['protocol-version']),
+    cwd: io.cwd,
+  });
+  const stateFile = args['state-file'] === undefined ? undefined : resolvePath(io, args['state-file']);
+  if (stateFile !== undefined && existsSync(stateFile)) {
+    try {
+      session.loadState(stateFile);
+    } catch (e) {
+      throw new UsageError(`--state-file ${args['state-file']}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  if (args['bytecode-dir'] !== undefined) {
+    const r = await session.handle({ action: 'load_module', bytecode_path: resolvePath(io, args['bytecode-dir']) });
+    if (!r.success) throw new UsageError(`--bytecode-dir ${args['bytecode-dir']}: ${r.error ?? 'could not be loaded'}`);
+  }
+  return session;
+}
+
+/** Save the state after a request (when asked to); a failure is reported, not fatal. */
+function saveAfterRequest(io: CliIo, session: SandboxSession, args: SandboxExecArgs): boolean {
+  if (args['state-file'] === undefined || !args['save-state']) return true;
+  try {
+    session.saveState(resolvePath(io, args['state-file']));
+    return true;
+  } catch (e) {
+    io.stderr(`smi sandbox-exec: could not save the state to ${args['state-file']}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return false;
+  }
+}
+
+function logRequest(io: CliIo, args: SandboxExecArgs, n: number, line: string, r: SandboxResponse, ms: number): void {
+  if (!args.verbose) return;
+  const action = /"action"\s*:\s*"([^"]*)"/.exec(line)?.[1] ?? '?';
+  io.stderr(`[sandbox-exec] #${n} ${action}: ${r.success ? 'ok' : `${r.error_category ?? 'error'}: ${r.error ?? ''}`} (${ms} ms)\n`);
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function inputStream(io: CliIo, input: string): Readable {
+  if (input === '-') return process.stdin;
+  const file = resolvePath(io, input);
+  if (!existsSync(file)) throw new UsageError(`--input ${input}: no such file`);
+  return createReadStream(file, { encoding: 'utf8' });
+}
+
+async function singleShot(io: CliIo, args: SandboxExecArgs, session: SandboxSession): Promise<number> {
+  const text = await readAll(inputStream(io, args.input));
+  const started = Date.now();
+  const response = await session.handleLine(text);
+  logRequest(io, args, 1, text, response, Date.now() - started);
+  const saved = saveAfterRequest(io, session, args);
+  writeOutput(io, args.output, serializeSandboxResponse(response, true) + '\n');
+  if (!saved) return 1;
+  return response.error_category === 'ParseError' ? 2 : 0;
+}
+
+async function interactive(io: CliIo, args: SandboxExecArgs, session: SandboxSession): Promise<number> {
+  const fd = args.output === '-' ? null : openSync(resolvePath(io, args.output), 'w');
+  const emit = (text: string): void => {
+    if (fd === null) io.stdout(text);
+    else writeSync(fd, text);
+  };
+  const lines = createInterface({ input: inputStream(io, args.input), crlfDelay: Infinity });
+  let n = 0;
+  let failedSaves = 0;
+  try {
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      n += 1;
+      const started = Date.now();
+      const response = await session.handleLine(line);
+      logRequest(io, args, n, line, response, Date.now() - started);
+      if (!saveAfterRequest(io, session, args)) failedSaves += 1;
+      emit(serializeSandboxResponse(response, false) + '\n');
+    }
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+  return failedSaves > 0 ? 1 : 0;
+}
+
+/** Register the command. */
+export function sandboxExecCommand(io: CliIo, setExit: (code: number) => void) {
+  return {
+    command: 'sandbox-exec',
+    describe: 'Answer JSON sandbox requests ({"action": ...}) on an offline simulation, once or line by line',
+    builder: (y: Argv) =>
+      y
+        .option('input', { type: 'string', default: '-', describe: 'Request file, or - for standard input' })
+        .option('output', { type: 'string', default: '-', describe: 'Response file, or - for standard output' })
+        .option('state-file', { type: 'string', describe: 'State file: loaded at start if it exists, saved after every request' })
+        .option('save-state', { type: 'boolean', default: true, describe: 'Save the state file after each request (--no-save-state: load only)' })
+        .option('interactive', { type: 'boolean', default: false, describe: 'One JSON request per line, one compact JSON response per line' })
+        .option('corpus', { type: 'string', array: true, default: [] as string[], describe: 'Package directory or corpus root to load (repeatable)' })
+        .option('framework', { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' })
+        .option('protocol-version', { type: 'number', describe: 'Mainnet protocol version to run (default: latest in $SMI_FIXTURES)' })
+        .option('bytecode-dir', { type: 'string', describe: 'Load this bytecode directory at start (as the load_module action)' })
+        .option('enable-fetching', { type: 'boolean', default: false, hidden: true })
+        .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'One line per request on stderr' })
+        .example(`echo '{"action":"call_function","package":"0x1","module":"u64","function":"max","args":[3,7]}' | $0 sandbox-exec`, '')
+        .example('$0 sandbox-exec --interactive --state-file state.json < requests.jsonl', '')
+        .epilog(
+          'Actions: load_module, create_object, execute_ptb, call_function, inspect_object, list_objects, get_state, reset, ' +
+            'get_clock/get_time, set_clock/set_time, register_coin, get_coin_metadata, list_coins, list_modules, list_functions, ' +
+            'list_structs, get_function_info, find_constructors, search_types, search_functions, inspect_struct, get_struct_info, ' +
+            'disassemble_function, get_system_object_info, validate_type, encode_bcs, decode_bcs, compile_move, create_test_object ' +
+            '(see packages/simulation/README.md). Exit codes: 0 handled, 2 invalid request (ParseError) or bad options, 1 state not saved.',
+        ),
+    handler: async (args: SandboxExecArgs) => {
+      const session = await startSession(io, args);
+      setExit(args.interactive ? await interactive(io, args, session) : await singleShot(io, args, session));
+    },
+  };
+}

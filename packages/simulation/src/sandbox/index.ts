@@ -1,0 +1,19 @@
+/**
+ * The `sandbox-exec` JSON protocol of the original sandbox, on a {@link SandboxSession}:
+ * request parsing (zod), the 31 actions, the response envelope and its error categories.
+ */
+export { SandboxSession } from './session.js';
+export type { SandboxSessionOptions } from './session.js';
+export { parseRequest, RequestError, ACTION_SCHEMAS, SANDBOX_ACTIONS } from './request.js';
+export type { SandboxAction, SandboxRequest, RequestOf } from './request.js';
+export { SANDBOX_ERROR_CATEGORIES, responseJson, serializeResponse } from './protocol.js';
+export type {
+  SandboxResponse,
+  SandboxErrorCategory,
+  SandboxEffects,
+  SandboxEvent,
+  SandboxObjectEffect,
+  SandboxReturnValues,
+} from './protocol.js';
+export { SandboxError, categoryOf } from './errors.js';
+export type { PtbArgSpec, PtbInputSpec, PtbCommandSpec } from './ptb-request.js';
