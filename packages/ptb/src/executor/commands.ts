@@ -171,6 +171,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
       args.push({ $kind: 'Raw', value });
     }
   });
+  if (!env.relaxed && fn.isEntry && fn.visibility !== 'Public') state.checkEntryArguments();
   if (withCtx) args.push({ $kind: 'Raw', value: env.runtime.txContextValue() });
   if (env.eventModule === null) env.eventModule = { packageId: call.package, module: call.module };
   const r = vm.call(`${call.package}::${call.module}::${call.function}`, {
@@ -282,7 +283,7 @@ export function makeMoveVec(env: CommandEnv, typeTag: TypeTag | null, elements: 
   });
   const t = vm.types.vector(elem as Type);
   const v = MoveVector.fromValues(vecKindOf(elem as Type), values);
-  state.pushResults([{ value: v, type: t }]);
+  state.pushResults([{ value: v, type: t }], true);
   return { returnValues: [{ type: formatType(t), bcs: vm.bcs.encode(v, t) }], mutatedReferences: [] };
 }
 

@@ -180,7 +180,7 @@ export function upgradePackage(env: CommandEnv, moduleBytes: Uint8Array[], depen
   const expected = ((ticket[3] as { bytes(): Uint8Array }).bytes());
   if (Buffer.compare(Buffer.from(digest), Buffer.from(expected)) !== 0) {
     throw new ExecutionFailure(
-      { $kind: 'PackageUpgradeError', PackageUpgradeError: { upgradeError: { $kind: 'DigestDoesNotMatch', DigestDoesNotMatch: { digest: expected } } } } as never,
+      { $kind: 'PackageUpgradeError', PackageUpgradeError: { upgradeError: { $kind: 'DigestDoesNotMatch', DigestDoesNotMatch: { digest } } } } as never,
       'the modules do not match the upgrade ticket digest',
     );
   }

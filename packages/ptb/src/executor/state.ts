@@ -16,6 +16,7 @@ import {
   VmError,
 } from '@smi/move-vm';
 import type { Argument } from '../bcs/transaction.js';
+import { Cliques } from './entry-rules.js';
 import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
 
 const STD = '0x0000000000000000000000000000000000000000000000000000000000000001';
@@ -51,6 +52,10 @@ export interface Slot {
   taken: boolean;
   /** The last command that used the value, and how (a copyable value's last copy takes it unless also borrowed there). */
   lastUse?: { command: number; copied: boolean; borrowed: boolean };
+  /** Entry-argument rule: the value's clique, whether it is a hot potato, and (MakeMoveVec results) whether it holds shared objects taken by value. */
+  clique?: number;
+  heats?: boolean;
+  tainted?: boolean;
 }
 
 /** How a command uses an argument. */
@@ -103,6 +108,9 @@ export class ExecutionState {
   readonly inputs: Slot[] = [];
   readonly results: Slot[][] = [];
   gas: Slot | null = null;
+  private readonly cliques = new Cliques();
+  /** Slots the running command used, in argument order (see `entry-rules.ts`). */
+  private touched: { argIdx: number; slot: Slot; postChecks: boolean }[] = [];
 
   constructor(private readonly vm: MoveVM) {}
 
@@ -191,9 +199,12 @@ export class ExecutionState {
       if (t === null) throw argumentError(argIdx, 'InvalidUsageOfPureArg', 'a pure argument has no type here');
       if (s.holder !== null && s.type !== null) {
         this.checkType(s, t, argIdx);
+        this.touch(s, argIdx, 'copy');
         return { value: copyValue(s.holder[0]), type: t };
       }
-      return { value: this.readPure(s, t, argIdx), type: t };
+      const value = this.readPure(s, t, argIdx);
+      this.touch(s, argIdx, 'copy');
+      return { value, type: t };
     }
     if (s.kind === 'gas' && command !== 'transfer') {
       throw argumentError(argIdx, 'InvalidGasCoinUsage', 'the gas coin can only be taken by value by TransferObjects');
@@ -206,8 +217,10 @@ export class ExecutionState {
     }
     if (isCopy(s.type) && s.object === undefined && s.kind !== 'gas') {
       this.markUse(s, 'copied');
+      this.touch(s, argIdx, 'copy');
       return { value: copyValue(s.holder[0]), type: s.type };
     }
+    this.touch(s, argIdx, 'move');
     const value = s.holder[0];
     s.holder = null;
     s.taken = true;
@@ -223,6 +236,7 @@ export class ExecutionState {
         s.holder = [this.readPure(s, t, argIdx)];
         s.type = t;
       } else this.checkType(s, t, argIdx);
+      this.touch(s, argIdx, mutable ? 'mut-borrow' : 'borrow');
       return { ref: borrowSlot(s.holder, 0), type: t };
     }
     if (s.kind === 'receiving') throw argumentError(argIdx, 'TypeMismatch', 'a Receiving input cannot be borrowed');
@@ -232,6 +246,7 @@ export class ExecutionState {
       throw argumentError(argIdx, 'InvalidObjectByMutRef', `object ${s.object.id} is immutable or taken read-only`);
     }
     this.markUse(s, 'borrowed');
+    this.touch(s, argIdx, mutable ? 'mut-borrow' : 'borrow');
     return { ref: borrowSlot(s.holder, 0), type: s.type };
   }
 
@@ -247,9 +262,46 @@ export class ExecutionState {
     s.lastUse[how] = true;
   }
 
-  /** Put a command's results in place. */
-  pushResults(values: { value: unknown; type: Type }[]): void {
-    this.results.push(values.map((v) => ({ kind: 'result', holder: [v.value], type: v.type, taken: false })));
+  /**
+   * Record that the running command used `s` (entry-argument rule): a move releases the
+   * value's heat; moving a shared object (or a vector holding some) incurs post-execution
+   * checks, as does borrowing such a vector mutably.
+   */
+  private touch(s: Slot, argIdx: number, how: 'move' | 'copy' | 'borrow' | 'mut-borrow'): void {
+    if (s.clique === undefined) s.clique = this.cliques.next();
+    let postChecks = false;
+    if (how === 'move') {
+      if (s.heats === true) this.cliques.heat(s.clique, -1);
+      postChecks = (s.object !== undefined && s.object.ownerKind === 'Shared' && s.object.mutable) || s.tainted === true;
+    } else if (how === 'mut-borrow') postChecks = s.tainted === true;
+    this.touched.push({ argIdx, slot: s, postChecks });
+  }
+
+  /**
+   * `InvalidArgumentToPrivateEntryFunction`: the first argument of the running command (a
+   * call of a non-public entry function) whose clique is hot.
+   */
+  checkEntryArguments(): void {
+    for (const { argIdx, slot } of this.touched) {
+      if (slot.clique !== undefined && this.cliques.isHot(slot.clique)) {
+        throw argumentError(argIdx, 'InvalidArgumentToPrivateEntryFunction', 'the argument is entangled with a hot potato or a shared object taken by value');
+      }
+    }
+  }
+
+  /** Put a command's results in place (`propagates`: MakeMoveVec, which hands objects on instead of consuming them). */
+  pushResults(values: { value: unknown; type: Type }[], propagates = false): void {
+    const clique = this.cliques.merge(this.touched.map((t) => t.slot.clique as number));
+    const postChecks = this.touched.some((t) => t.postChecks);
+    if (postChecks && !propagates) this.cliques.markAlwaysHot(clique);
+    this.touched = [];
+    this.results.push(
+      values.map((v) => {
+        const heats = (v.type.abilities & (Ability.Drop | Ability.Store)) === 0;
+        if (heats) this.cliques.heat(clique, 1);
+        return { kind: 'result', holder: [v.value], type: v.type, taken: false, clique, heats, tainted: propagates && postChecks };
+      }),
+    );
   }
 
   /**
