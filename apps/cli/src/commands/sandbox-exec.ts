@@ -49,11 +49,15 @@ function protocolConfigFor(io: CliIo, version: number | undefined): ProtocolConf
 /** The session, with the state file loaded and `--bytecode-dir` preloaded. */
 async function startSession(io: CliIo, args: SandboxExecArgs): Promise<SandboxSession> {
   if (args['enable-fetching']) throw new UsageError('--enable-fetching: SMI is offline; load packages with --corpus, --bytecode-dir or the load_module action');
-  const session = SandboxSession.create({
-    packages: packagesFor(io, args.corpus, args.framework),
-    protocolConfig: protocolConfigFor(io, args['protocol-version']),
-    cwd: io.cwd,
-  });
+  const packages = packagesFor(io, args.corpus, args.framework);
+  const protocolConfig = protocolConfigFor(io, args['protocol-version']);
+  let session: SandboxSession;
+  try {
+    session = SandboxSession.create({ packages, protocolConfig, cwd: io.cwd });
+  } catch (e) {
+    // E.g. a framework newer than the protocol version asked for (a native without its gas cost).
+    throw new UsageError(`cannot start a simulation at protocol ${protocolConfig.version}: ${e instanceof Error ? e.message : String(e)}`);
+  }
   const stateFile = args['state-file'] === undefined ? undefined : resolvePath(io, args['state-file']);
   if (stateFile !== undefined && existsSync(stateFile)) {
     try {
