@@ -110,6 +110,8 @@ async function singleShot(io: CliIo, args: SandboxExecArgs, session: SandboxSess
   const response = await session.handleLine(text);
   logRequest(io, args, 1, text, response, Date.now() - started);
   const saved = saveAfterRequest(io, session, args);
+  // A reader that closes the pipe early (`| head -1`) is not an error of ours.
+  if (args.output === '-') process.stdout.once('error', () => {});
   writeOutput(io, args.output, serializeSandboxResponse(response, true) + '\n');
   if (!saved) return 1;
   return response.error_category === 'ParseError' ? 2 : 0;
@@ -117,15 +119,25 @@ async function singleShot(io: CliIo, args: SandboxExecArgs, session: SandboxSess
 
 async function interactive(io: CliIo, args: SandboxExecArgs, session: SandboxSession): Promise<number> {
   const fd = args.output === '-' ? null : openSync(resolvePath(io, args.output), 'w');
+  const input = inputStream(io, args.input);
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  // The reader went away (`| head -1`): stop answering, quietly.
+  let closed = false;
+  const onOutputError = (): void => {
+    closed = true;
+    lines.close();
+    input.destroy();
+  };
+  if (fd === null) process.stdout.on('error', onOutputError);
   const emit = (text: string): void => {
     if (fd === null) io.stdout(text);
     else writeSync(fd, text);
   };
-  const lines = createInterface({ input: inputStream(io, args.input), crlfDelay: Infinity });
   let n = 0;
   let failedSaves = 0;
   try {
     for await (const line of lines) {
+      if (closed) break;
       if (line.trim() === '') continue;
       n += 1;
       const started = Date.now();
@@ -136,6 +148,8 @@ async function interactive(io: CliIo, args: SandboxExecArgs, session: SandboxSes
     }
   } finally {
     if (fd !== null) closeSync(fd);
+    // Once the pipe broke, late write errors must not surface as an unhandled 'error'.
+    else if (!closed) process.stdout.off('error', onOutputError);
   }
   return failedSaves > 0 ? 1 : 0;
 }
