@@ -169,6 +169,16 @@ describeWithFixtures('smi sandbox-exec --interactive', ['fixtures', 'framework']
     expect(env.vm.packageById(pkg)).toBeUndefined();
   });
 
+  it('a reader that closes the pipe ends the session quietly', async () => {
+    const s = new Session([]);
+    expect((await s.ask({ action: 'get_clock' })).success).toBe(true);
+    s.child.stdout.destroy();
+    s.write(`${JSON.stringify({ action: 'get_clock' })}\n`.repeat(200));
+    const exit = await s.end();
+    expect(exit.code).toBe(0);
+    expect(s.stderr).not.toMatch(/EPIPE|Error/);
+  });
+
   it('kill -9 in the middle of a long session leaves a state file that loads with every answered request', async () => {
     const dir = tmp();
     const stateFile = path.join(dir, 'state.json');
