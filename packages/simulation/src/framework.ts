@@ -2,10 +2,10 @@
  * Finding the packages and protocol configs a simulation needs: the framework bundles of
  * `fixtures/framework` (BCS `vector<vector<u8>>` files) and the protocol-config snapshots.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { findPackageDirs, loadBundleFile, loadPackageDir, type MovePackage } from '@smi/bytecode';
-import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
+import { findPackageDirs, loadBundleFile, loadPackageDir, loadSnapshotFile, type MovePackage } from '@smi/bytecode';
+import { availableProtocolVersions, loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { SimulationError } from './errors.js';
 
 /** Framework bundle files of `fixtures/framework`, with the names Move.toml files use. */
@@ -25,15 +25,47 @@ export function loadFrameworkDir(dir: string): { name: string; pkg: MovePackage 
   return out;
 }
 
-/** Framework packages and a protocol config from a fixtures root (`$SMI_FIXTURES`). */
+/**
+ * The framework as it was at `protocolVersion`: the snapshot of the highest version at or
+ * below it in `fixtures/framework-snapshots/<version>/<0xaddr>` (the framework only changes
+ * at some versions), or `undefined` when there is none.
+ */
+export function frameworkSnapshotFor(root: string, protocolVersion: number): { version: number; packages: MovePackage[] } | undefined {
+  const dir = path.join(root, 'fixtures', 'framework-snapshots');
+  if (!existsSync(dir)) return undefined;
+  const versions = readdirSync(dir)
+    .filter((v) => /^[0-9]+$/.test(v))
+    .map(Number)
+    .filter((v) => v <= protocolVersion)
+    .sort((a, b) => a - b);
+  const v = versions[versions.length - 1];
+  if (v === undefined) return undefined;
+  const files = readdirSync(path.join(dir, String(v))).filter((f) => f.startsWith('0x')).sort();
+  return { version: v, packages: files.map((f) => loadSnapshotFile(path.join(dir, String(v), f))) };
+}
+
+/**
+ * Framework packages and a protocol config from a fixtures root (`$SMI_FIXTURES`). The
+ * latest protocol version gets the latest compiled framework (`fixtures/framework`); an
+ * older one gets the framework of its time (`fixtures/framework-snapshots`), since the
+ * latest framework calls natives whose costs older configs do not define.
+ */
 export function fromFixtures(root: string, protocolVersion?: number): { packages: MovePackage[]; protocolConfig: ProtocolConfig } {
-  const packages = loadFrameworkDir(path.join(root, 'fixtures', 'framework')).map((p) => p.pkg);
   let protocolConfig: ProtocolConfig;
   try {
     protocolConfig = loadProtocolConfig(root, protocolVersion);
   } catch (e) {
     throw new SimulationError('MISSING_FIXTURES', e instanceof Error ? e.message : String(e), { path: root });
   }
+  const latest = availableProtocolVersions(root).at(-1);
+  if (protocolConfig.version !== latest) {
+    const snap = frameworkSnapshotFor(root, protocolConfig.version);
+    if (snap === undefined) {
+      throw new SimulationError('MISSING_FIXTURES', `no framework snapshot at or below protocol ${protocolConfig.version} in ${root}/fixtures/framework-snapshots`, { path: root });
+    }
+    return { packages: snap.packages, protocolConfig };
+  }
+  const packages = loadFrameworkDir(path.join(root, 'fixtures', 'framework')).map((p) => p.pkg);
   return { packages, protocolConfig };
 }
 

@@ -25,7 +25,7 @@ export { encodeState, decodeState, readStateFile, writeFileAtomic, STATE_FORMAT,
 export type { StateFile, StateSnapshot } from './state-file.js';
 export { SYSTEM_OBJECTS, SYSTEM_ADDRESS, CLOCK_ID, RANDOM_ID, DENY_LIST_ID, COIN_REGISTRY_ID, SYSTEM_STATE_ID } from './system.js';
 export type { SystemObjectInfo } from './system.js';
-export { FRAMEWORK_BUNDLES, loadFrameworkDir, fromFixtures, loadCorpus, mergePackages } from './framework.js';
+export { FRAMEWORK_BUNDLES, loadFrameworkDir, fromFixtures, frameworkSnapshotFor, loadCorpus, mergePackages } from './framework.js';
 export { parseReplaySnapshot, readReplaySnapshot } from './replay/snapshot.js';
 export type { ReplaySnapshot, RecordedEffects, RecordedRef } from './replay/snapshot.js';
 export { replaySnapshot } from './replay/replay.js';

@@ -31,3 +31,20 @@ describeWithFixtures('an environment over the corpus', ['corpus'], () => {
     }
   });
 });
+
+describeWithFixtures('environments at older protocol versions', ['fixtures', 'framework-snapshots'], () => {
+  it.each([11, 23, 60, 100, 134])('protocol %i: the framework of its time, genesis and a split', (v) => {
+    const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT, v);
+    expect(protocolConfig.version).toBe(v);
+    const env = SimulationEnvironment.create({ packages, protocolConfig });
+    const coin = env.createObject({ type: '0x2::coin::Coin<0x2::sui::SUI>', fields: { balance: 1000 } });
+    const tx = env.tx();
+    const [a] = tx.splitCoins(tx.object(coin.id), [tx.pure('u64', 100)]);
+    tx.transferObjects([a], tx.pure('address', '0xb0b'));
+    expect(env.execute(tx.build()).status).toEqual({ $kind: 'Success' });
+  });
+
+  it('a version with no framework snapshot is a clear error', () => {
+    expect(() => fromFixtures(FIXTURES_ROOT, 1)).toThrow(/no framework snapshot/);
+  });
+});
