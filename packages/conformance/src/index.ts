@@ -16,3 +16,18 @@ export type { RunValue, AddressLookup } from './ir-vm-values.js';
 export { bytecodeVerifier, reportOfVerificationError } from './ir-vm-verifier.js';
 export { runReplaySuite } from './replay.js';
 export type { ReplaySuiteOptions } from './replay.js';
+export {
+  runAdapterSuite,
+  runAdapterTestFile,
+  findAdapterTests,
+  adapterRunnerOptions,
+  runAdapterFile,
+  parseAdapterFile,
+  parsePtbCommands,
+  parseValue,
+  parseType,
+  compareTask,
+  expectedOutput,
+  AdapterError,
+} from './adapter/index.js';
+export type { AdapterSuiteOptions, AdapterSuiteSummary, AdapterVerdict, AdapterTaskRun, AdapterRunnerOptions, AdapterErrorCode } from './adapter/index.js';

@@ -170,9 +170,13 @@ export {
   objectSizeForGas,
   isPureType,
   transactionInputError,
+  checkTransactionInput,
+  TransactionInputError,
 } from './executor/index.js';
 export type {
   LoadedInputs,
+  InputCheckRequest,
+  TransactionInputErrorCode,
   CommandArgumentErrorKind,
   ObjectStore,
   GasInput,

@@ -69,6 +69,8 @@ export interface SimulationOptions extends Partial<SimulationConfig> {
   protocolConfig: ProtocolConfig;
   /** Native options (permissive crypto, validator checks). */
   natives?: SuiRegistryOptions;
+  /** Seed Random 0x8 at genesis (default `true`); `false` leaves it as `random::create` made it. */
+  seedRandomness?: boolean;
 }
 
 /** Options of one transaction. */
@@ -111,9 +113,11 @@ export class SimulationEnvironment {
   readonly basePackageIds: ReadonlySet<string>;
   /** Counters behind deterministic digests and ids. */
   protected counters = { tx: 0n, system: 0n, created: 0n, randomRound: 0n };
+  private readonly seedRandomness: boolean;
 
   protected constructor(options: SimulationOptions) {
     this.protocolConfig = options.protocolConfig;
+    this.seedRandomness = options.seedRandomness ?? true;
     this.vm = MoveVM.create({ packages: options.packages, natives: suiNativeRegistry(options.natives ?? {}), protocolConfig: options.protocolConfig });
     this.basePackageIds = new Set(options.packages.map((p) => p.id));
     this.config = {
@@ -282,14 +286,17 @@ export class SimulationEnvironment {
   protected genesis(): void {
     const tx = new PtbBuilder();
     for (const s of SYSTEM_OBJECTS) {
+      // Objects of features the protocol version does not enable are not created (as upstream's genesis).
+      if (s.featureFlag !== undefined && !this.protocolConfig.flag(s.featureFlag)) continue;
       const [, module, fn] = s.creator.split('::');
       if (this.vm.resolveFunctionIfExists('0x2', module, fn) !== undefined) tx.moveCall(s.creator);
     }
     this.systemTransaction(tx.build(), 'genesis');
     // The first randomness update is round 0 only in epoch 0 (`random::update_randomness_state`).
     this.counters.randomRound = this.config.epoch === 0n ? 0n : 1n;
-    if (this.store.has(CLOCK_ID)) this.setClock(this.config.clockMs);
-    if (this.store.has(RANDOM_ID)) this.setRandomSeed(this.config.randomSeed);
+    // `clock::create` starts at 0: only a later time needs the prologue.
+    if (this.store.has(CLOCK_ID) && this.config.clockMs !== 0n) this.setClock(this.config.clockMs);
+    if (this.store.has(RANDOM_ID) && this.seedRandomness) this.setRandomSeed(this.config.randomSeed);
   }
 
   /** A `Coin<SUI>` of `balance` owned by `owner`, not stored. */

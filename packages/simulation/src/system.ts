@@ -29,6 +29,8 @@ export interface SystemObjectInfo {
   type: string;
   /** Framework function that creates it (`0x2::module::function`). */
   creator: string;
+  /** Protocol feature flag that must be on for genesis to create it (none: always created). */
+  featureFlag?: string;
   description: string;
 }
 
@@ -46,6 +48,7 @@ export const SYSTEM_OBJECTS: readonly SystemObjectInfo[] = [
     id: RANDOM_ID,
     type: '0x2::random::Random',
     creator: '0x2::random::create',
+    featureFlag: 'random_beacon',
     description: 'Shared randomness beacon; entry functions take &Random and derive a RandomGenerator.',
   },
   {
@@ -53,6 +56,7 @@ export const SYSTEM_OBJECTS: readonly SystemObjectInfo[] = [
     id: DENY_LIST_ID,
     type: '0x2::deny_list::DenyList',
     creator: '0x2::deny_list::create',
+    featureFlag: 'enable_coin_deny_list',
     description: 'Shared deny list of regulated coins (per-type address lists).',
   },
   {
@@ -60,6 +64,7 @@ export const SYSTEM_OBJECTS: readonly SystemObjectInfo[] = [
     id: COIN_REGISTRY_ID,
     type: '0x2::coin_registry::CoinRegistry',
     creator: '0x2::coin_registry::create',
+    featureFlag: 'enable_coin_registry',
     description: 'Shared registry of coin metadata (Currency<T> objects).',
   },
 ];

@@ -2,6 +2,8 @@
 export { executeProgrammableTransaction } from './execute.js';
 export type { LoadedInputs } from './execute.js';
 export { ExecutionFailure } from './errors.js';
+export { checkTransactionInput, TransactionInputError } from './input-checks.js';
+export type { InputCheckRequest, TransactionInputErrorCode } from './input-checks.js';
 export type { CommandArgumentErrorKind } from './errors.js';
 export { packageDigest } from './publish.js';
 export { toBcsOwner, toRuntimeOwner, decodeObject, objectTypeTag, moveObjectTypeOf, objectSizeForGas } from './objects.js';

@@ -1,0 +1,389 @@
+/**
+ * Running an adapter test file task by task on an {@link AdapterChain}, printing what
+ * upstream's Sui test adapter prints: the accounts at `init`, the effects summary of every
+ * transaction (events, created/mutated/... lists, gas), `Error: ...` for failures and
+ * rejected transactions, and objects for `view-object`. Tasks the runner cannot run are
+ * skipped with a reason; later failing tasks of the file are then skipped too (they depend
+ * on what the skipped task would have done).
+ */
+import type { MovePackage } from '@smi/bytecode';
+import { type ConfigValue, ProtocolConfig } from '@smi/move-vm';
+import { type CallArg, type Command, decodeObject, packageDigest, type SuiObject } from '@smi/ptb';
+import type { TransactionalTask } from '@smi/move-ir';
+import { AdapterChain, type TxMode, type TxOutcome } from './chain.js';
+import { compileTaskSource, firstModuleAddress, type CompiledPackage } from './compile.js';
+import { eventDebug, gasSummaryDisplay, ownerDisplay, processError, stabilize, typeDisplay, valueDisplay } from './display.js';
+import { AdapterError, isSkipError } from './errors.js';
+import { parsePtbCommands } from './ptb-syntax.js';
+import { statusDebug, statusDisplay } from './status-text.js';
+import { parseAdapterFile, type AdapterCommand, type InitCommand, type ProgrammableCommand, type PublishCommand, type RunCommand, type UpgradeCommand } from './tasks.js';
+import { callArgOf, commandOf, objectArgOf, resolveFake, SharedInputBuilder, typeTagOf } from './tx-builder.js';
+import { canonicalHex, formatFakeId, resolveAddress } from './values.js';
+
+/** What the runner needs from its host. */
+export interface AdapterRunnerOptions {
+  /** Framework packages (0x1, 0x2, 0x3, ...) genesis loads at a protocol version (`undefined`: the newest). */
+  packages: (version: number | undefined) => readonly MovePackage[];
+  /** The protocol config of a version (`undefined`: the newest). */
+  protocolConfig: (version: number | undefined) => ProtocolConfig;
+  /** On-disk compile cache (`null`: memory only). */
+  cacheDir: string | null;
+}
+
+/** The outcome of one task. */
+export interface AdapterTaskRun {
+  task: TransactionalTask;
+  command: AdapterCommand;
+  /** What the task printed (`undefined`: nothing). */
+  output: string | undefined;
+  /** Why the task was skipped, when it was. */
+  skip: string | null;
+}
+
+const ZERO = canonicalHex(0n);
+const SUI = canonicalHex(2n);
+const STD = canonicalHex(1n);
+
+class FileRunner {
+  private chain!: AdapterChain;
+  private readonly staged = new Map<string, { modules: Uint8Array[]; digest: Uint8Array }>();
+  /** Upgraded package names → the original package's name. */
+  private readonly upgradeNames = new Map<string, string>();
+
+  constructor(private readonly options: AdapterRunnerOptions) {}
+
+  init(cmd: InitCommand | null): string | undefined {
+    const named: [string, string][] = (cmd?.addresses ?? []).map(([n, v]) => [n, canonicalHex(BigInt(v))]);
+    const cfg = withTestOverrides(this.options.protocolConfig(cmd?.protocolVersion ?? undefined), cmd?.other ?? {});
+    const version = cmd?.protocolVersion ?? undefined;
+    this.chain = new AdapterChain(this.options.packages(version), cfg, cmd?.accounts ?? [], named);
+    const accounts = [...this.chain.accounts.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+    if (accounts.length === 0) return undefined;
+    return accounts.map((a) => `${a.name}: object(${formatFakeId(this.chain.enumerate(a.gas))})`).join(', ');
+  }
+
+  private sender(name: string | null): string {
+    if (name === null) return this.chain.defaultAccount.address;
+    const a = this.chain.accounts.get(name);
+    if (a === undefined) throw new AdapterError('INVALID_TEST', `Unbound account ${name}`);
+    return a.address;
+  }
+
+  errorText(message: string): string {
+    return `Error: ${processError(message, this.chain)}`;
+  }
+
+  async handle(task: TransactionalTask, cmd: AdapterCommand): Promise<string | undefined> {
+    this.chain.nextTask();
+    switch (cmd.kind) {
+      case 'init':
+        throw new AdapterError('INVALID_TEST', 'init must be the first task');
+      case 'publish':
+        return this.publish(task, cmd);
+      case 'run':
+        return this.runCall(cmd);
+      case 'programmable':
+        return this.programmable(task, cmd);
+      case 'view-object':
+        return cmd.hideContents ? this.viewObjectType(cmd.id) : this.viewObject(cmd.id);
+      case 'transfer-object': {
+        if (cmd.addressBalanceGas) throw new AdapterError('UNSUPPORTED', 'address-balance gas payments are not supported');
+        const b = new SharedInputBuilder();
+        const obj = b.input({ $kind: 'Object', Object: objectArgOf(this.chain, { kind: 'object', id: cmd.id, version: null }) } as CallArg);
+        const recipient = this.chain.accounts.get(cmd.recipient);
+        if (recipient === undefined) throw new AdapterError('INVALID_TEST', `Unbound account ${cmd.recipient}`);
+        const rec = b.pureAddress(recipient.address);
+        b.command({ $kind: 'TransferObjects', TransferObjects: { objects: [obj], address: rec } } as Command);
+        return this.txOutput(this.chain.run({ ptb: b.build(), sender: this.sender(cmd.sender), budget: cmd.gasBudget, price: cmd.gasPrice, mode: 'execute' }), false, 'execute');
+      }
+      case 'upgrade':
+        return this.upgrade(task, cmd);
+      case 'stage-package': {
+        const compiled = await this.compile(task.body ?? '', []);
+        const name = compiled.namedAddress;
+        if (name === null) throw new AdapterError('INVALID_TEST', 'Staged modules must have a named address');
+        const deps = this.dependencyIds(cmd.dependencies);
+        const modules = compiled.modules.map((m) => m.bytes);
+        this.staged.set(name, { modules, digest: packageDigest(modules, deps) });
+        return undefined;
+      }
+      case 'set-address': {
+        const v = cmd.input;
+        let value: string;
+        if (v.kind === 'object') value = resolveFake(this.chain, v.id);
+        else if (v.kind === 'address') value = resolveAddress(v.address, (n) => this.chain.named.get(n));
+        else throw new AdapterError('UNSUPPORTED', `set-address with a ${v.kind} value`);
+        this.chain.named.set(cmd.address, value);
+        return undefined;
+      }
+      case 'create-checkpoint':
+        this.chain.checkpoint += cmd.count;
+        return `Checkpoint created: ${this.chain.checkpoint}`;
+      case 'advance-epoch': {
+        if (cmd.flags.length > 0) throw new AdapterError('UNSUPPORTED', `advance-epoch --${cmd.flags[0]}`);
+        for (let i = 0; i < cmd.count; i++) {
+          this.chain.env.setEpoch(this.chain.env.config.epoch + 1n);
+          this.chain.checkpoint += 1;
+        }
+        return `Epoch advanced: ${this.chain.env.config.epoch}`;
+      }
+      case 'advance-clock':
+        this.chain.env.advanceClock(cmd.durationNs / 1_000_000n);
+        return undefined;
+      case 'view-checkpoint':
+        throw new AdapterError('UNSUPPORTED', 'view-checkpoint (checkpoint contents) is not modelled');
+      case 'invalid':
+        throw new AdapterError('PARSE_ERROR', cmd.message);
+      case 'unsupported':
+        throw new AdapterError('UNSUPPORTED', cmd.reason);
+    }
+  }
+
+  private dependencyIds(names: readonly string[]): string[] {
+    const ids = names.map((d) => {
+      const a = this.chain.named.get(d);
+      if (a === undefined) throw new AdapterError('INVALID_TEST', `There is no published module address corresponding to name address ${d}`);
+      return a;
+    });
+    return [...ids, STD, SUI];
+  }
+
+  /** Compile a source; `zeroed` names are bound to 0x0 while compiling. */
+  private async compile(source: string, zeroed: readonly string[]): Promise<CompiledPackage> {
+    const named = new Map(this.chain.named);
+    const own = firstModuleAddress(source);
+    for (const z of zeroed) named.set(z, ZERO);
+    if (own !== null && !named.has(own)) throw new AdapterError('INVALID_TEST', `unbound named address ${own}`);
+    // The newest version of every package, named by the address its modules carry.
+    const newest = new Map<string, MovePackage>();
+    for (const id of this.chain.env.vm.packageIds()) {
+      const p = this.chain.env.vm.packageById(id);
+      if (p === undefined) continue;
+      const cur = newest.get(p.originalId);
+      if (cur === undefined || (p.version ?? 0) > (cur.version ?? 0)) newest.set(p.originalId, p);
+    }
+    const nameOf = new Map<string, string>();
+    for (const [n, a] of this.chain.namedAddresses()) if (!nameOf.has(a) && !zeroed.includes(n)) nameOf.set(a, n);
+    const packages = [...newest.values()].map((pkg) => ({ pkg, addressName: nameOf.get(pkg.originalId) ?? null }));
+    return compileTaskSource({ source, namedAddresses: named, packages, cacheDir: this.options.cacheDir });
+  }
+
+  private async publish(task: TransactionalTask, cmd: PublishCommand): Promise<string | undefined> {
+    const compiled = await this.compile(task.body ?? '', []);
+    if (compiled.modules.length === 0) throw new AdapterError('INVALID_TEST', 'nothing to publish');
+    const sender = this.sender(cmd.sender);
+    const b = new SharedInputBuilder();
+    const deps = this.dependencyIds(cmd.dependencies);
+    const cap = b.command({ $kind: 'Publish', Publish: { modules: compiled.modules.map((m) => m.bytes), dependencies: deps } } as Command);
+    if (cmd.upgradeable) {
+      const rec = b.pureAddress(sender);
+      b.command({ $kind: 'TransferObjects', TransferObjects: { objects: [cap], address: rec } } as Command);
+    } else {
+      b.command({ $kind: 'MoveCall', MoveCall: { package: SUI, module: 'package', function: 'make_immutable', typeArguments: [], arguments: [cap] } } as Command);
+    }
+    const mode: TxMode = cmd.dryRun ? 'dry-run' : 'execute';
+    const outcome = this.chain.run({ ptb: b.build(), sender, budget: cmd.gasBudget, price: cmd.gasPrice, mode });
+    if (mode === 'execute' && outcome.kind === 'executed' && outcome.result.status.$kind === 'Success' && compiled.namedAddress !== null) {
+      const first = compiled.modules[0].name;
+      const pkg = outcome.result.written.find((w) => w.kind === 'created' && w.object.data.$kind === 'Package' && w.object.data.Package.moduleMap.has(first));
+      if (pkg !== undefined) this.chain.named.set(compiled.namedAddress, pkg.id);
+    }
+    return this.txOutput(outcome, false, mode);
+  }
+
+  private async upgrade(task: TransactionalTask, cmd: UpgradeCommand): Promise<string | undefined> {
+    if (cmd.addressBalanceGas) throw new AdapterError('UNSUPPORTED', 'address-balance gas payments are not supported');
+    const before = this.chain.named.get(cmd.package);
+    if (before === undefined) throw new AdapterError('INVALID_TEST', `Unbound package '${cmd.package}' for upgrade`);
+    // Dependencies that were upgraded compile against their original name.
+    const compiled = await this.compile(task.body ?? '', [cmd.package, ...(this.upgradeNames.has(cmd.package) ? [this.upgradeNames.get(cmd.package) as string] : [])]);
+    if (compiled.namedAddress !== null) this.upgradeNames.set(compiled.namedAddress, this.upgradeNames.get(cmd.package) ?? cmd.package);
+    const modules = compiled.modules.map((m) => m.bytes);
+    const deps = this.dependencyIds(cmd.dependencies);
+    const b = new SharedInputBuilder();
+    const capArg = b.input({ $kind: 'Object', Object: objectArgOf(this.chain, { kind: 'object', id: cmd.upgradeCapability, version: null }) } as CallArg);
+    const policy = b.input({ $kind: 'Pure', Pure: { bytes: Uint8Array.of(cmd.policy) } } as CallArg);
+    const digest = packageDigest(modules, deps);
+    const digestArg = b.input({ $kind: 'Pure', Pure: { bytes: Uint8Array.from([digest.length, ...digest]) } } as CallArg);
+    const ticket = b.command({ $kind: 'MoveCall', MoveCall: { package: SUI, module: 'package', function: 'authorize_upgrade', typeArguments: [], arguments: [capArg, policy, digestArg] } } as Command);
+    const receipt = b.command({ $kind: 'Upgrade', Upgrade: { modules, dependencies: deps, package: before, ticket } } as Command);
+    b.command({ $kind: 'MoveCall', MoveCall: { package: SUI, module: 'package', function: 'commit_upgrade', typeArguments: [], arguments: [capArg, receipt] } } as Command);
+    const mode: TxMode = cmd.dryRun ? 'dry-run' : 'execute';
+    const outcome = this.chain.run({ ptb: b.build(), sender: this.sender(cmd.sender), budget: cmd.gasBudget, price: cmd.gasPrice, mode });
+    if (mode === 'execute' && outcome.kind === 'executed' && outcome.result.status.$kind === 'Success' && compiled.namedAddress !== null) {
+      const pkg = outcome.result.written.find((w) => w.kind === 'created' && w.object.data.$kind === 'Package');
+      if (pkg !== undefined) this.chain.named.set(compiled.namedAddress, pkg.id);
+    }
+    return this.txOutput(outcome, false, mode);
+  }
+
+  private runCall(cmd: RunCommand): string | undefined {
+    const b = new SharedInputBuilder();
+    const args = cmd.args.map((v) => b.value(this.chain, v, this.staged));
+    const pkg = resolveAddress(cmd.address, (n) => this.chain.named.get(n));
+    b.command({
+      $kind: 'MoveCall',
+      MoveCall: { package: pkg, module: cmd.module, function: cmd.function, typeArguments: cmd.typeArgs.map((t) => typeTagOf(this.chain, t)), arguments: args },
+    } as Command);
+    const outcome = this.chain.run({ ptb: b.build(), sender: this.sender(cmd.sender), budget: cmd.gasBudget, price: cmd.gasPrice, mode: 'execute' });
+    return this.txOutput(outcome, cmd.summarize, 'execute');
+  }
+
+  private programmable(task: TransactionalTask, cmd: ProgrammableCommand): string | undefined {
+    if (cmd.addressBalanceGas) throw new AdapterError('UNSUPPORTED', 'address-balance gas payments are not supported');
+    if (cmd.devInspect && cmd.dryRun) throw new AdapterError('INVALID_TEST', 'Cannot set both dev-inspect and dry-run');
+    const overrides = new Map<string, SuiObject>();
+    const inputs = cmd.inputs.map((v) => {
+      const arg = callArgOf(this.chain, v, this.staged);
+      if ('id' in v && v.version !== null) {
+        const id = resolveFake(this.chain, v.id);
+        const old = this.chain.getObject(id, v.version);
+        if (old !== undefined) overrides.set(id, old);
+      }
+      return arg;
+    });
+    const commands = parsePtbCommands(task.body ?? '').map((c) => commandOf(this.chain, c, this.staged));
+    const payment = cmd.gasPayment.map((v) => {
+      if (v.kind !== 'object') throw new AdapterError('UNSUPPORTED', `gas payment with ${v.kind} values`);
+      return resolveFake(this.chain, v.id);
+    });
+    const sender = this.sender(cmd.sender);
+    const sponsor = cmd.sponsor === null ? null : this.sender(cmd.sponsor);
+    const mode: TxMode = cmd.devInspect ? 'dev-inspect' : cmd.dryRun ? 'dry-run' : 'execute';
+    const outcome = this.chain.run({
+      ptb: { inputs, commands },
+      sender,
+      sponsor,
+      payment: payment.length > 0 ? payment : undefined,
+      budget: cmd.gasBudget,
+      price: cmd.gasPrice,
+      mode,
+      overrides,
+    });
+    return this.txOutput(outcome, false, mode);
+  }
+
+  private viewObject(id: Parameters<typeof resolveFake>[1]): string {
+    const real = resolveFake(this.chain, id);
+    const o = this.chain.getObject(real);
+    if (o === undefined) return `No object at id ${formatFakeId(id)}`;
+    if (o.data.$kind === 'Package') {
+      const names = [...o.data.Package.moduleMap.keys()].sort();
+      return names.length > 1 ? `${formatFakeId(id)}::{${names.join(', ')}}` : `${formatFakeId(id)}::${names[0]}`;
+    }
+    const { value, type } = decodeObject(this.chain.env.vm, o);
+    const head = `Owner: ${ownerDisplay(o.owner)}\nVersion: ${o.data.Move.version}`;
+    return stabilize(`${head}\nContents: ${valueDisplay(this.chain.env.vm, value, type)}`, this.chain);
+  }
+
+  /** Hide-contents view (`Type: ...`). */
+  private viewObjectType(id: Parameters<typeof resolveFake>[1]): string {
+    const real = resolveFake(this.chain, id);
+    const o = this.chain.getObject(real);
+    if (o === undefined || o.data.$kind !== 'Move') return `No object at id ${formatFakeId(id)}`;
+    const { type } = decodeObject(this.chain.env.vm, o);
+    return stabilize(`Owner: ${ownerDisplay(o.owner)}\nVersion: ${o.data.Move.version}\nType: ${typeDisplay(type)}`, this.chain);
+  }
+
+  private list(ids: readonly string[], summarize: boolean): string {
+    if (summarize) return String(ids.length);
+    return ids
+      .map((id) => {
+        const f = this.chain.fakeOf(id);
+        if (f === undefined) return 'object(_)';
+        if (f.kind === 'known') return f.address;
+        return `object(${formatFakeId(f)})`;
+      })
+      .join(', ');
+  }
+
+  /** The task output of a transaction (upstream `object_summary_output`, or its error). */
+  private txOutput(o: TxOutcome, summarize: boolean, mode: TxMode): string {
+    if (o.kind === 'rejected') throw new TaskFailure(this.errorText(o.message));
+    const { result, summary } = o;
+    if (result.status.$kind === 'Failure') {
+      const s = result.status;
+      let text: string;
+      if (mode !== 'execute') {
+        const e = `${statusDebug(s.error)}${s.command === null ? '' : ` in command ${s.command}`}`;
+        text = `Transaction Effects Status: ${e}\nExecution Error: ${e}`;
+      } else if (o.consensus) {
+        text = `Transaction Effects Status: ${statusDisplay(s.error)}\nDebug of error: ${statusDebug(s.error)} at command ${s.command === null ? 'None' : `Some(${s.command})`}`;
+      } else {
+        const source = JSON.stringify(s.message);
+        text = `Transaction Effects Status: ${statusDisplay(s.error)}\nExecution Error: ExecutionError: ExecutionError { inner: ExecutionErrorInner { kind: ${statusDebug(s.error)}, source: Some(${source}), command: ${s.command === null ? 'None' : `Some(${s.command})`} } }`;
+      }
+      throw new TaskFailure(this.errorText(stabilize(text, this.chain)));
+    }
+    const parts: string[] = [];
+    if (summary.events.length > 0) parts.push(`events: ${summarize ? summary.events.length : summary.events.map((e) => stabilize(eventDebug(e), this.chain)).join(', ')}`);
+    const lists: [string, string[]][] = [
+      ['created', summary.created],
+      ['mutated', summary.mutated],
+      ['unwrapped', summary.unwrapped],
+      ['deleted', summary.deleted],
+      ['unwrapped_then_deleted', summary.unwrappedThenDeleted],
+      ['wrapped', summary.wrapped],
+      ['unchanged_shared', summary.unchangedShared],
+    ];
+    for (const [name, ids] of lists) if (ids.length > 0) parts.push(`${name}: ${this.list(ids, summarize)}`);
+    return `${parts.join('\n')}\ngas summary: ${gasSummaryDisplay(summary.gas)}`;
+  }
+}
+
+/** Options of `init` that only shape the test network, not what the runner models. */
+const IGNORED_INIT = new Set(['chain', 'file-format', 'flavor', 'enable-feature-flags', 'disable-feature-flags', 'enable-gasless', 'max-gas']);
+
+/** The protocol config with `init`'s test overrides (feature flags, gasless, max gas). */
+function withTestOverrides(cfg: ProtocolConfig, other: Record<string, string[]>): ProtocolConfig {
+  const unknown = Object.keys(other).filter((k) => !IGNORED_INIT.has(k));
+  if (unknown.length > 0) throw new AdapterError('UNSUPPORTED', `init --${unknown[0]}`);
+  const flags: Record<string, ConfigValue> = { ...cfg.featureFlags };
+  const values: Record<string, ConfigValue> = { ...cfg.values };
+  for (const f of other['enable-feature-flags'] ?? []) flags[f] = true;
+  for (const f of other['disable-feature-flags'] ?? []) flags[f] = false;
+  if (other['enable-gasless'] !== undefined) flags.enable_gasless = true;
+  const maxGas = other['max-gas']?.[0];
+  if (maxGas !== undefined) values.max_tx_gas = BigInt(maxGas);
+  if (Object.keys(other).length === 0) return cfg;
+  return new ProtocolConfig({ version: cfg.version, featureFlags: flags, values, header: cfg.header, ...(cfg.file === undefined ? {} : { file: cfg.file }) });
+}
+
+/** A task that failed with an output (the text is what upstream prints). */
+class TaskFailure extends Error {
+  override readonly name = 'TaskFailure';
+}
+
+/** Run every task of an adapter test file. */
+export async function runAdapterFile(text: string, options: AdapterRunnerOptions): Promise<AdapterTaskRun[]> {
+  const tasks = parseAdapterFile(text);
+  const runner = new FileRunner(options);
+  const out: AdapterTaskRun[] = [];
+  const first = tasks[0];
+  const init = first?.command.kind === 'init' ? first.command : null;
+  try {
+    const output = runner.init(init);
+    if (init !== null && first !== undefined) out.push({ task: first.task, command: first.command, output, skip: null });
+  } catch (e) {
+    // Without its chain, no task of the file can run.
+    if (!isSkipError(e)) throw e;
+    return tasks.map(({ task, command }) => ({ task, command, output: undefined, skip: e.message }));
+  }
+  for (const { task, command } of tasks.slice(init === null ? 0 : 1)) {
+    let result: AdapterTaskRun;
+    try {
+      result = { task, command, output: await runner.handle(task, command), skip: null };
+    } catch (e) {
+      if (isSkipError(e)) {
+        result = { task, command, output: undefined, skip: e.message };
+      } else if (e instanceof TaskFailure) {
+        result = { task, command, output: e.message, skip: null };
+      } else {
+        if (!(e instanceof AdapterError) && process.env.SMI_DEBUG_ADAPTER) console.error(e);
+        result = { task, command, output: runner.errorText(e instanceof Error ? e.message : String(e)), skip: null };
+      }
+    }
+    out.push(result);
+  }
+  return out;
+}

@@ -1,0 +1,291 @@
+/**
+ * The checks a validator makes before it executes a user transaction (upstream
+ * `TransactionData::validity_check` and `sui-transaction-checks`): the commands are well
+ * formed (no empty argument lists, Random used last), every package a Move call names
+ * exists, input objects exist and are used as their ownership allows (owned by the sender,
+ * not owned by an object, shared objects as shared, system objects as allowed), and the
+ * gas coins can pay the budget. A transaction that fails them is rejected: it has no
+ * effects at all. Messages are upstream's (`UserInputError`'s Display).
+ */
+import type { ProtocolConfig } from '@smi/move-vm';
+import type { ObjectRef, SuiObject } from '../bcs/object.js';
+import type { ObjectArg, ProgrammableTransaction } from '../bcs/transaction.js';
+import type { ObjectStore } from './types.js';
+
+/** Stable codes of {@link TransactionInputError} (upstream `UserInputError` variants). */
+export type TransactionInputErrorCode =
+  | 'EmptyCommandInput'
+  | 'PostRandomCommandRestrictions'
+  | 'DuplicateObjectRefInput'
+  | 'DependentPackageNotFound'
+  | 'ObjectNotFound'
+  | 'ObjectVersionUnavailableForConsumption'
+  | 'MovePackageAsObject'
+  | 'IncorrectUserSignature'
+  | 'InvalidChildObjectArgument'
+  | 'NotOwnedObjectError'
+  | 'NotSharedObjectError'
+  | 'ImmutableParameterExpectedError'
+  | 'MutableParameterExpected'
+  | 'SharedObjectStartingVersionMismatch'
+  | 'MutableObjectUsedMoreThanOnce'
+  | 'GasBalanceTooLow'
+  | 'GasObjectNotOwnedObject'
+  | 'Unsupported';
+
+/** A transaction rejected before execution. */
+export class TransactionInputError extends Error {
+  override readonly name = 'TransactionInputError';
+  readonly code: TransactionInputErrorCode;
+
+  constructor(code: TransactionInputErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** What the checks need besides the transaction. */
+export interface InputCheckRequest {
+  transaction: ProgrammableTransaction;
+  sender: string;
+  /** Who pays gas (the sponsor, or the sender). */
+  gasOwner: string;
+  payment: ObjectRef[];
+  budget: bigint;
+  protocolConfig: ProtocolConfig;
+}
+
+const RANDOM = '0x' + '0'.repeat(63) + '8';
+const CLOCK = '0x' + '0'.repeat(63) + '6';
+const ACCUMULATOR_ROOT = '0x' + '0'.repeat(61) + 'acc';
+/** System objects any transaction may take mutably. */
+const MUTABLE_SYSTEM = new Set(['5', 'a', 'c', 'd', '403', '9'].map((s) => '0x' + s.padStart(64, '0')));
+/** System objects only taken immutably. */
+const IMMUTABLE_SYSTEM = new Set([CLOCK, RANDOM, ACCUMULATOR_ROOT]);
+
+/** Every system object (the authenticator state 0x7 may not be used by user transactions at all). */
+const SYSTEM_OBJECTS = new Set([...MUTABLE_SYSTEM, ...IMMUTABLE_SYSTEM, '0x' + '7'.padStart(64, '0')]);
+
+function isSystemObject(id: string): boolean {
+  return SYSTEM_OBJECTS.has(id);
+}
+
+function versionOf(o: SuiObject): bigint {
+  return o.data.$kind === 'Move' ? o.data.Move.version : o.data.Package.version;
+}
+
+function fail(code: TransactionInputErrorCode, message: string): TransactionInputError {
+  return new TransactionInputError(code, message);
+}
+
+function usesInput(c: ProgrammableTransaction['commands'][number], idx: number): boolean {
+  const args = (() => {
+    switch (c.$kind) {
+      case 'MoveCall':
+        return c.MoveCall.arguments;
+      case 'TransferObjects':
+        return [...c.TransferObjects.objects, c.TransferObjects.address];
+      case 'SplitCoins':
+        return [c.SplitCoins.coin, ...c.SplitCoins.amounts];
+      case 'MergeCoins':
+        return [c.MergeCoins.destination, ...c.MergeCoins.sources];
+      case 'MakeMoveVec':
+        return c.MakeMoveVec.elements;
+      case 'Upgrade':
+        return [c.Upgrade.ticket];
+      default:
+        return [];
+    }
+  })();
+  return args.some((a) => a.$kind === 'Input' && a.Input === idx);
+}
+
+/** Command shapes (upstream `validity_check`). */
+function checkCommands(tx: ProgrammableTransaction): void {
+  for (const c of tx.commands) {
+    switch (c.$kind) {
+      case 'TransferObjects':
+        if (c.TransferObjects.objects.length === 0) throw emptyInput();
+        break;
+      case 'MergeCoins':
+        if (c.MergeCoins.sources.length === 0) throw emptyInput();
+        break;
+      case 'SplitCoins':
+        if (c.SplitCoins.amounts.length === 0) throw emptyInput();
+        break;
+      case 'MakeMoveVec':
+        if (c.MakeMoveVec.type === null && c.MakeMoveVec.elements.length === 0) throw emptyInput();
+        break;
+      case 'Publish':
+        if (c.Publish.modules.length === 0) throw emptyInput();
+        break;
+      case 'Upgrade':
+        if (c.Upgrade.modules.length === 0) throw emptyInput();
+        break;
+      default:
+        break;
+    }
+  }
+  const random = tx.inputs.findIndex((i) => i.$kind === 'Object' && i.Object.$kind === 'SharedObject' && i.Object.SharedObject.objectId === RANDOM);
+  if (random >= 0) {
+    let used = false;
+    for (const c of tx.commands) {
+      if (!used) used = usesInput(c, random);
+      else if (c.$kind !== 'TransferObjects' && c.$kind !== 'MergeCoins') {
+        throw fail('PostRandomCommandRestrictions', 'Commands following a command with Random can only be TransferObjects or MergeCoins');
+      }
+    }
+  }
+}
+
+function emptyInput(): TransactionInputError {
+  return fail('EmptyCommandInput', 'TransferObjects, MergeCoin, and Publish cannot have empty arguments. If MakeMoveVec has empty arguments, it must have a type specified');
+}
+
+function objectIdOfArg(o: ObjectArg): string {
+  switch (o.$kind) {
+    case 'ImmOrOwnedObject':
+      return o.ImmOrOwnedObject.objectId;
+    case 'SharedObject':
+      return o.SharedObject.objectId;
+    case 'Receiving':
+      return o.Receiving.objectId;
+  }
+}
+
+function checkOwned(id: string, object: SuiObject, owner: string): void {
+  if (object.data.$kind === 'Package') throw fail('MovePackageAsObject', `A move object is expected, instead a move package is passed: ${id}`);
+  switch (object.owner.$kind) {
+    case 'Immutable':
+      return;
+    case 'AddressOwner':
+      if (object.owner.AddressOwner !== owner) {
+        throw fail(
+          'IncorrectUserSignature',
+          `Transaction was not signed by the correct sender: Object ${id} is owned by account address ${object.owner.AddressOwner}, but given owner/signer address is ${owner}`,
+        );
+      }
+      return;
+    case 'ObjectOwner':
+      throw fail('InvalidChildObjectArgument', `Object ${id} is owned by object ${object.owner.ObjectOwner}. Objects owned by other objects cannot be used as input arguments`);
+    default:
+      throw fail('NotOwnedObjectError', 'Object used as owned is not owned');
+  }
+}
+
+function checkShared(id: string, object: SuiObject, arg: Extract<ObjectArg, { $kind: 'SharedObject' }>['SharedObject'], sender: string): void {
+  const mutability = arg.mutability.$kind;
+  if (mutability === 'NonExclusiveWrite') throw fail('Unsupported', 'Feature is not supported: User transactions cannot use SharedObjectMutability::NonExclusiveWrite');
+  if (isSystemObject(id) && !MUTABLE_SYSTEM.has(id) && !(IMMUTABLE_SYSTEM.has(id) && mutability === 'Immutable')) {
+    throw fail('ImmutableParameterExpectedError', 'Mutable parameter provided, immutable parameter expected');
+  }
+  switch (object.owner.$kind) {
+    case 'Shared':
+      if (object.owner.Shared.initialSharedVersion !== arg.initialSharedVersion) throw fail('SharedObjectStartingVersionMismatch', 'Wrong initial version given for shared object');
+      return;
+    case 'ConsensusAddressOwner':
+      if (object.owner.ConsensusAddressOwner.startVersion !== arg.initialSharedVersion) throw fail('SharedObjectStartingVersionMismatch', 'Wrong initial version given for shared object');
+      if (object.owner.ConsensusAddressOwner.owner !== sender) {
+        throw fail(
+          'IncorrectUserSignature',
+          `Transaction was not signed by the correct sender: Object ${id} is owned by account address ${object.owner.ConsensusAddressOwner.owner}, but given owner/signer address is ${sender}`,
+        );
+      }
+      return;
+    default:
+      throw fail('NotSharedObjectError', 'Object used as shared is not shared');
+  }
+}
+
+/**
+ * Check a user transaction before execution. Returns the rejection, or `null` when the
+ * transaction may execute. `store` is read as of before the transaction.
+ */
+export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest): TransactionInputError | null {
+  try {
+    checkCommands(req.transaction);
+    // Duplicate object inputs.
+    const seen = new Set<string>();
+    for (const i of req.transaction.inputs) {
+      if (i.$kind !== 'Object') continue;
+      const id = objectIdOfArg(i.Object);
+      if (seen.has(id)) throw fail('DuplicateObjectRefInput', "The transaction inputs contain duplicated ObjectRef's");
+      seen.add(id);
+    }
+    // Packages the commands name.
+    for (const c of req.transaction.commands) {
+      if (c.$kind !== 'MoveCall') continue;
+      const p = store.getObject(c.MoveCall.package);
+      if (p === undefined || p.data.$kind !== 'Package') throw fail('DependentPackageNotFound', `Dependent package not found on-chain: ${c.MoveCall.package}`);
+    }
+    // Gas.
+    let balance = 0n;
+    for (const ref of req.payment) {
+      const o = store.getObject(ref.objectId);
+      if (o === undefined) throw fail('ObjectNotFound', `Could not find the referenced object ${ref.objectId} at version Some(SequenceNumber(${ref.version}))`);
+      if (o.owner.$kind !== 'AddressOwner' || o.owner.AddressOwner !== req.gasOwner) {
+        const owner = o.owner.$kind === 'AddressOwner' ? `AddressOwner(${o.owner.AddressOwner})` : o.owner.$kind;
+        throw fail('GasObjectNotOwnedObject', `Gas object is not an owned object with owner: ${owner}`);
+      }
+      if (o.data.$kind === 'Move') balance += readCoinBalance(o.data.Move.contents);
+    }
+    if (req.payment.length > 0 && balance < req.budget) {
+      throw fail('GasBalanceTooLow', `Balance of gas object ${balance} is lower than the needed amount: ${req.budget}`);
+    }
+    // Objects.
+    const gasIds = new Set(req.payment.map((p) => p.objectId));
+    for (const i of req.transaction.inputs) {
+      if (i.$kind !== 'Object') continue;
+      const arg = i.Object;
+      const id = objectIdOfArg(arg);
+      const object = store.getObject(id);
+      switch (arg.$kind) {
+        case 'ImmOrOwnedObject': {
+          if (object === undefined) throw fail('ObjectNotFound', `Could not find the referenced object ${id} at version Some(SequenceNumber(${arg.ImmOrOwnedObject.version}))`);
+          if (versionOf(object) !== arg.ImmOrOwnedObject.version) {
+            throw fail(
+              'ObjectVersionUnavailableForConsumption',
+              `Transaction needs to be rebuilt because object ${id} version ${arg.ImmOrOwnedObject.version} (${arg.ImmOrOwnedObject.digest}) is unavailable for consumption, current version: ${versionOf(object)}`,
+            );
+          }
+          checkOwned(id, object, gasIds.has(id) ? req.gasOwner : req.sender);
+          break;
+        }
+        case 'SharedObject':
+          if (object === undefined) throw fail('ObjectNotFound', `Could not find the referenced object ${id} at version None`);
+          checkShared(id, object, arg.SharedObject, req.sender);
+          break;
+        case 'Receiving':
+          if (object === undefined) continue;
+          if (versionOf(object) !== arg.Receiving.version) {
+            throw fail(
+              'ObjectVersionUnavailableForConsumption',
+              `Transaction needs to be rebuilt because object ${id} version ${arg.Receiving.version} (${arg.Receiving.digest}) is unavailable for consumption, current version: ${versionOf(object)}`,
+            );
+          }
+          if (object.data.$kind === 'Package') throw fail('MovePackageAsObject', `A move object is expected, instead a move package is passed: ${id}`);
+          switch (object.owner.$kind) {
+            case 'AddressOwner':
+              break;
+            case 'ObjectOwner':
+              throw fail('InvalidChildObjectArgument', `Object ${id} is owned by object ${object.owner.ObjectOwner}. Objects owned by other objects cannot be used as input arguments`);
+            case 'Immutable':
+              throw fail('MutableParameterExpected', 'Immutable parameter provided, mutable parameter expected');
+            default:
+              throw fail('NotSharedObjectError', 'Object used as shared is not shared');
+          }
+          break;
+      }
+    }
+    return null;
+  } catch (e) {
+    if (e instanceof TransactionInputError) return e;
+    throw e;
+  }
+}
+
+/** The balance of a `Coin<T>` from its BCS (`UID` then `u64`). */
+function readCoinBalance(contents: Uint8Array): bigint {
+  if (contents.length < 40) return 0n;
+  return new DataView(contents.buffer, contents.byteOffset + 32, 8).getBigUint64(0, true);
+}
