@@ -146,4 +146,5 @@ export type {
   MultiaddrParse,
 } from './natives/sui/index.js';
 export { suiNativeRegistry, blsMinSigBackend } from './natives/sui-registry.js';
+export { blake2b256Of } from './natives/sui/crypto/blake2b.js';
 export type { SuiRegistryOptions } from './natives/sui-registry.js';

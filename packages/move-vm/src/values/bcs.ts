@@ -65,6 +65,14 @@ class Out {
       }
       return;
     }
+    if (bytes === 8) {
+      // Two 32-bit halves: far fewer BigInt operations than byte by byte.
+      let lo = Number(v & 0xffffffffn);
+      let hi = Number((v >> 32n) & 0xffffffffn);
+      for (let i = 0; i < 4; i++, lo >>>= 8) this.buf[this.len++] = lo & 0xff;
+      for (let i = 0; i < 4; i++, hi >>>= 8) this.buf[this.len++] = hi & 0xff;
+      return;
+    }
     let x = v;
     for (let i = 0; i < bytes; i++) {
       this.buf[this.len++] = Number(x & 0xffn);
@@ -77,11 +85,39 @@ class Out {
     this.buf.set(b, this.len);
     this.len += b.length;
   }
+
+  address(a: string): void {
+    this.ensure(32);
+    if (writeAddressBytes(a, this.buf, this.len)) this.len += 32;
+    else this.bytes(addressValueBytes(a));
+  }
 }
 
-function addressBytes(a: string): Uint8Array {
+/** Value of each ASCII hex digit, -1 for other characters. */
+const NIBBLE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) {
+  NIBBLE['0123456789abcdef'.charCodeAt(i)] = i;
+  NIBBLE['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+
+/** Write the 32 bytes of `a` (`0x` + 64 hex digits) into `out` at `at`; `false` when it is not in that form. */
+function writeAddressBytes(a: string, out: Uint8Array, at: number): boolean {
+  if (a.length !== 66) return false;
+  for (let i = 0; i < 32; i++) {
+    const c1 = a.charCodeAt(2 + 2 * i);
+    const c2 = a.charCodeAt(3 + 2 * i);
+    const hi = c1 < 128 ? NIBBLE[c1] : -1;
+    const lo = c2 < 128 ? NIBBLE[c2] : -1;
+    if ((hi | lo) < 0) return false;
+    out[at + i] = (hi << 4) | lo;
+  }
+  return true;
+}
+
+/** The 32 bytes of an address value (`0x` + 64 hex digits). */
+export function addressValueBytes(a: string): Uint8Array {
   const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) out[i] = parseInt(a.slice(2 + 2 * i, 4 + 2 * i), 16);
+  if (!writeAddressBytes(a, out, 0)) for (let i = 0; i < 32; i++) out[i] = parseInt(a.slice(2 + 2 * i, 4 + 2 * i), 16);
   return out;
 }
 
@@ -103,7 +139,7 @@ function encode(out: Out, v: unknown, t: Type, table: TypeTable): void {
       return out.le(v as bigint, 32);
     case TypeKind.Address:
     case TypeKind.Signer:
-      return out.bytes(addressBytes(v as string));
+      return out.address(v as string);
     case TypeKind.Vector: {
       const vec = v as MoveVector;
       out.uleb(vec.length);

@@ -201,13 +201,43 @@ export function bytesToHex(bytes: Uint8Array): string {
   return s;
 }
 
+/** Value of each ASCII hex digit, -1 for other characters. */
+const NIBBLE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) {
+  NIBBLE['0123456789abcdef'.charCodeAt(i)] = i;
+  NIBBLE['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+
+/** Decode `count` bytes of hex from `text` at `start` into `out`; `false` on a non-hex digit. */
+function decodeHex(text: string, start: number, out: Uint8Array, count: number): boolean {
+  for (let i = 0; i < count; i++) {
+    const a = text.charCodeAt(start + 2 * i);
+    const b = text.charCodeAt(start + 2 * i + 1);
+    const hi = a < 128 ? NIBBLE[a] : -1;
+    const lo = b < 128 ? NIBBLE[b] : -1;
+    if ((hi | lo) < 0) return false;
+    out[i] = (hi << 4) | lo;
+  }
+  return true;
+}
+
 /** Bytes of a hex string (`0x` prefix optional, even length). */
 export function hexToBytes(hex: string): Uint8Array {
-  const h = hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
-  if (h.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(h)) throw invalid(`not hex: ${JSON.stringify(hex)}`);
-  const out = new Uint8Array(h.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(h.slice(2 * i, 2 * i + 2), 16);
+  const start = hex.startsWith('0x') || hex.startsWith('0X') ? 2 : 0;
+  const n = hex.length - start;
+  const out = new Uint8Array(n >> 1);
+  if (n % 2 !== 0 || !decodeHex(hex, start, out, out.length)) throw invalid(`not hex: ${JSON.stringify(hex)}`);
   return out;
+}
+
+/** The 32 bytes of an address (any form {@link normalizeAddress} accepts). */
+export function addressToBytes(address: string): Uint8Array {
+  // Fast path: the canonical `0x` + 64 hex digits (any case).
+  if (address.length === 66 && address.charCodeAt(0) === 48 && (address.charCodeAt(1) | 32) === 120) {
+    const out = new Uint8Array(32);
+    if (decodeHex(address, 2, out, 32)) return out;
+  }
+  return hexToBytes(normalizeAddress(address));
 }
 
 /**
@@ -227,7 +257,7 @@ export const Address: Codec<string> = register(
   new BcsType<string, string>({
     name: 'address',
     read: (r) => `0x${bytesToHex(r.readBytes(32))}`,
-    write: (v, w) => void w.writeBytes(hexToBytes(normalizeAddress(v))),
+    write: (v, w) => void w.writeBytes(addressToBytes(v)),
     serializedSize: () => 32,
     validate: (v) => {
       if (typeof v !== 'string') throw new BcsError('BCS_INVALID_ADDRESS', `expected address string, got ${typeof v}`);
@@ -255,6 +285,22 @@ export function digestFromBase58(digest: string): Uint8Array {
   return bytes;
 }
 
+/**
+ * Decoded digests, for writing: effects and objects write the same few digests (the
+ * transaction's, the objects' just computed) many times. Bounded; entries are never handed out.
+ */
+const digestBytesCache = new Map<string, Uint8Array>();
+
+function digestBytesForWrite(digest: string): Uint8Array {
+  let bytes = digestBytesCache.get(digest);
+  if (bytes === undefined) {
+    bytes = digestFromBase58(digest);
+    if (digestBytesCache.size >= 8192) digestBytesCache.clear();
+    digestBytesCache.set(digest, bytes);
+  }
+  return bytes;
+}
+
 /** A Sui digest (`Digest` newtypes: transaction, effects, object...): ULEB128 32, then 32 bytes; base58 text. */
 export const Digest: Codec<string> = register(
   new BcsType<string, string>({
@@ -266,7 +312,7 @@ export const Digest: Codec<string> = register(
     },
     write: (v, w) => {
       w.writeULEB(32);
-      w.writeBytes(digestFromBase58(v));
+      w.writeBytes(digestBytesForWrite(v));
     },
     serializedSize: () => 33,
     validate: (v) => {

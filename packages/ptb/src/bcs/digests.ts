@@ -4,8 +4,8 @@
  * get `blake2b256(0xf1 ‖ tx_digest ‖ u64le(creation index))`; dynamic fields get
  * `blake2b256(0xf0 ‖ parent ‖ u64le(len key) ‖ key ‖ bcs(key type))`.
  */
-import { blake2b } from '@noble/hashes/blake2.js';
-import { bytesToHex, digestFromBase58, digestToBase58, encodeBcs, hexToBytes, normalizeAddress } from './codec.js';
+import { blake2b256Of } from '@smi/move-vm';
+import { addressToBytes, bytesToHex, digestFromBase58, digestToBase58, encodeBcs, normalizeAddress } from './codec.js';
 import { CheckpointContents, CheckpointSummary } from './checkpoint.js';
 import { TransactionEffects, TransactionEvents } from './effects.js';
 import { BcsError } from './errors.js';
@@ -25,18 +25,20 @@ export const DIGEST_SALTS = {
 
 /** `blake2b256` (32-byte output). */
 export function blake2b256(bytes: Uint8Array): Uint8Array {
-  return blake2b(bytes, { dkLen: 32 });
+  return blake2b256Of(bytes);
 }
 
 const encoder = new TextEncoder();
+const saltBytes = new Map<string, Uint8Array>();
 
 /** `blake2b256(salt ‖ bytes)`: the 32 digest bytes of already-encoded BCS. */
 export function saltedDigest(salt: string, bcs: Uint8Array): Uint8Array {
-  const s = encoder.encode(salt);
-  const h = blake2b.create({ dkLen: 32 });
-  h.update(s);
-  h.update(bcs);
-  return h.digest();
+  let s = saltBytes.get(salt);
+  if (s === undefined) {
+    s = encoder.encode(salt);
+    saltBytes.set(salt, s);
+  }
+  return blake2b256Of(s, bcs);
 }
 
 /** Transaction digest (base58) of `TransactionData`. */
@@ -82,7 +84,7 @@ function u64le(value: number | bigint): Uint8Array {
   return out;
 }
 
-const addressBytes = (address: string): Uint8Array => hexToBytes(normalizeAddress(address));
+const addressBytes = addressToBytes;
 
 /** Hashing scopes of derived ids. */
 export const ID_SCOPES = { dynamicField: 0xf0, transactionCreated: 0xf1 } as const;

@@ -231,9 +231,10 @@ export function splitCoins(env: CommandEnv, coin: Argument, amounts: Argument[])
   balance[0] = have - total;
   const coins = values.map((amount) => ({ value: [[[env.runtime.freshId()]], [amount]] as unknown, type }));
   state.pushResults(coins);
+  const tag = formatType(type);
   return {
-    returnValues: coins.map((x) => ({ type: formatType(type), bcs: vm.bcs.encode(x.value, type) })),
-    mutatedReferences: [{ argument: argName(coin), type: formatType(type), bcs: vm.bcs.encode(c, type) }],
+    returnValues: coins.map((x) => ({ type: tag, bcs: vm.bcs.encode(x.value, type) })),
+    mutatedReferences: [{ argument: argName(coin), type: tag, bcs: vm.bcs.encode(c, type) }],
   };
 }
 

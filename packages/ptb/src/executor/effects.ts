@@ -38,6 +38,8 @@ interface Write {
   owner: Owner;
   /** A package written by Publish/Upgrade (then `value`/`type` are unused). */
   packageObject?: SuiObject;
+  /** BCS of `value` when already encoded (the object runtime's writes). */
+  bcs?: Uint8Array;
 }
 
 function moveObject(vm: MoveVM, w: Write, version: bigint, txDigest: string): SuiObject {
@@ -49,10 +51,11 @@ function moveObject(vm: MoveVM, w: Write, version: bigint, txDigest: string): Su
         type: moveObjectTypeOf(w.type),
         hasPublicTransfer: (w.type.abilities & Ability.Store) !== 0,
         version,
-        contents: vm.bcs.encode(w.value, w.type),
+        contents: w.bcs ?? vm.bcs.encode(w.value, w.type),
       },
     },
-    owner: w.owner,
+    // A newly shared object's initial shared version is the version it is first written at.
+    owner: w.owner.$kind === 'Shared' && w.owner.Shared.initialSharedVersion === 0n ? { $kind: 'Shared', Shared: { initialSharedVersion: version } } : w.owner,
     previousTransaction: txDigest,
     storageRebate: 0n,
   };
@@ -138,7 +141,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   } else {
     const r = runtime.results();
     const createdIds = new Set(r.createdIds);
-    for (const w of r.writes) writes.set(w.id, { id: w.id, type: w.type, value: w.value, owner: toBcsOwner(w.owner) });
+    for (const w of r.writes) writes.set(w.id, { id: w.id, type: w.type, value: w.value, owner: toBcsOwner(w.owner), bcs: w.bcs });
     for (const c of r.loadedChildObjects) children.set(c.id, { version: c.version, object: loaded.runtimeObjects.get(c.id), modified: c.isModified });
     const deletedIds = new Set(r.deletedIds);
     // Input objects (the gas coin included).

@@ -58,9 +58,29 @@ export function decodeObject(vm: MoveVM, o: SuiObject): { value: unknown; type: 
   return { value: vm.bcs.decode(o.data.Move.contents, type), type };
 }
 
-/** Sui's compact object type of a runtime type. */
+/** Compact object types by runtime type (types are shared objects; their tags never change). */
+const objectTypes = new WeakMap<Type, MoveObjectType>();
+
+/** Sui's compact object type of a runtime type (cached: treat the result as read-only). */
 export function moveObjectTypeOf(t: Type): MoveObjectType {
-  return moveObjectTypeFromStructTag(parseStructTag(formatType(t)));
+  let m = objectTypes.get(t);
+  if (m === undefined) {
+    m = moveObjectTypeFromStructTag(parseStructTag(formatType(t)));
+    objectTypes.set(t, m);
+  }
+  return m;
+}
+
+/** BCS sizes of compact object types (by identity: the cached ones recur). */
+const objectTypeSizes = new WeakMap<MoveObjectType, number>();
+
+function objectTypeSize(t: MoveObjectType): number {
+  let n = objectTypeSizes.get(t);
+  if (n === undefined) {
+    n = encodeBcs(MoveObjectTypeCodec, t).length;
+    objectTypeSizes.set(t, n);
+  }
+  return n;
 }
 
 /** Upstream `Object::object_size_for_gas_metering`. */
@@ -68,7 +88,7 @@ export function objectSizeForGas(o: SuiObject): number {
   const meta = 40 + 32 + 8;
   if (o.data.$kind === 'Move') {
     const m = o.data.Move;
-    return meta + m.contents.length + encodeBcs(MoveObjectTypeCodec, m.type).length + 1 + 8;
+    return meta + m.contents.length + objectTypeSize(m.type) + 1 + 8;
   }
   const p = o.data.Package;
   let size = 8;

@@ -98,7 +98,8 @@ function validPureContents(t: Type, v: unknown): boolean {
   }
   if (d.address === STD && d.name === 'Option') {
     const vec = (v as unknown[])[0] as { toArray(): unknown[] };
-    return vec.toArray().every((x) => validPureContents(t.typeArgs[0], x));
+    // An `Option` is a vector of at most one element.
+    return vec.toArray().length <= 1 && vec.toArray().every((x) => validPureContents(t.typeArgs[0], x));
   }
   return true;
 }
@@ -184,7 +185,7 @@ export class ExecutionState {
   }
 
   private checkType(s: Slot, t: Type, argIdx: number): void {
-    if (s.type !== null && formatType(s.type) !== formatType(t)) {
+    if (s.type !== null && s.type !== t && formatType(s.type) !== formatType(t)) {
       throw argumentError(argIdx, 'TypeMismatch', `expected ${formatType(t)}, got ${formatType(s.type)}`);
     }
   }

@@ -12,13 +12,14 @@
  * - {@link deriveObjectId}: fresh ids, blake2b256(0xf1 ‖ tx digest ‖ u64le(n))
  *   (`ObjectID::derive_id`).
  */
-import { blake2b } from '@noble/hashes/blake2.js';
 import { canonicalAddress } from '@smi/bytecode';
 import { VmError } from '../../errors.js';
 import type { GasStructTag, GasTypeTag } from '../../gas/native-costs.js';
 import { typeSize, typeTagAbstractSize, structTagAbstractSize } from '../../gas/native-costs.js';
 import { type DatatypeInfo, type Type, TypeKind } from '../../types/runtime-type.js';
 import { parseTypeTag, type TypeTagAst } from '../../types/type-tag.js';
+import { addressValueBytes } from '../../values/bcs.js';
+import { blake2b256Of } from './crypto/blake2b.js';
 
 /** A Move type tag (the shape the gas formulas use): primitives by name, `{ vector }`, `{ struct }`. */
 export type SuiTypeTag = GasTypeTag;
@@ -34,10 +35,7 @@ const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padSt
 
 /** The 32 bytes of an address (`0x` + 64 hex; shorter forms are padded). */
 export function addressToBytes(address: string): Uint8Array {
-  const a = address.length === 66 ? address : canonicalAddress(address);
-  const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) out[i] = parseInt(a.slice(2 + 2 * i, 4 + 2 * i), 16);
-  return out;
+  return addressValueBytes(address.length === 66 ? address : canonicalAddress(address));
 }
 
 /** `0x` + 64 lowercase hex of 32 bytes. */
@@ -49,7 +47,7 @@ export function bytesToAddress(bytes: Uint8Array): string {
 
 /** blake2b with a 32-byte digest (Sui's `DefaultHash`). */
 export function blake2b256(data: Uint8Array): Uint8Array {
-  return blake2b(data, { dkLen: 32 });
+  return blake2b256Of(data);
 }
 
 function u64le(n: bigint): Uint8Array {

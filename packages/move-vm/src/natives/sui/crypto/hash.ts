@@ -5,15 +5,15 @@
  * block × ⌈|data| / block⌉ with blocks of 128 bytes (BLAKE2b) and 136 bytes (Keccak);
  * HMAC charges per byte × (|key| + |msg|) + per block × ⌊(|key| + |msg| + 270) / 136⌋.
  */
-import { blake2b } from '@noble/hashes/blake2.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { keccak_256, sha3_256 } from '@noble/hashes/sha3.js';
 import type { NativeFunction } from '../../registry.js';
+import { blake2b256Of } from './blake2b.js';
 import { bytesArg, chargeBytesAndBlocks, chargeParam, cost, type CryptoEnv, vecU8 } from './common.js';
 
 /** BLAKE2b with a 32-byte digest, as fastcrypto's `Blake2b256`. */
 export function blake2b256(data: Uint8Array): Uint8Array {
-  return blake2b(data, { dkLen: 32 });
+  return blake2b256Of(data);
 }
 
 const HMAC_BLOCK = 136;
