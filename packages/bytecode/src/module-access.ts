@@ -15,12 +15,23 @@ import { Ability, type AbilitySet } from './file-format.js';
 
 /** Canonical form of an address: `0x` + 64 lowercase hex digits. */
 export function canonicalAddress(address: string): string {
+  if (isCanonicalAddress(address)) return address;
   let hex = address.toLowerCase();
   if (hex.startsWith('0x')) hex = hex.slice(2);
   if (hex.length === 0 || hex.length > 64 || !/^[0-9a-f]+$/.test(hex)) {
     throw new RangeError(`invalid address: ${JSON.stringify(address)}`);
   }
   return '0x' + hex.padStart(64, '0');
+}
+
+/** `true` for `0x` + 64 lowercase hex digits (the common case, checked without allocating). */
+function isCanonicalAddress(a: string): boolean {
+  if (a.length !== 66 || a.charCodeAt(0) !== 48 || a.charCodeAt(1) !== 120) return false;
+  for (let i = 2; i < 66; i++) {
+    const c = a.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
 }
 
 /** Shortest form of an address: `0x` + hex without leading zeros (`0x2`). */

@@ -261,7 +261,8 @@ export const Address: Codec<string> = register(
     serializedSize: () => 32,
     validate: (v) => {
       if (typeof v !== 'string') throw new BcsError('BCS_INVALID_ADDRESS', `expected address string, got ${typeof v}`);
-      normalizeAddress(v);
+      // Full-length text is checked digit by digit when written (a bad digit falls back to normalizeAddress, which throws).
+      if (v.length !== 66) normalizeAddress(v);
     },
   }),
   { kind: 'leaf', leaf: 'address' },
@@ -291,7 +292,8 @@ export function digestFromBase58(digest: string): Uint8Array {
  */
 const digestBytesCache = new Map<string, Uint8Array>();
 
-function digestBytesForWrite(digest: string): Uint8Array {
+/** The 32 bytes of a base58 digest, from a small cache: read them, never change them. */
+export function digestBytesForWrite(digest: string): Uint8Array {
   let bytes = digestBytesCache.get(digest);
   if (bytes === undefined) {
     bytes = digestFromBase58(digest);

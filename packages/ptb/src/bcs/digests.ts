@@ -5,11 +5,11 @@
  * `blake2b256(0xf0 ‖ parent ‖ u64le(len key) ‖ key ‖ bcs(key type))`.
  */
 import { blake2b256Of } from '@smi/move-vm';
-import { addressToBytes, bytesToHex, digestFromBase58, digestToBase58, encodeBcs, normalizeAddress } from './codec.js';
+import { addressToBytes, bytesToHex, digestBytesForWrite, digestFromBase58, digestToBase58, encodeBcs, normalizeAddress } from './codec.js';
 import { CheckpointContents, CheckpointSummary } from './checkpoint.js';
 import { TransactionEffects, TransactionEvents } from './effects.js';
 import { BcsError } from './errors.js';
-import { SuiObject, objectIdOf, objectVersionOf, type ObjectRef } from './object.js';
+import { MoveObjectType, Owner, SuiObject, objectIdOf, objectVersionOf, type ObjectRef } from './object.js';
 import { TransactionData } from './transaction.js';
 import { TypeTag } from './type-tag.js';
 
@@ -31,14 +31,18 @@ export function blake2b256(bytes: Uint8Array): Uint8Array {
 const encoder = new TextEncoder();
 const saltBytes = new Map<string, Uint8Array>();
 
-/** `blake2b256(salt ‖ bytes)`: the 32 digest bytes of already-encoded BCS. */
-export function saltedDigest(salt: string, bcs: Uint8Array): Uint8Array {
+function saltOf(salt: string): Uint8Array {
   let s = saltBytes.get(salt);
   if (s === undefined) {
     s = encoder.encode(salt);
     saltBytes.set(salt, s);
   }
-  return blake2b256Of(s, bcs);
+  return s;
+}
+
+/** `blake2b256(salt ‖ bytes)`: the 32 digest bytes of already-encoded BCS. */
+export function saltedDigest(salt: string, bcs: Uint8Array): Uint8Array {
+  return blake2b256Of(saltOf(salt), bcs);
 }
 
 /** Transaction digest (base58) of `TransactionData`. */
@@ -58,8 +62,79 @@ export function transactionEventsDigest(events: TransactionEvents): string {
 
 /** Object digest (base58), as in object references. */
 export function objectDigest(object: SuiObject): string {
-  return digestToBase58(saltedDigest(DIGEST_SALTS.object, encodeBcs(SuiObject, object)));
+  const parts = moveObjectBcsParts(object);
+  if (parts === null) return digestToBase58(saltedDigest(DIGEST_SALTS.object, encodeBcs(SuiObject, object)));
+  return digestToBase58(blake2b256Of(saltOf(DIGEST_SALTS.object), ...parts));
 }
+
+const U64_LIMIT = 1n << 64n;
+const objectTypeBytes = new WeakMap<MoveObjectType, Uint8Array>();
+
+function u64Into(view: DataView, at: number, v: bigint): boolean {
+  if (typeof v !== 'bigint' || v < 0n || v >= U64_LIMIT) return false;
+  view.setBigUint64(at, v, true);
+  return true;
+}
+
+/** BCS of an owner of the common kinds, or `null`. */
+function ownerBytes(owner: Owner): Uint8Array | null {
+  switch (owner.$kind) {
+    case 'AddressOwner':
+    case 'ObjectOwner': {
+      const out = new Uint8Array(33);
+      out[0] = owner.$kind === 'AddressOwner' ? 0 : 1;
+      out.set(addressToBytes(owner.$kind === 'AddressOwner' ? owner.AddressOwner : owner.ObjectOwner), 1);
+      return out;
+    }
+    case 'Shared': {
+      const out = new Uint8Array(9);
+      out[0] = 2;
+      return u64Into(new DataView(out.buffer), 1, owner.Shared.initialSharedVersion) ? out : null;
+    }
+    case 'Immutable':
+      return Uint8Array.of(3);
+    default:
+      return null;
+  }
+}
+
+/**
+ * The BCS of a Move object as pieces to hash, without the generic codec (the object digest
+ * of every written object is on the executor's hot path); `null` for packages and unusual
+ * owners, which take the generic codec. The checkpoint tests hold both to the same bytes.
+ */
+function moveObjectBcsParts(o: SuiObject): Uint8Array[] | null {
+  if (o.data.$kind !== 'Move') return null;
+  const m = o.data.Move;
+  const owner = ownerBytes(o.owner);
+  if (owner === null || !(m.contents instanceof Uint8Array)) return null;
+  let type = objectTypeBytes.get(m.type);
+  if (type === undefined) {
+    type = encodeBcs(MoveObjectType, m.type);
+    objectTypeBytes.set(m.type, type);
+  }
+  // Data::Move tag, then the type; bool, version, ULEB128 length of the contents.
+  const head = new Uint8Array(1 + 8 + 5);
+  const hv = new DataView(head.buffer);
+  head[0] = m.hasPublicTransfer ? 1 : 0;
+  if (!u64Into(hv, 1, m.version)) return null;
+  let n = 9;
+  for (let len = m.contents.length; ; len >>>= 7) {
+    if (len < 0x80) {
+      head[n++] = len;
+      break;
+    }
+    head[n++] = (len & 0x7f) | 0x80;
+  }
+  // The previous transaction (ULEB128 32, 32 bytes) and the storage rebate.
+  const tail = new Uint8Array(1 + 32 + 8);
+  tail[0] = 32;
+  tail.set(digestBytesForWrite(o.previousTransaction), 1);
+  if (!u64Into(new DataView(tail.buffer), 33, o.storageRebate)) return null;
+  return [DATA_MOVE_TAG, type, head.subarray(0, n), m.contents, owner, tail];
+}
+
+const DATA_MOVE_TAG = Uint8Array.of(0);
 
 /** Checkpoint digest (base58) of a checkpoint summary. */
 export function checkpointSummaryDigest(summary: CheckpointSummary): string {
