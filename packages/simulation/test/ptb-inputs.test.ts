@@ -172,8 +172,9 @@ describeWithFixtures('PTB executor: inputs', ['fixtures', 'framework'], () => {
       merge.mergeCoins(merge.object(coin), [merge.gas]);
       expect(failureOf(env.execute(merge.build(), { gasCoin: gas }))).toEqual({ kind: 'CommandArgumentError', command: 0, argIdx: 1, argKind: 'InvalidGasCoinUsage' });
       const vec = env.tx();
-      const v = vec.makeMoveVec(null, [vec.object(coin), vec.gas]);
-      vec.transferObjects([v], vec.pure('address', BOB));
+      // The vector stays unused: the whole PTB is typed before any check of its inputs, and a
+      // vector handed to TransferObjects would fail typing first (InvalidTransferObject).
+      vec.makeMoveVec(null, [vec.object(coin), vec.gas]);
       expect(failureOf(env.execute(vec.build(), { gasCoin: gas }))).toEqual({ kind: 'CommandArgumentError', command: 0, argIdx: 1, argKind: 'InvalidGasCoinUsage' });
     });
 

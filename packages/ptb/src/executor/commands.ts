@@ -141,16 +141,24 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   if (typeArgs.length !== fn.typeParams.length) {
     throw simpleFailure('TypeArityMismatch', `${call.function} takes ${fn.typeParams.length} type arguments, got ${typeArgs.length}`);
   }
-  const params = fn.params.map((p) => vm.types.subst(p, typeArgs));
-  const withCtx = params.length > 0 && isTxContext(params[params.length - 1]);
-  const expected = withCtx ? params.length - 1 : params.length;
+  const allParams = fn.params.map((p) => vm.types.subst(p, typeArgs));
+  // The TxContext is supplied by the executor: the last parameter, or (protocol 108+) any.
+  const anywhere = vm.protocolConfig?.flag('enable_ptb_execution_v2') === true;
+  const ctxAt = allParams.map((p, k) => isTxContext(p) && (anywhere || k === allParams.length - 1));
+  const params = allParams.filter((_, k) => !ctxAt[k]);
+  const withCtx = ctxAt.some((c) => c);
+  const expected = params.length;
   if (call.arguments.length !== expected) {
     throw simpleFailure('ArityMismatch', `${call.function} takes ${expected} arguments, got ${call.arguments.length}`);
   }
   const byRef = new Set<Slot>();
   const args: CallArg[] = [];
   const mutated: { argIdx: number; type: Type; ref: unknown }[] = [];
+  const pushCtx = (): void => {
+    while (ctxAt[args.length] === true) args.push({ $kind: 'Raw', value: env.runtime.txContextValue() });
+  };
   call.arguments.forEach((a, i) => {
+    pushCtx();
     const p = params[i];
     const slot = state.slot(a, i);
     if (p.kind === TypeKind.Reference || p.kind === TypeKind.MutableReference) {
@@ -172,7 +180,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
     }
   });
   if (!env.relaxed && fn.isEntry && fn.visibility !== 'Public') state.checkEntryArguments();
-  if (withCtx) args.push({ $kind: 'Raw', value: env.runtime.txContextValue() });
+  if (withCtx) pushCtx();
   if (env.eventModule === null) env.eventModule = { packageId: call.package, module: call.module };
   const r = vm.call(`${call.package}::${call.module}::${call.function}`, {
     typeArgs,
@@ -194,7 +202,9 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   state.pushResults(r.returnValues.map((v) => ({ value: v.value, type: v.type })));
   return {
     returnValues: r.returnValues.map((v) => ({ type: v.typeTag, bcs: v.bcs })),
-    mutatedReferences: r.mutatedReferences.filter((m) => m.argIndex < call.arguments.length).map((m) => ({ argument: argName(call.arguments[m.argIndex]), type: m.value.typeTag, bcs: m.value.bcs })),
+    mutatedReferences: r.mutatedReferences
+      .filter((m) => ctxAt[m.argIndex] !== true)
+      .map((m) => ({ argument: argName(call.arguments[m.argIndex - ctxAt.slice(0, m.argIndex).filter((c) => c).length]), type: m.value.typeTag, bcs: m.value.bcs })),
   };
 }
 

@@ -42,6 +42,15 @@ interface Write {
   bcs?: Uint8Array;
 }
 
+/** A newly shared (or consensus-owned) object starts at the version it is first written at. */
+function withStartVersion(owner: Owner, version: bigint): Owner {
+  if (owner.$kind === 'Shared' && owner.Shared.initialSharedVersion === 0n) return { $kind: 'Shared', Shared: { initialSharedVersion: version } };
+  if (owner.$kind === 'ConsensusAddressOwner' && owner.ConsensusAddressOwner.startVersion === 0n) {
+    return { $kind: 'ConsensusAddressOwner', ConsensusAddressOwner: { startVersion: version, owner: owner.ConsensusAddressOwner.owner } };
+  }
+  return owner;
+}
+
 function moveObject(vm: MoveVM, w: Write, version: bigint, txDigest: string): SuiObject {
   if (w.packageObject) return w.packageObject;
   return {
@@ -54,8 +63,7 @@ function moveObject(vm: MoveVM, w: Write, version: bigint, txDigest: string): Su
         contents: w.bcs ?? vm.bcs.encode(w.value, w.type),
       },
     },
-    // A newly shared object's initial shared version is the version it is first written at.
-    owner: w.owner.$kind === 'Shared' && w.owner.Shared.initialSharedVersion === 0n ? { $kind: 'Shared', Shared: { initialSharedVersion: version } } : w.owner,
+    owner: withStartVersion(w.owner, version),
     previousTransaction: txDigest,
     storageRebate: 0n,
   };

@@ -13,6 +13,7 @@ import { finishTransaction } from './effects.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import { decodeObject, objectTypeTag, toRuntimeOwner } from './objects.js';
 import { publishPackage, upgradePackage } from './publish.js';
+import { checkTransactionStatically } from './static-verify.js';
 import { ExecutionState, type InputObjectInfo, type Slot } from './state.js';
 import type { CommandResult, ExecutionInput, ExecutionResult, ObjectStore } from './types.js';
 
@@ -206,6 +207,15 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
   } catch (e) {
     if (!(e instanceof ExecutionFailure)) throw e;
     failure = e;
+  }
+  // Protocol 108+: the whole transaction is typed and verified before any command runs.
+  if (failure === null && cfg.flag('enable_ptb_execution_v2')) {
+    try {
+      checkTransactionStatically(vm, state.inputs, state.gas, input.transaction.commands, relaxed, (f) => cfg.flag(f));
+    } catch (e) {
+      if (!(e instanceof ExecutionFailure)) throw e;
+      failure = e;
+    }
   }
   if (failure === null) {
     input.transaction.commands.forEach((c, i) => {

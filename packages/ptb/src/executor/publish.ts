@@ -21,6 +21,7 @@ import type { Argument } from '../bcs/transaction.js';
 import { callFailure, type CommandEnv } from './commands.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import type { CommandResult } from './types.js';
+import { UPGRADE_POLICY, upgradeIncompatibility } from './upgrade-compat.js';
 
 const ZERO = '0x' + '0'.repeat(64);
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
@@ -149,6 +150,24 @@ export function publishPackage(env: CommandEnv, moduleBytes: Uint8Array[], depen
   return { returnValues: [{ type: formatType(capType), bcs: env.vm.bcs.encode(cap, capType) }], mutatedReferences: [] };
 }
 
+/** Upstream `check_compatibility`: a known policy, and the upgrade keeps what it promises. */
+function checkUpgradePolicy(previous: BytecodeMovePackage, modules: CompiledModule[], policy: number): void {
+  if (policy !== UPGRADE_POLICY.compatible && policy !== UPGRADE_POLICY.additive && policy !== UPGRADE_POLICY.depOnly) {
+    throw new ExecutionFailure(
+      { $kind: 'PackageUpgradeError', PackageUpgradeError: { upgradeError: { $kind: 'UnknownUpgradePolicy', UnknownUpgradePolicy: { policy } } } } as never,
+      `upgrade policy ${policy} is unknown`,
+    );
+  }
+  const why = upgradeIncompatibility(
+    previous.modules.map((m) => m.module),
+    modules,
+    policy,
+  );
+  if (why !== null) {
+    throw new ExecutionFailure({ $kind: 'PackageUpgradeError', PackageUpgradeError: { upgradeError: { $kind: 'IncompatibleUpgrade', IncompatibleUpgrade: true } } } as never, why);
+  }
+}
+
 /** Upgrades pay for their bytes from gas model 7 (`charge_upgrades`); before, they were free. */
 function chargesUpgrades(env: CommandEnv): boolean {
   return (env.vm.protocolConfig?.optionalInt('gas_model_version') ?? 14) >= 7;
@@ -191,11 +210,19 @@ export function upgradePackage(env: CommandEnv, moduleBytes: Uint8Array[], depen
   const self = raw.length > 0 ? raw[0].addressIdentifiers[raw[0].moduleHandles[raw[0].selfModuleHandleIndex].address] : ZERO;
   const modules = self === ZERO ? relocate(raw, ZERO, original) : raw;
   verify(modules, deps);
+  checkUpgradePolicy(previous, modules, Number(ticket[2]));
   const prevOrigins = new Map(previous.typeOriginTable.map((t) => [`${t.moduleName}::${t.datatypeName}`, t.package]));
   const origins = originsOf(modules, id, prevOrigins);
   const version = (previous.version ?? 1) + 1;
   addToVm(env, id, original, version, modules, origins, deps);
   env.published.push({ id, object: packageObject(env, id, BigInt(version), modules, origins, deps) });
+  // Only modules the upgrade adds may have an `init`, run when the protocol allows it.
+  const existing = new Set(previous.modules.map((m) => m.name));
+  const added = modules.filter((m) => !existing.has(moduleName(m)));
+  if (env.vm.protocolConfig?.flag('enable_init_on_upgrade') === true) runInits(env, id, added);
+  else if (added.some((m) => env.vm.resolveFunctionIfExists(id, moduleName(m), 'init') !== undefined)) {
+    throw simpleFailure('FeatureNotYetSupported', '`init` in new modules on upgrade is not yet supported');
+  }
   const receiptType: Type = env.vm.resolveType(`${SUI}::package::UpgradeReceipt`, SUI);
   const receipt = [[(ticket[0] as unknown[])[0]], [id]];
   env.state.pushResults([{ value: receipt, type: receiptType }]);

@@ -50,6 +50,8 @@ export interface Slot {
   object?: InputObjectInfo;
   /** `true` once the value was moved out. */
   taken: boolean;
+  /** Pure and `Receiving` inputs: their value at each type they were used at. */
+  typed?: Map<string, unknown[]>;
   /** The last command that used the value, and how (a copyable value's last copy takes it unless also borrowed there). */
   lastUse?: { command: number; copied: boolean; borrowed: boolean };
   /** Entry-argument rule: the value's clique, whether it is a hot potato, and (MakeMoveVec results) whether it holds shared objects taken by value. */
@@ -102,6 +104,11 @@ function validPureContents(t: Type, v: unknown): boolean {
     return vec.toArray().length <= 1 && vec.toArray().every((x) => validPureContents(t.typeArgs[0], x));
   }
   return true;
+}
+
+function isReceivingType(t: Type): boolean {
+  const d = t.datatype;
+  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === 'transfer' && d.name === 'Receiving';
 }
 
 /** Slots of a PTB and the rules of their use. */
@@ -184,6 +191,29 @@ export class ExecutionState {
     return v;
   }
 
+  /**
+   * The value of a pure or `Receiving` input used at type `t`: one value per type, made on
+   * first use (pure bytes read as `t`; a `Receiving<T>` from the object reference), so that
+   * the same input may serve several types and a `&mut` use persists for later uses.
+   */
+  private typedHolder(s: Slot, t: Type, argIdx: number): unknown[] {
+    s.typed ??= new Map();
+    const key = formatType(t);
+    let h = s.typed.get(key);
+    if (h === undefined) {
+      if (s.kind === 'receiving') {
+        const o = s.object as InputObjectInfo;
+        h = [[[o.id], o.version]];
+      } else h = [this.readPure(s, t, argIdx)];
+      s.typed.set(key, h);
+      if (s.holder === null) {
+        s.holder = h;
+        s.type = t;
+      }
+    }
+    return h;
+  }
+
   private checkType(s: Slot, t: Type, argIdx: number): void {
     if (s.type !== null && s.type !== t && formatType(s.type) !== formatType(t)) {
       throw argumentError(argIdx, 'TypeMismatch', `expected ${formatType(t)}, got ${formatType(s.type)}`);
@@ -198,14 +228,14 @@ export class ExecutionState {
     const s = this.slot(arg, argIdx);
     if (s.kind === 'pure') {
       if (t === null) throw argumentError(argIdx, 'InvalidUsageOfPureArg', 'a pure argument has no type here');
-      if (s.holder !== null && s.type !== null) {
-        this.checkType(s, t, argIdx);
-        this.touch(s, argIdx, 'copy');
-        return { value: copyValue(s.holder[0]), type: t };
-      }
-      const value = this.readPure(s, t, argIdx);
+      const h = this.typedHolder(s, t, argIdx);
       this.touch(s, argIdx, 'copy');
-      return { value, type: t };
+      return { value: copyValue(h[0]), type: t };
+    }
+    if (s.kind === 'receiving' && t !== null && isReceivingType(t)) {
+      const h = this.typedHolder(s, t, argIdx);
+      this.touch(s, argIdx, 'move');
+      return { value: h[0], type: t };
     }
     if (s.kind === 'gas' && command !== 'transfer') {
       throw argumentError(argIdx, 'InvalidGasCoinUsage', 'the gas coin can only be taken by value by TransferObjects');
@@ -231,14 +261,11 @@ export class ExecutionState {
   /** A reference to an argument for a `&T`/`&mut T` parameter (`t` the referenced type). */
   borrow(arg: Argument, t: Type | null, mutable: boolean, argIdx: number): { ref: unknown; type: Type } {
     const s = this.slot(arg, argIdx);
-    if (s.kind === 'pure') {
+    if (s.kind === 'pure' || (s.kind === 'receiving' && t !== null && isReceivingType(t))) {
       if (t === null) throw argumentError(argIdx, 'InvalidUsageOfPureArg', 'a pure argument has no type here');
-      if (s.holder === null || s.type === null) {
-        s.holder = [this.readPure(s, t, argIdx)];
-        s.type = t;
-      } else this.checkType(s, t, argIdx);
+      const h = this.typedHolder(s, t, argIdx);
       this.touch(s, argIdx, mutable ? 'mut-borrow' : 'borrow');
-      return { ref: borrowSlot(s.holder, 0), type: t };
+      return { ref: borrowSlot(h, 0), type: t };
     }
     if (s.kind === 'receiving') throw argumentError(argIdx, 'TypeMismatch', 'a Receiving input cannot be borrowed');
     if (s.taken || s.holder === null || s.type === null) throw argumentError(argIdx, 'ArgumentWithoutValue', 'the value was moved before');
