@@ -3,12 +3,14 @@
  * summary (`--json`: one line `{"suite","files","tasks","passed","failed","skipped","failures":[...]}`).
  * Suites: `traces` (VM execution traces), `ir-vm` (Move VM transactional tests in IR, on
  * our assembler, verifier and VM), `ir-compiler` (Move IR compiler transactional tests),
- * `replay` (mainnet transactions from sui-replay snapshots, compared object by object).
+ * `replay` (mainnet transactions from sui-replay snapshots, compared object by object),
+ * `adapter` (Sui adapter transactional tests: Move sources compiled offline, PTBs run on
+ * SimulationEnvironment, effects compared with the `.snap` transcripts).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { runIrCompilerSuite, runIrVmSuite, runReplaySuite, runTraceSuite, type SuiteSummary } from '@smi/conformance';
+import { runAdapterSuite, runIrCompilerSuite, runIrVmSuite, runReplaySuite, runTraceSuite, type SuiteSummary } from '@smi/conformance';
 import { defaultFrameworkDir } from '../framework.js';
 import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
 import { Progress } from '../progress.js';
@@ -20,6 +22,7 @@ const SUITES: Readonly<Record<string, string>> = {
   'ir-compiler': 'ir-tests/move-ir-compiler-transactional-tests',
   verifier: 'ir-tests/bytecode-verifier-transactional-tests',
   replay: 'replay',
+  adapter: 'adapter-tests',
 };
 
 interface ConformanceArgs {
@@ -28,11 +31,12 @@ interface ConformanceArgs {
   filter?: string;
   framework?: string;
   verify: boolean;
+  cache?: string;
   json: boolean;
   quiet: boolean;
 }
 
-function run(io: CliIo, args: ConformanceArgs): SuiteSummary {
+async function run(io: CliIo, args: ConformanceArgs): Promise<SuiteSummary> {
   const fixtures = path.join(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), 'fixtures');
   const dir = args.dir ? resolvePath(io, args.dir) : path.join(fixtures, SUITES[args.suite]);
   if (!existsSync(dir)) throw new UsageError(`suite directory not found: ${dir}`);
@@ -66,6 +70,10 @@ function run(io: CliIo, args: ConformanceArgs): SuiteSummary {
       const { reports: _reports, ...summary } = runReplaySuite(dir, { fixturesRoot: path.dirname(fixtures), filter: args.filter, onFile });
       return summary;
     }
+    case 'adapter': {
+      const { verdicts: _verdicts, ...summary } = await runAdapterSuite(dir, { fixturesRoot: path.dirname(fixtures), filter: args.filter, onFile, cacheDir: args.cache ? resolvePath(io, args.cache) : null });
+      return summary;
+    }
     default:
       throw new UsageError(`unknown suite ${args.suite} (known: ${Object.keys(SUITES).join(', ')})`);
   }
@@ -83,13 +91,15 @@ export function conformanceCommand(io: CliIo, setExit: (code: number) => void) {
         .option('filter', { type: 'string', describe: 'Only files whose path contains this substring' })
         .option('framework', { type: 'string', describe: 'Framework bundles directory (traces, ir-vm: move-stdlib is read from it)' })
         .option('verify', { type: 'boolean', default: true, describe: 'ir-vm: run the bytecode verifier at publish (--no-verify skips the tasks that need it)' })
+        .option('cache', { type: 'string', describe: 'adapter: directory caching the compiled test packages between runs' })
         .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line' })
         .option('quiet', { type: 'boolean', default: false, describe: 'No progress output' })
         .example('$0 conformance traces --json', '')
         .example('$0 conformance ir-vm --filter enums/', '')
-        .example('$0 conformance ir-compiler --json', ''),
-    handler: (args: ConformanceArgs) => {
-      const summary = run(io, args);
+        .example('$0 conformance ir-compiler --json', '')
+        .example('$0 conformance adapter --filter programmable/ --json', ''),
+    handler: async (args: ConformanceArgs) => {
+      const summary = await run(io, args);
       if (args.json) {
         const { skips: _skips, notes: _notes, ...shape } = summary;
         io.stdout(jsonLine({ ...shape, skips: summary.skips, notes: summary.notes }));

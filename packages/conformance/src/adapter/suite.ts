@@ -23,6 +23,8 @@ export interface AdapterSuiteOptions extends SuiteOptions {
   fixturesRoot: string;
   /** On-disk cache of compiled test packages (default: none). */
   cacheDir?: string | null;
+  /** Top-level folders to leave out. */
+  exclude?: readonly string[];
 }
 
 /** The verdict on one task. */
@@ -157,7 +159,11 @@ function bump(r: Record<string, number>, k: string): void {
  */
 export async function runAdapterSuite(dir: string, options: AdapterSuiteOptions): Promise<AdapterSuiteSummary & { verdicts: AdapterVerdict[] }> {
   const runner = adapterRunnerOptions(options.fixturesRoot, options.cacheDir ?? null);
-  const files = findAdapterTests(dir).filter((f) => options.filter === undefined || path.relative(dir, f).includes(options.filter));
+  const excluded = new Set(options.exclude ?? []);
+  const files = findAdapterTests(dir).filter((f) => {
+    const rel = path.relative(dir, f);
+    return (options.filter === undefined || rel.includes(options.filter)) && !excluded.has(rel.split(path.sep)[0]);
+  });
   const summary: AdapterSuiteSummary = { ...emptySummary('adapter'), breakdown: { failures: {}, skips: {} }, folders: {}, gas: { compared: 0, matched: 0 } };
   const verdicts: AdapterVerdict[] = [];
   let eventsCompared = 0;
