@@ -9,8 +9,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalAddress } from '@smi/bytecode';
 import { packageDigest } from '@smi/ptb';
-import type { SimulationEnvironment } from '@smi/simulation';
 import { describeWithFixtures } from '../../../test-support/fixtures.js';
+import { compileAndPublish, fromFixtures, SimulationEnvironment } from '@smi/simulation';
+import { FIXTURES_ROOT } from '../../../test-support/fixtures.js';
 import { balanceOf, compileOnly, createdOf, envWithHelper, expectSuccess, failureOf, HELPER_SOURCES, makeCoin, makeObj, objValue, returned } from './ptb-support.js';
 
 const BOB = canonicalAddress('0xb0b');
@@ -225,10 +226,16 @@ describeWithFixtures('PTB executor: Move calls and packages', ['fixtures', 'fram
   });
 
   describe('order of checks', () => {
-    it.todo(
-      'a static error in a later command (TypeMismatch, InvalidBCSBytes, UnusedValueWithoutDrop...) wins over an abort in an earlier one: ' +
-        'upstream types and verifies the whole PTB before running any command; this executor checks each command as it runs',
-    );
+    it('a static error in a later command wins over an abort in an earlier one (the PTB is verified before it runs)', () => {
+      const bcs = env.tx();
+      bcs.moveCall(`${pkg}::h::abort_with`, [bcs.pure('u64', 7)]);
+      bcs.moveCall(`${pkg}::h::add`, [bcs.pure('u64', 1), bcs.pureBytes(new Uint8Array(3))]);
+      expect(failureOf(env.execute(bcs.build()))).toEqual({ kind: 'CommandArgumentError', command: 1, argIdx: 1, argKind: 'InvalidBCSBytes' });
+      const unused = env.tx();
+      unused.moveCall(`${pkg}::h::abort_with`, [unused.pure('u64', 7)]);
+      unused.moveCall(`${pkg}::h::potato`, [unused.pure('u64', 1)]);
+      expect(failureOf(env.execute(unused.build())).kind).toBe('UnusedValueWithoutDrop');
+    });
   });
 
   describe('versions', () => {
@@ -249,5 +256,48 @@ describeWithFixtures('PTB executor: Move calls and packages', ['fixtures', 'fram
       expect(out.written.map((w) => w.kind).sort()).toEqual(['created', 'mutated', 'mutated', 'mutated']);
       expect(env.getObject(frozen)?.version).toBe('9');
     });
+  });
+});
+
+describeWithFixtures('PTB executor: protocol 100 (before static PTB checks)', ['fixtures', 'framework-snapshots'], () => {
+  let env: SimulationEnvironment;
+  let pkg: string;
+  beforeAll(async () => {
+    const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT, 100);
+    env = SimulationEnvironment.create({ packages, protocolConfig });
+    pkg = (await compileAndPublish(env, { files: HELPER_SOURCES })).packageId;
+  });
+
+  it('a private entry function refuses any value returned by an earlier Move call', () => {
+    const tx = env.tx();
+    const s = tx.moveCall(`${pkg}::h::add`, [tx.pure('u64', 2), tx.pure('u64', 3)]);
+    tx.moveCall(`${pkg}::h::private_entry_value`, [s]);
+    expect(failureOf(env.execute(tx.build()))).toEqual({ kind: 'CommandArgumentError', command: 1, argIdx: 0, argKind: 'InvalidArgumentToPrivateEntryFunction' });
+    const pure = env.tx();
+    pure.moveCall(`${pkg}::h::private_entry_value`, [pure.pure('u64', 5)]);
+    expectSuccess(env.execute(pure.build()));
+  });
+
+  it('an object last mutated by a non-entry call is refused; a public entry call that mutates it clears that', () => {
+    const obj = makeObj(env, pkg, 1);
+    const tainted = env.tx();
+    const t = tainted.object(obj);
+    tainted.moveCall(`${pkg}::h::bump`, [t]);
+    tainted.moveCall(`${pkg}::h::private_entry`, [t, tainted.pure('u64', 9)]);
+    expect(failureOf(env.execute(tainted.build()))).toEqual({ kind: 'CommandArgumentError', command: 1, argIdx: 0, argKind: 'InvalidArgumentToPrivateEntryFunction' });
+    const cleared = env.tx();
+    const o = cleared.object(obj);
+    cleared.moveCall(`${pkg}::h::bump`, [o]);
+    cleared.moveCall(`${pkg}::h::public_entry`, [o]);
+    cleared.moveCall(`${pkg}::h::private_entry`, [o, cleared.pure('u64', 9)]);
+    expectSuccess(env.execute(cleared.build()));
+    expect(objValue(env, obj)).toBe('9');
+  });
+
+  it('commands run in order: an abort comes before a later command’s bad argument', () => {
+    const tx = env.tx();
+    tx.moveCall(`${pkg}::h::abort_with`, [tx.pure('u64', 7)]);
+    tx.moveCall(`${pkg}::h::add`, [tx.pure('u64', 1), tx.pureBytes(new Uint8Array(3))]);
+    expect(failureOf(env.execute(tx.build()))).toMatchObject({ kind: 'MoveAbort', command: 0 });
   });
 });

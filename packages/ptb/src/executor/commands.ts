@@ -43,6 +43,11 @@ export interface CommandEnv {
   published: { id: string; object: import('../bcs/object.js').SuiObject }[];
   /** Where events are attributed: the package and module of the first Move call. */
   eventModule: { packageId: string; module: string } | null;
+  /**
+   * Before protocol 108: values returned by Move calls, or last mutated by a non-entry one,
+   * which a non-public entry function may not take (`InvalidArgumentToPrivateEntryFunction`).
+   */
+  nonEntryValues?: WeakSet<Slot>;
 }
 
 function isTxContext(t: Type): boolean {
@@ -157,10 +162,16 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   const pushCtx = (): void => {
     while (ctxAt[args.length] === true) args.push({ $kind: 'Raw', value: env.runtime.txContextValue() });
   };
+  // Non-public entry functions: before protocol 108 no argument may come from a non-entry
+  // call (upstream v3 `used_in_non_entry_move_call`); from 108 the clique rule (entry-rules.ts).
+  const privateEntry = fn.isEntry && fn.visibility !== 'Public';
   call.arguments.forEach((a, i) => {
     pushCtx();
     const p = params[i];
     const slot = state.slot(a, i);
+    if (privateEntry && !anywhere && env.nonEntryValues?.has(slot) === true) {
+      throw argumentError(i, 'InvalidArgumentToPrivateEntryFunction', `${argName(a)} comes from a non-entry Move call`);
+    }
     if (p.kind === TypeKind.Reference || p.kind === TypeKind.MutableReference) {
       // A value moved by an earlier argument is gone (ArgumentWithoutValue, from borrow).
       const mutable = p.kind === TypeKind.MutableReference;
@@ -179,7 +190,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
       args.push({ $kind: 'Raw', value });
     }
   });
-  if (!env.relaxed && fn.isEntry && fn.visibility !== 'Public') state.checkEntryArguments();
+  if (!env.relaxed && privateEntry && anywhere) state.checkEntryArguments();
   if (withCtx) pushCtx();
   if (env.eventModule === null) env.eventModule = { packageId: call.package, module: call.module };
   const r = vm.call(`${call.package}::${call.module}::${call.function}`, {
@@ -200,6 +211,16 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
     });
   }
   state.pushResults(r.returnValues.map((v) => ({ value: v.value, type: v.type })));
+  if (!anywhere) {
+    // Returned values are tainted; a `&mut` argument takes the kind of the call that wrote it last.
+    const taint = (env.nonEntryValues ??= new WeakSet());
+    for (const s of state.results[state.results.length - 1]) taint.add(s);
+    for (const m of mutated) {
+      const s = state.slot(call.arguments[m.argIdx], m.argIdx);
+      if (fn.isEntry) taint.delete(s);
+      else taint.add(s);
+    }
+  }
   return {
     returnValues: r.returnValues.map((v) => ({ type: v.typeTag, bcs: v.bcs })),
     mutatedReferences: r.mutatedReferences
@@ -281,7 +302,9 @@ export function makeMoveVec(env: CommandEnv, typeTag: TypeTag | null, elements: 
   let elem: Type | null = typeTag === null ? null : resolveTypeTag(vm, typeTag, pkgContext, 0);
   if (elem === null && elements.length === 0) throw simpleFailure('TypeArityMismatch', 'an empty MakeMoveVec needs a type');
   const values: unknown[] = [];
+  let tainted = false;
   elements.forEach((a, i) => {
+    if (env.nonEntryValues?.has(state.slot(a, i)) === true) tainted = true;
     if (elem === null) {
       // Without a type, the first element must be an object (`key`).
       const slot = state.slot(a, i);
@@ -295,6 +318,7 @@ export function makeMoveVec(env: CommandEnv, typeTag: TypeTag | null, elements: 
   const t = vm.types.vector(elem as Type);
   const v = MoveVector.fromValues(vecKindOf(elem as Type), values);
   state.pushResults([{ value: v, type: t }], true);
+  if (tainted) env.nonEntryValues?.add(state.results[state.results.length - 1][0]);
   return { returnValues: [{ type: formatType(t), bcs: vm.bcs.encode(v, t) }], mutatedReferences: [] };
 }
 
