@@ -204,20 +204,30 @@ class Locations<V> {
 
 /** 3. Memory safety (a borrow model of locations and the references derived from them). */
 function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
-  const refs: Ref[] = [];
+  let refCount = 0;
+  /** References not yet released, in creation order (released ones never matter again). */
+  const live = new Set<Ref>();
   const allowRefs = env.flag('allow_references_in_ptbs');
   const values = new Locations<Value>((l) => (l.kind === 'gas' && !tx.hasGas ? null : l.kind === 'result' ? null : 'value'));
   const newRef = (mut: boolean, roots: Set<string>, depth: number): Value => {
-    const r = { id: refs.length, mut, roots, depth, alive: true };
-    refs.push(r);
+    const r = { id: refCount++, mut, roots, depth, alive: true };
+    live.add(r);
     return { ref: r };
   };
   const release = (v: Value | null): void => {
-    if (v !== null && v !== 'value') v.ref.alive = false;
+    if (v !== null && v !== 'value') {
+      v.ref.alive = false;
+      live.delete(v.ref);
+    }
   };
-  const borrowedLoc = (l: Location): boolean => refs.some((r) => r.alive && r.roots.has(locationKey(l)));
+  const borrowedLoc = (l: Location): boolean => {
+    if (live.size === 0) return false;
+    const key = locationKey(l);
+    for (const r of live) if (r.roots.has(key)) return true;
+    return false;
+  };
   const borrowers = (r: Ref): { b: Ref; epsilon: boolean }[] =>
-    refs.filter((b) => b.alive && b !== r && b.depth >= r.depth && [...b.roots].some((x) => r.roots.has(x))).map((b) => ({ b, epsilon: b.depth === r.depth }));
+    [...live].filter((b) => b !== r && b.depth >= r.depth && [...b.roots].some((x) => r.roots.has(x))).map((b) => ({ b, epsilon: b.depth === r.depth }));
   const value = (a: TypedArg, move: boolean): Value => {
     const l = a.usage.loc;
     if (move && borrowedLoc(l)) throw argumentError(a.idx, 'CannotMoveBorrowedValue', 'moved while borrowed');
