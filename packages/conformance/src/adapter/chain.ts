@@ -269,10 +269,16 @@ export class AdapterChain implements NameContext {
       getObject: (id) => extra.get(canonicalAddress(id)) ?? this.env.store.getObject(id),
       getChild: (parent, child) => this.env.store.getChild(parent, child),
     };
-    if (spec.mode !== 'dev-inspect') {
-      const rejected = checkTransactionInput(store, { transaction: spec.ptb, sender: spec.sender, gasOwner, payment, budget, protocolConfig: this.env.protocolConfig });
-      if (rejected !== null) return { kind: 'rejected', message: `Error checking transaction input objects: ${rejected.message}` };
-    }
+    const rejected = checkTransactionInput(store, {
+      transaction: spec.ptb,
+      sender: spec.sender,
+      gasOwner,
+      payment,
+      budget,
+      protocolConfig: this.env.protocolConfig,
+      devInspect: spec.mode === 'dev-inspect',
+    });
+    if (rejected !== null) return { kind: 'rejected', message: `Error checking transaction input objects: ${rejected.message}` };
     const data = {
       $kind: 'V1',
       V1: {

@@ -149,10 +149,11 @@ class FileRunner {
   }
 
   /** Compile a source; `zeroed` names are bound to 0x0 while compiling. */
-  private async compile(source: string, zeroed: readonly string[]): Promise<CompiledPackage> {
+  private async compile(source: string, zeroed: readonly string[], renamed: ReadonlyMap<string, string> = new Map()): Promise<CompiledPackage> {
     const named = new Map(this.chain.named);
     const own = firstModuleAddress(source);
     for (const z of zeroed) named.set(z, ZERO);
+    for (const [n, a] of renamed) named.set(n, a);
     if (own !== null && !named.has(own)) throw new AdapterError('INVALID_TEST', `unbound named address ${own}`);
     // The newest version of every package, named by the address its modules carry.
     const newest = new Map<string, MovePackage>();
@@ -163,8 +164,11 @@ class FileRunner {
       if (cur === undefined || (p.version ?? 0) > (cur.version ?? 0)) newest.set(p.originalId, p);
     }
     const nameOf = new Map<string, string>();
-    for (const [n, a] of this.chain.namedAddresses()) if (!nameOf.has(a) && !zeroed.includes(n)) nameOf.set(a, n);
-    const packages = [...newest.values()].map((pkg) => ({ pkg, addressName: nameOf.get(pkg.originalId) ?? null }));
+    for (const [n, a] of [...named.entries()].sort((x, y) => (x[0] < y[0] ? -1 : 1))) if (!nameOf.has(a) && !zeroed.includes(n)) nameOf.set(a, n);
+    // A name already bound to a published package compiles at that address (the publish then
+    // fails as upstream's does); that package is not also a dependency.
+    const ownAddress = own === null ? ZERO : (named.get(own) ?? ZERO);
+    const packages = [...newest.values()].filter((pkg) => ownAddress === ZERO || pkg.originalId !== ownAddress).map((pkg) => ({ pkg, addressName: nameOf.get(pkg.originalId) ?? null }));
     return compileTaskSource({ source, namedAddresses: named, packages, cacheDir: this.options.cacheDir });
   }
 
@@ -195,8 +199,18 @@ class FileRunner {
     if (cmd.addressBalanceGas) throw new AdapterError('UNSUPPORTED', 'address-balance gas payments are not supported');
     const before = this.chain.named.get(cmd.package);
     if (before === undefined) throw new AdapterError('INVALID_TEST', `Unbound package '${cmd.package}' for upgrade`);
-    // Dependencies that were upgraded compile against their original name.
-    const compiled = await this.compile(task.body ?? '', [cmd.package, ...(this.upgradeNames.has(cmd.package) ? [this.upgradeNames.get(cmd.package) as string] : [])]);
+    // The package compiles at 0x0; a dependency that was upgraded compiles under its new
+    // name at its original address (upstream's override), its original name unbound.
+    const zeroed = [cmd.package, ...(this.upgradeNames.has(cmd.package) ? [this.upgradeNames.get(cmd.package) as string] : [])];
+    const renamed = new Map<string, string>();
+    for (const d of cmd.dependencies) {
+      const orig = this.upgradeNames.get(d);
+      const origAddress = orig === undefined ? undefined : this.chain.named.get(orig);
+      if (orig === undefined || origAddress === undefined) continue;
+      zeroed.push(orig);
+      renamed.set(d, origAddress);
+    }
+    const compiled = await this.compile(task.body ?? '', zeroed, renamed);
     if (compiled.namedAddress !== null) this.upgradeNames.set(compiled.namedAddress, this.upgradeNames.get(cmd.package) ?? cmd.package);
     const modules = compiled.modules.map((m) => m.bytes);
     const deps = this.dependencyIds(cmd.dependencies);

@@ -5,14 +5,15 @@
  * build `TransactionEffectsV2`, the events and their digests.
  */
 import { Ability } from '@smi/bytecode';
-import { computationCost, type MoveVM, type ObjectRuntime, objectStorageCost, senderRebate, type Type } from '@smi/move-vm';
+import { computationCost, formatType, type MoveVM, type ObjectRuntime, objectStorageCost, senderRebate, type Type } from '@smi/move-vm';
 import { transactionEffectsDigest, transactionEventsDigest, objectDigest } from '../bcs/digests.js';
 import type { EffectsObjectChange, Event, GasCostSummary, TransactionEffects, UnchangedConsensusKind } from '../bcs/effects.js';
 import type { ExecutionStatus } from '../bcs/execution-status.js';
 import type { Owner, SuiObject } from '../bcs/object.js';
 import { parseStructTag, type TypeTag } from '../bcs/type-tag.js';
 import type { CommandEnv } from './commands.js';
-import type { ExecutionFailure } from './errors.js';
+import { ExecutionFailure } from './errors.js';
+import { checkNewCoinOwners, DENY_LIST_ID } from './deny-list.js';
 import type { LoadedInputs } from './execute.js';
 import { decodeObject, moveObjectTypeOf, objectSizeForGas, toBcsOwner } from './objects.js';
 import type { ExecutionState } from './state.js';
@@ -49,6 +50,20 @@ function withStartVersion(owner: Owner, version: bigint): Owner {
     return { $kind: 'ConsensusAddressOwner', ConsensusAddressOwner: { startVersion: version, owner: owner.ConsensusAddressOwner.owner } };
   }
   return owner;
+}
+
+/** The address an owner names (upstream `get_owner_address`), `null` for shared and immutable objects. */
+function ownerAddress(o: Owner): string | null {
+  switch (o.$kind) {
+    case 'AddressOwner':
+      return o.AddressOwner;
+    case 'ObjectOwner':
+      return o.ObjectOwner;
+    case 'ConsensusAddressOwner':
+      return o.ConsensusAddressOwner.owner;
+    default:
+      return null;
+  }
 }
 
 function moveObject(vm: MoveVM, w: Write, version: bigint, txDigest: string): SuiObject {
@@ -115,7 +130,8 @@ function transactionDependencies(a: FinishArgs): string[] {
 
 /** Finish the transaction: effects, gas, events, written objects. */
 export function finishTransaction(a: FinishArgs): ExecutionResult {
-  const { vm, input, state, runtime, loaded, failure } = a;
+  const { vm, input, state, runtime, loaded } = a;
+  let failure = a.failure;
   const cfg = input.protocolConfig;
   const txDigest = input.digest;
   let lamport = 0n;
@@ -131,6 +147,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   const children = new Map<string, { version: bigint; object: SuiObject | undefined; modified: boolean }>();
   const gasId = loaded.gasCoins[0];
   let events: Event[] = [];
+  let readDenyList = false;
 
   const keepInputsAsTheyWere = (): void => {
     for (const [id, { object, info }] of loaded.objects) {
@@ -184,6 +201,24 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
       type: parseStructTag(e.typeTag),
       contents: e.bcs,
     }));
+    // Coin deny list v2: new owners of regulated coins (a denial fails the transaction).
+    if (cfg.flag('enable_coin_deny_list_v2')) {
+      const owned = [...writes.values()].filter((w) => w.packageObject === undefined).map((w) => ({ typeTag: formatType(w.type), owner: ownerAddress(w.owner) }));
+      const deny = checkNewCoinOwners(a.store, owned, input.epoch);
+      readDenyList = deny.read && !loaded.objects.has(DENY_LIST_ID);
+      if (deny.failure !== null) {
+        const f = deny.failure;
+        failure = new ExecutionFailure(
+          (f.kind === 'CoinTypeGlobalPause' ? { $kind: f.kind, [f.kind]: { coinType: f.coinType } } : { $kind: f.kind, [f.kind]: { address: f.address, coinType: f.coinType } }) as never,
+          `deny list: ${f.kind} for ${f.coinType}`,
+        );
+        for (const p of a.env.published) vm.removePackage(p.id);
+        for (const m of [writes, children] as Map<string, unknown>[]) m.clear();
+        for (const s of [deleted, wrapped, unwrappedThenDeleted, created]) s.clear();
+        events = [];
+        keepInputsAsTheyWere();
+      }
+    }
   }
 
   // Gas: computation, then storage of what is written, rebates of what was there.
@@ -248,6 +283,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   for (const [id, { info }] of loaded.objects) {
     if (info.ownerKind === 'Shared' && !info.mutable) unchanged.push([id, { $kind: 'ReadOnlyRoot', ReadOnlyRoot: [info.version, info.digest] }]);
   }
+  if (readDenyList) unchanged.push([DENY_LIST_ID, { $kind: 'PerEpochConfig', PerEpochConfig: true }]);
   unchanged.sort((x, y) => (x[0] < y[0] ? -1 : 1));
   const dependencies = transactionDependencies(a).filter((d) => d !== txDigest).sort();
   const status: ExecutionStatus =

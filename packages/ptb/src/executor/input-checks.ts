@@ -10,6 +10,8 @@
 import type { ProtocolConfig } from '@smi/move-vm';
 import type { ObjectRef, SuiObject } from '../bcs/object.js';
 import type { ObjectArg, ProgrammableTransaction } from '../bcs/transaction.js';
+import { addressDenied, coinDenyConfig, coinTypeOf, denyListCoinType, globallyPaused, isSuiType } from './deny-list.js';
+import { objectTypeTag } from './objects.js';
 import type { ObjectStore } from './types.js';
 
 /** Stable codes of {@link TransactionInputError} (upstream `UserInputError` variants). */
@@ -31,6 +33,8 @@ export type TransactionInputErrorCode =
   | 'MutableObjectUsedMoreThanOnce'
   | 'GasBalanceTooLow'
   | 'GasObjectNotOwnedObject'
+  | 'CoinTypeGlobalPause'
+  | 'AddressDeniedForCoin'
   | 'Unsupported';
 
 /** A transaction rejected before execution. */
@@ -53,6 +57,11 @@ export interface InputCheckRequest {
   payment: ObjectRef[];
   budget: bigint;
   protocolConfig: ProtocolConfig;
+  /**
+   * Dev inspect: only the transaction's own validity and that shared inputs name shared
+   * objects (upstream `check_dev_inspect_input`); owners, versions and gas are not checked.
+   */
+  devInspect?: boolean;
 }
 
 const RANDOM = '0x' + '0'.repeat(63) + '8';
@@ -212,6 +221,18 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
       if (seen.has(id)) throw fail('DuplicateObjectRefInput', "The transaction inputs contain duplicated ObjectRef's");
       seen.add(id);
     }
+    if (req.devInspect === true) {
+      for (const i of req.transaction.inputs) {
+        if (i.$kind !== 'Object' || i.Object.$kind !== 'SharedObject') continue;
+        const arg = i.Object.SharedObject;
+        if (arg.mutability.$kind === 'NonExclusiveWrite') throw fail('Unsupported', 'Feature is not supported: User transactions cannot use SharedObjectMutability::NonExclusiveWrite');
+        const o = store.getObject(arg.objectId);
+        if (o === undefined || (o.owner.$kind !== 'Shared' && o.owner.$kind !== 'ConsensusAddressOwner' && o.owner.$kind !== 'Party')) {
+          throw fail('ObjectNotFound', `Could not find the referenced object ${arg.objectId} at version None`);
+        }
+      }
+      return null;
+    }
     // Packages the commands name.
     for (const c of req.transaction.commands) {
       if (c.$kind !== 'MoveCall') continue;
@@ -277,10 +298,29 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
           break;
       }
     }
+    if (req.protocolConfig.flag('enable_coin_deny_list_v2')) checkDenyList(store, req);
     return null;
   } catch (e) {
     if (e instanceof TransactionInputError) return e;
     throw e;
+  }
+}
+
+/** Coin deny list v2 at signing: the sender may not use coins of a type it is denied or that is paused. */
+function checkDenyList(store: ObjectStore, req: InputCheckRequest): void {
+  const types = new Set<string>();
+  for (const i of req.transaction.inputs) {
+    if (i.$kind !== 'Object') continue;
+    const o = store.getObject(objectIdOfArg(i.Object));
+    if (o === undefined || o.data.$kind !== 'Move') continue;
+    const coin = coinTypeOf(objectTypeTag(o));
+    if (coin !== null && !isSuiType(coin)) types.add(denyListCoinType(coin));
+  }
+  for (const t of [...types].sort()) {
+    const config = coinDenyConfig(store, t);
+    if (config === null) continue;
+    if (globallyPaused(store, config, null)) throw fail('CoinTypeGlobalPause', `Coin type is globally paused for use: ${t}`);
+    if (addressDenied(store, config, req.sender, null)) throw fail('AddressDeniedForCoin', `Address ${req.sender} is denied for coin ${t}`);
   }
 }
 

@@ -154,13 +154,11 @@ function loadCommands(env: TypingEnv, commands: readonly Command[]): (TypedFunct
       if (typeArgs.length !== fn.typeParams.length) {
         throw simpleFailure('TypeArityMismatch', `${call.function} takes ${fn.typeParams.length} type arguments, got ${typeArgs.length}`);
       }
+      // Instantiating the function itself is verified by the VM (CONSTRAINT_NOT_SATISFIED).
       typeArgs.forEach((t, j) => {
         const needed = fn.typeParams[j];
         if ((t.abilities & needed) !== needed) {
-          throw new ExecutionFailure(
-            { $kind: 'TypeArgumentError', TypeArgumentError: { argumentIdx: j, kind: { $kind: 'ConstraintNotSatisfied', ConstraintNotSatisfied: true } } } as never,
-            `type argument ${j} (${formatType(t)}) does not satisfy the constraints`,
-          );
+          throw simpleFailure('VMVerificationOrDeserializationError', `CONSTRAINT_NOT_SATISFIED: type argument ${j} (${formatType(t)}) of ${call.function}`);
         }
       });
       return {
