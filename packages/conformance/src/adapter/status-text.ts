@@ -203,6 +203,7 @@ function enumDebug(kind: string, payload: unknown): string {
       text = enumDebug(inner.$kind, inner[inner.$kind]);
     } else if (v instanceof Uint8Array) text = `[${[...v].join(', ')}]`;
     else if (Array.isArray(v)) text = `[${v.map(String).join(', ')}]`;
+    else if (typeof v === 'string' && !/^0x[0-9a-f]{64}$/.test(v)) text = JSON.stringify(v);
     else text = String(v);
     return `${snake(k)}: ${text}`;
   });

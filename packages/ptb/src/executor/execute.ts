@@ -3,7 +3,7 @@
  * commands in order on the Move VM, and on success or failure compute the effects
  * (object changes, versions, digests, events, gas) the way Sui does.
  */
-import { type MoveVM, ObjectRuntime, computationBudgetInternal } from '@smi/move-vm';
+import { type InputObject, type MoveVector, type MoveVM, ObjectRuntime, computationBudgetInternal, type Type, TypeKind, type VariantValue } from '@smi/move-vm';
 import { digestFromBase58 } from '../bcs/codec.js';
 import type { ObjectRef, SuiObject } from '../bcs/object.js';
 import type { CallArg, Command } from '../bcs/transaction.js';
@@ -11,7 +11,7 @@ import { objectDigest } from '../bcs/digests.js';
 import { moveCall, transferObjects, splitCoins, mergeCoins, makeMoveVec, type CommandEnv } from './commands.js';
 import { finishTransaction } from './effects.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
-import { decodeObject, objectTypeTag, toRuntimeOwner } from './objects.js';
+import { decodeObject, objectSizeForGas, objectTypeTag, toRuntimeOwner } from './objects.js';
 import { publishPackage, upgradePackage } from './publish.js';
 import { checkTransactionStatically } from './static-verify.js';
 import { ExecutionState, type InputObjectInfo, type Slot } from './state.js';
@@ -35,9 +35,18 @@ function missingObject(id: string): ExecutionFailure {
 
 function loadObjectSlot(vm: MoveVM, store: ObjectStore, ref: { id: string; version: bigint | null }, mode: 'owned' | 'shared-mut' | 'shared-read' | 'receiving', loaded: LoadedInputs): Slot {
   const object = store.getObject(ref.id);
-  if (object === undefined) throw missingObject(ref.id);
+  if (object === undefined) {
+    // A Receiving input is not loaded: receiving it later simply finds nothing.
+    if (mode === 'receiving' && ref.version !== null) {
+      loaded.receivingVersions.push(ref.version);
+      const info: InputObjectInfo = { id: ref.id, version: ref.version, digest: '', ownerKind: 'AddressOwner', initialSharedVersion: null, mutable: true, hasPublicTransfer: false, storageRebate: 0n, receiving: true };
+      return { kind: 'receiving', holder: null, type: null, object: info, taken: false };
+    }
+    throw missingObject(ref.id);
+  }
   const ownerKind = object.owner.$kind;
-  const version = object.data.$kind === 'Move' ? object.data.Move.version : object.data.Package.version;
+  // A Receiving input names the version it is received at.
+  const version = mode === 'receiving' && ref.version !== null ? ref.version : object.data.$kind === 'Move' ? object.data.Move.version : object.data.Package.version;
   const info: InputObjectInfo = {
     id: ref.id,
     version,
@@ -80,8 +89,45 @@ function loadInput(vm: MoveVM, store: ObjectStore, arg: CallArg, loaded: LoadedI
   }
 }
 
+const UID = '0x0000000000000000000000000000000000000000000000000000000000000002::object::UID';
+
+/** Every UID inside a value (the ids of objects it holds, its own first). */
+function uidsIn(vm: MoveVM, v: unknown, t: Type, out: string[]): void {
+  if (t.kind === TypeKind.Vector) {
+    const elem = t.elem as Type;
+    if (elem.kind === TypeKind.Datatype || elem.kind === TypeKind.Vector) for (const e of (v as MoveVector).toArray()) uidsIn(vm, e, elem, out);
+    return;
+  }
+  const d = t.datatype;
+  if (t.kind !== TypeKind.Datatype || d === null) return;
+  if (`${d.address}::${d.module}::${d.name}` === UID) {
+    out.push(((v as unknown[])[0] as unknown[])[0] as string);
+    return;
+  }
+  if (d.isEnum) {
+    const e = v as VariantValue;
+    d.variants()[e.tag].fields.forEach((f, i) => uidsIn(vm, e.fields[i], vm.types.subst(f.type, t.typeArgs), out));
+    return;
+  }
+  d.fields().forEach((f, i) => uidsIn(vm, (v as unknown[])[i], vm.types.subst(f.type, t.typeArgs), out));
+}
+
+/** The input objects as the object runtime sees them: owner, version, the UIDs inside. */
+function runtimeInputObjects(vm: MoveVM, state: ExecutionState, loaded: LoadedInputs): InputObject[] {
+  const slots = [...state.inputs, ...(state.gas === null ? [] : [state.gas])];
+  const out: InputObject[] = [];
+  for (const [id, { object, info }] of loaded.objects) {
+    if (object.data.$kind !== 'Move') continue;
+    const slot = slots.find((s) => (s.kind === 'gas' ? id === loaded.gasCoins[0] : s.object?.id === id));
+    const uids: string[] = [];
+    if (slot !== undefined && slot.holder !== null && slot.type !== null) uidsIn(vm, slot.holder[0], slot.type, uids);
+    out.push({ id, owner: toRuntimeOwner(object.owner), version: info.version, ...(uids.length > 0 ? { containedUids: uids } : {}) });
+  }
+  return out;
+}
+
 /** Load the gas coins: the first holds the sum of all; the others are deleted (smashed). */
-function loadGas(vm: MoveVM, store: ObjectStore, payment: ObjectRef[], loaded: LoadedInputs, state: ExecutionState, runtime: ObjectRuntime): void {
+function loadGas(vm: MoveVM, store: ObjectStore, payment: ObjectRef[], loaded: LoadedInputs, state: ExecutionState, smashed: string[]): void {
   if (payment.length === 0) return;
   let total = 0n;
   let first: { value: unknown[]; type: ReturnType<typeof decodeObject>['type'] } | null = null;
@@ -110,7 +156,7 @@ function loadGas(vm: MoveVM, store: ObjectStore, payment: ObjectRef[], loaded: L
     });
     loaded.gasCoins.push(ref.objectId);
     if (first === null) first = { value: v, type };
-    else runtime.deleteId(ref.objectId);
+    else smashed.push(ref.objectId);
   }
   if (first === null) return;
   (first.value[1] as unknown[])[0] = total;
@@ -161,7 +207,23 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
   const digestBytes = digestFromBase58(input.digest);
   const loaded: LoadedInputs = { objects: new Map(), gasCoins: [], runtimeObjects: new Map(), receivingVersions: [] };
   const state = new ExecutionState(vm);
+  // Inputs are loaded first: the object runtime knows them (owners, versions of their children).
+  const smashed: string[] = [];
+  let failure: ExecutionFailure | null = null;
+  try {
+    loadGas(vm, store, input.gas.payment, loaded, state, smashed);
+    for (const arg of input.transaction.inputs) state.inputs.push(loadInput(vm, store, arg, loaded));
+  } catch (e) {
+    if (!(e instanceof ExecutionFailure)) throw e;
+    failure = e;
+  }
   const runtime = new ObjectRuntime({
+    inputObjects: runtimeInputObjects(vm, state, loaded),
+    packages: (id, version) => {
+      const o = store.getObject(id);
+      if (o === undefined || o.data.$kind !== 'Package' || o.data.Package.version !== version) return undefined;
+      return { originalId: vm.packageById(id)?.originalId ?? id, sizeForGas: objectSizeForGas(o) };
+    },
     tx: {
       sender: input.sender,
       digest: digestBytes,
@@ -182,7 +244,9 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
     },
     receivingStore: (parent, child, version) => {
       const o = store.getObject(child);
+      // Only an object sent to `parent` at exactly `version` can be received (otherwise: none).
       if (o === undefined || o.data.$kind !== 'Move' || o.data.Move.version !== version) return undefined;
+      if (o.owner.$kind !== 'AddressOwner' || o.owner.AddressOwner !== parent) return undefined;
       loaded.runtimeObjects.set(child, o);
       return { type: objectTypeTag(o), bcs: o.data.Move.contents, version, owner: toRuntimeOwner(o.owner) };
     },
@@ -200,14 +264,7 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
     eventModule: null,
   };
   const commandResults: CommandResult[] = [];
-  let failure: ExecutionFailure | null = null;
-  try {
-    loadGas(vm, store, input.gas.payment, loaded, state, runtime);
-    for (const arg of input.transaction.inputs) state.inputs.push(loadInput(vm, store, arg, loaded));
-  } catch (e) {
-    if (!(e instanceof ExecutionFailure)) throw e;
-    failure = e;
-  }
+  for (const id of smashed) runtime.deleteId(id);
   // Protocol 108+: the whole transaction is typed and verified before any command runs.
   if (failure === null && cfg.flag('enable_ptb_execution_v2')) {
     try {
