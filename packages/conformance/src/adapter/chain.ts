@@ -103,6 +103,8 @@ export class AdapterChain implements NameContext {
   private readonly creationOrder = new Map<string, number>();
   /** Every version of every object seen, by id then version. */
   private readonly history = new Map<string, Map<bigint, SuiObject>>();
+  /** The version at which an object was last deleted or wrapped. */
+  private readonly deletedAt = new Map<string, bigint>();
   checkpoint = 0;
   private mockCounter = 0n;
 
@@ -231,6 +233,20 @@ export class AdapterChain implements NameContext {
     return this.history.get(id)?.get(version);
   }
 
+  /** A dynamic-field child of `parent` as of version `bound` (its newest version not above it). */
+  private childAt(parent: string, child: string, bound: bigint): SuiObject | undefined {
+    const versions = this.history.get(canonicalAddress(child));
+    if (versions === undefined) return this.env.store.getChild(parent, child);
+    let best: SuiObject | undefined;
+    let bestVersion = -1n;
+    for (const [v, o] of versions) if (v <= bound && v > bestVersion) [best, bestVersion] = [o, v];
+    if (best === undefined || best.owner.$kind !== 'ObjectOwner' || best.owner.ObjectOwner !== canonicalAddress(parent)) return undefined;
+    // Deleted at a version not above the bound: gone.
+    const deletedAt = this.deletedAt.get(canonicalAddress(child));
+    if (deletedAt !== undefined && deletedAt > bestVersion && deletedAt <= bound) return undefined;
+    return best;
+  }
+
   refOf(id: string, version: bigint | null = null): ObjectRef | undefined {
     const o = this.getObject(id, version);
     return o === undefined ? undefined : { objectId: id, version: versionOf(o), digest: objectDigest(o) };
@@ -267,7 +283,7 @@ export class AdapterChain implements NameContext {
     }
     const store: ObjectStore = {
       getObject: (id) => extra.get(canonicalAddress(id)) ?? this.env.store.getObject(id),
-      getChild: (parent, child) => this.env.store.getChild(parent, child),
+      getChild: (parent, child, bound) => (bound === undefined ? this.env.store.getChild(parent, child) : this.childAt(parent, child, bound)),
     };
     const rejected = checkTransactionInput(store, {
       transaction: spec.ptb,
@@ -304,6 +320,7 @@ export class AdapterChain implements NameContext {
     if (spec.mode === 'execute') {
       this.env.store.apply(result);
       for (const w of result.written) this.record(w.id, w.object);
+      if (result.effects.$kind === 'V2') for (const id of [...result.deleted, ...result.wrapped]) this.deletedAt.set(id, result.effects.V2.lamportVersion);
     } else if (result.status.$kind === 'Success') {
       for (const w of result.written) if (w.object.data.$kind === 'Package') this.env.vm.removePackage(w.id);
     }

@@ -88,7 +88,7 @@ function mapBlock(head: string, entries: [string, string][]): string {
   return `${head}{\n${entries.map(([k, v]) => indent(`${k}: ${v},`)).join('\n')}\n}`;
 }
 
-/** A runtime type as `StructTag`/`TypeTag` Display prints it (short hex addresses). */
+/** A runtime type as an annotated layout's `StructTag` Display prints it (short hex, original ids). */
 export function typeDisplay(t: Type): string {
   switch (t.kind) {
     case TypeKind.Bool:
@@ -114,7 +114,8 @@ export function typeDisplay(t: Type): string {
     case TypeKind.Datatype: {
       const d = t.datatype;
       if (d === null) return '?';
-      const base = `${shortHex(d.definingId)}::${d.module}::${d.name}`;
+      // Layouts name datatypes by the address their module carries: the original id.
+      const base = `${shortHex(d.address)}::${d.module}::${d.name}`;
       return t.typeArgs.length === 0 ? base : `${base}<${t.typeArgs.map(typeDisplay).join(', ')}>`;
     }
     default:

@@ -166,7 +166,12 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   } else {
     const r = runtime.results();
     const createdIds = new Set(r.createdIds);
-    for (const w of r.writes) writes.set(w.id, { id: w.id, type: w.type, value: w.value, owner: toBcsOwner(w.owner), bcs: w.bcs });
+    for (const w of r.writes) {
+      // A shared input shared again keeps its initial shared version.
+      const isv = loaded.objects.get(w.id)?.info.initialSharedVersion ?? null;
+      const owner = w.owner.$kind === 'Shared' && isv !== null ? ({ $kind: 'Shared', Shared: { initialSharedVersion: isv } } as Owner) : toBcsOwner(w.owner);
+      writes.set(w.id, { id: w.id, type: w.type, value: w.value, owner, bcs: w.bcs });
+    }
     for (const c of r.loadedChildObjects) children.set(c.id, { version: c.version, object: loaded.runtimeObjects.get(c.id), modified: c.isModified });
     const deletedIds = new Set(r.deletedIds);
     // Input objects (the gas coin included).

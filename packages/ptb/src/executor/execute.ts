@@ -236,8 +236,8 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
     },
     bcs: vm.bcs,
     protocolConfig: cfg,
-    childStore: (parent, child) => {
-      const o = store.getChild?.(parent, child);
+    childStore: (parent, child, rootVersion) => {
+      const o = store.getChild?.(parent, child, rootVersion);
       if (o === undefined || o.data.$kind !== 'Move') return undefined;
       loaded.runtimeObjects.set(child, o);
       return { type: objectTypeTag(o), bcs: o.data.Move.contents, version: o.data.Move.version, owner: toRuntimeOwner(o.owner) };

@@ -16,9 +16,10 @@ export interface ObjectStore {
   getObject(id: string): SuiObject | undefined;
   /**
    * A dynamic-field child of `parent` (or a receivable object), as of the version the
-   * transaction sees; `undefined` when absent. Optional: stores without children.
+   * transaction sees (at most `versionBound`, the version of the root object it is read
+   * through, when given); `undefined` when absent. Optional: stores without children.
    */
-  getChild?(parent: string, child: string): SuiObject | undefined;
+  getChild?(parent: string, child: string, versionBound?: bigint): SuiObject | undefined;
 }
 
 /** Who pays gas and how much. */
