@@ -202,15 +202,18 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   });
   env.gasLeft -= r.gasUsed;
   if (r.$kind !== 'Success') throw callFailure(r);
-  if (!env.relaxed) {
-    r.returnValues.forEach((v, idx) => {
-      const declared = vm.types.subst(fn.returns[idx], typeArgs);
-      if (declared.kind === TypeKind.Reference || declared.kind === TypeKind.MutableReference) {
+  // References returned to the PTB (protocol feature `allow_references_in_ptbs`) keep their
+  // reference type; the slot holds the value read through them.
+  const refsAllowed = vm.protocolConfig?.flag('allow_references_in_ptbs') === true;
+  const declared = r.returnValues.map((_, idx) => vm.types.subst(fn.returns[idx], typeArgs));
+  if (!env.relaxed && !refsAllowed) {
+    declared.forEach((d, idx) => {
+      if (d.kind === TypeKind.Reference || d.kind === TypeKind.MutableReference) {
         throw new ExecutionFailure({ $kind: 'InvalidPublicFunctionReturnType', InvalidPublicFunctionReturnType: { idx } } as never, 'functions returning references cannot be called from a PTB');
       }
     });
   }
-  state.pushResults(r.returnValues.map((v) => ({ value: v.value, type: v.type })));
+  state.pushResults(r.returnValues.map((v, idx) => ({ value: v.value, type: refsAllowed ? declared[idx] : v.type })));
   if (!anywhere) {
     // Returned values are tainted; a `&mut` argument takes the kind of the call that wrote it last.
     const taint = (env.nonEntryValues ??= new WeakSet());

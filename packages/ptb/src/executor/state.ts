@@ -106,6 +106,10 @@ function validPureContents(t: Type, v: unknown): boolean {
   return true;
 }
 
+function isRefType(t: Type): boolean {
+  return t.kind === TypeKind.Reference || t.kind === TypeKind.MutableReference;
+}
+
 function isReceivingType(t: Type): boolean {
   const d = t.datatype;
   return t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === 'transfer' && d.name === 'Receiving';
@@ -226,6 +230,11 @@ export class ExecutionState {
    */
   take(arg: Argument, t: Type | null, argIdx: number, command: 'move' | 'transfer' | 'merge-source' = 'move'): { value: unknown; type: Type } {
     const s = this.slot(arg, argIdx);
+    // A reference result taken by value is read through.
+    if (s.kind === 'result' && s.holder !== null && s.type !== null && isRefType(s.type) && (t === null || !isRefType(t))) {
+      this.touch(s, argIdx, 'copy');
+      return { value: copyValue(s.holder[0]), type: s.type.elem as Type };
+    }
     if (s.kind === 'pure') {
       if (t === null) throw argumentError(argIdx, 'InvalidUsageOfPureArg', 'a pure argument has no type here');
       const h = this.typedHolder(s, t, argIdx);
@@ -261,6 +270,11 @@ export class ExecutionState {
   /** A reference to an argument for a `&T`/`&mut T` parameter (`t` the referenced type). */
   borrow(arg: Argument, t: Type | null, mutable: boolean, argIdx: number): { ref: unknown; type: Type } {
     const s = this.slot(arg, argIdx);
+    // A reference result is passed on as the reference it is.
+    if (s.kind === 'result' && s.holder !== null && s.type !== null && isRefType(s.type)) {
+      this.touch(s, argIdx, 'copy');
+      return { ref: borrowSlot(s.holder, 0), type: s.type.elem as Type };
+    }
     if (s.kind === 'pure' || (s.kind === 'receiving' && t !== null && isReceivingType(t))) {
       if (t === null) throw argumentError(argIdx, 'InvalidUsageOfPureArg', 'a pure argument has no type here');
       const h = this.typedHolder(s, t, argIdx);

@@ -317,8 +317,29 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
   );
 }
 
-/** The last use of a reference result moves it; the last copy of an unborrowed value moves it. */
-function refineUsages(tx: TypedTransaction, resultType: (l: Location) => Type | null): void {
+/** The last use of a reference held in a result moves it (upstream `scope_references`, before memory safety). */
+function scopeReferences(tx: TypedTransaction, resultType: (l: Location) => Type | null): void {
+  const used = new Set<string>();
+  for (let i = tx.commands.length - 1; i >= 0; i--) {
+    const args = tx.commands[i].args;
+    for (let k = args.length - 1; k >= 0; k--) {
+      const a = args[k];
+      const u = a.usage;
+      if (u.use === 'borrow' || u.use === 'move' || u.loc.kind !== 'result') continue;
+      const t = resultType(u.loc);
+      if (t === null || !isRef(t)) continue;
+      const key = locationKey(u.loc);
+      const last = !used.has(key);
+      used.add(key);
+      if (!last) continue;
+      if (u.use === 'copy') a.usage = { use: 'move', loc: u.loc };
+      else if ((u.use === 'read' || u.use === 'freeze') && u.by === 'copy') a.usage = { ...u, by: 'move' };
+    }
+  }
+}
+
+/** The last copy of a value not borrowed at that point moves it (upstream drop-safety refinement). */
+function refineCopies(tx: TypedTransaction): void {
   const used = new Set<string>();
   for (let i = tx.commands.length - 1; i >= 0; i--) {
     const args = tx.commands[i].args;
@@ -326,15 +347,11 @@ function refineUsages(tx: TypedTransaction, resultType: (l: Location) => Type | 
       const a = args[k];
       const u = a.usage;
       const key = locationKey(u.loc);
-      if (u.use === 'borrow') {
-        used.add(key);
-        continue;
-      }
-      const first = !used.has(key);
+      const last = !used.has(key);
       used.add(key);
-      const isRefResult = u.loc.kind === 'result' && (resultType(u.loc) ?? null) !== null && isRef(resultType(u.loc) as Type);
-      if (u.use === 'copy' && first && (isRefResult || a.borrowed !== true)) a.usage = { use: 'move', loc: u.loc };
-      else if ((u.use === 'read' || u.use === 'freeze') && u.by === 'copy' && first && isRefResult) a.usage = { ...u, by: 'move' };
+      if (!last || a.borrowed === true) continue;
+      if (u.use === 'copy') a.usage = { use: 'move', loc: u.loc };
+      else if ((u.use === 'read' || u.use === 'freeze') && u.by === 'copy') a.usage = { ...u, by: 'move' };
     }
   }
 }
@@ -445,9 +462,10 @@ function verifyEntryArguments(env: VerifyEnv, tx: TypedTransaction): void {
 export function verifyTypedTransaction(env: VerifyEnv, tx: TypedTransaction): void {
   verifyInputs(env, tx);
   verifyFunctions(env, tx);
-  verifyMemory(env, tx);
   const resultType = (l: Location): Type | null => (l.kind === 'result' ? tx.commands[l.command].results[l.index] : null);
-  refineUsages(tx, resultType);
+  scopeReferences(tx, resultType);
+  verifyMemory(env, tx);
+  refineCopies(tx);
   verifyDrops(env, tx);
   verifyEntryArguments(env, tx);
 }

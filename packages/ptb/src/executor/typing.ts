@@ -7,7 +7,7 @@
  * borrowed, read through a reference or frozen — that the verification passes
  * (`static-verify.ts`) check. Errors carry the command and argument indices upstream's do.
  */
-import { Ability } from '@smi/bytecode';
+import { Ability, type CompiledModule, deserializeModule, moduleName } from '@smi/bytecode';
 import { formatType, type LoadedFunction, type MoveVM, type Type, TypeKind, VmError } from '@smi/move-vm';
 import type { Argument, Command } from '../bcs/transaction.js';
 import { resolveTypeTag } from './commands.js';
@@ -136,11 +136,31 @@ function argArityError(kind: 'IndexOutOfBounds' | 'SecondaryIndexOutOfBounds' | 
   return new ExecutionFailure({ $kind: 'CommandArgumentError', CommandArgumentError: { argIdx, kind: { $kind: kind, [kind]: payload } } } as never, `argument ${argIdx}: ${kind}`);
 }
 
+/** An upgrade may not add an `init` to a module that had none (upstream linkage resolution). */
+function rejectAddedInit(vm: MoveVM, packageId: string, moduleBytes: readonly Uint8Array[]): void {
+  const current = vm.packageById(packageId);
+  if (current === undefined) return;
+  const hasInit = (m: CompiledModule): boolean => m.functionDefs.some((f) => m.identifiers[m.functionHandles[f.function].name] === 'init');
+  const before = new Map(current.modules.map((m) => [m.name, hasInit(m.module)]));
+  for (const bytes of moduleBytes) {
+    let m: CompiledModule;
+    try {
+      m = deserializeModule(bytes);
+    } catch {
+      return;
+    }
+    if (before.get(moduleName(m)) === false && hasInit(m)) {
+      throw new ExecutionFailure({ $kind: 'PackageUpgradeError', PackageUpgradeError: { upgradeError: { $kind: 'IncompatibleUpgrade', IncompatibleUpgrade: true } } } as never, `module ${moduleName(m)} adds an init`);
+    }
+  }
+}
+
 /** Load every Move call's function and type arguments (and MakeMoveVec types), in command order. */
 function loadCommands(env: TypingEnv, commands: readonly Command[]): (TypedFunction | Type | null)[] {
   return commands.map((c, i) => {
     try {
       if (c.$kind === 'MakeMoveVec') return c.MakeMoveVec.type === null ? null : resolveTypeTag(env.vm, c.MakeMoveVec.type, SUI, 0);
+      if (c.$kind === 'Upgrade') rejectAddedInit(env.vm, c.Upgrade.package, c.Upgrade.modules);
       if (c.$kind !== 'MoveCall') return null;
       const call = c.MoveCall;
       const typeArgs = call.typeArguments.map((t, j) => resolveTypeTag(env.vm, t, call.package, j));
