@@ -67,16 +67,22 @@ describe('adapter test format: PTB commands and tasks', () => {
         '//# upgrade --package test --upgrade-capability 1,1 --sender A --policy additive',
         'module test::m { public fun f(): u64 { 2 } }',
         '',
+        '//# view-funds sui::balance::Balance<sui::sui::SUI> A',
+        '',
+        '//# programmable --sender A --address-balance-gas --gas-payment withdraw<sui::balance::Balance<sui::sui::SUI>>(500)',
+        '',
         '//# mystery-task',
       ].join('\n'),
     );
-    expect(tasks.map((t) => t.command.kind)).toEqual(['init', 'publish', 'programmable', 'run', 'view-object', 'upgrade', 'unsupported']);
+    expect(tasks.map((t) => t.command.kind)).toEqual(['init', 'publish', 'programmable', 'run', 'view-object', 'upgrade', 'view-funds', 'programmable', 'unsupported']);
     expect(tasks[0].command).toMatchObject({ addresses: [['test', '0x0']], accounts: ['A', 'B'], protocolVersion: 90 });
     expect(tasks[1].command).toMatchObject({ upgradeable: true, sender: 'A' });
     expect(tasks[2].command).toMatchObject({ devInspect: true, inputs: [{ kind: 'inferred' }, { kind: 'address' }] });
     expect(tasks[3].command).toMatchObject({ module: 'm', function: 'f', sender: 'B', typeArgs: [{ name: 'u64' }] });
     expect(tasks[4].command).toMatchObject({ id: { kind: 'enumerated', task: 2, index: 0 }, hideContents: true });
     expect(tasks[5].command).toMatchObject({ package: 'test', policy: 128 });
+    expect(tasks[6].command).toMatchObject({ type: 'sui::balance::Balance<sui::sui::SUI>', account: 'A' });
+    expect(tasks[7].command).toMatchObject({ addressBalanceGas: true, gasPayment: [{ kind: 'withdraw', amount: 500n }] });
   });
 });
 
@@ -115,7 +121,7 @@ describe('adapter output', () => {
  * compilations take most of a minute on a cold cache): the pass count must not fall
  * below what the runner reaches today. Compiled test packages are cached on disk.
  */
-const FLOOR = 2184;
+const FLOOR = 2361;
 const SLOW = ['upgrade', 'programmable'];
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 

@@ -26,9 +26,11 @@ import {
   type ProgrammableTransaction,
   type SuiObject,
   type TransactionData,
+  type TransactionEffects,
   transactionDigest,
   transactionInputError,
 } from '@smi/ptb';
+import { balanceAccumulatorId, collectSettlements, eventsDigest, isBalanceAccumulator, suiFlows } from './accumulators.js';
 import { PtbBuilder, type CommandOutput } from './builder.js';
 import { callFunction, type CallOutcome } from './call-function.js';
 import { createObject, type CreateObjectSpec } from './create-object.js';
@@ -37,7 +39,7 @@ import { decodeState, encodeState, readStateFile, type StateFile, type StateSnap
 import { SimulationError } from './errors.js';
 import { objectView, type ObjectView } from './object-view.js';
 import { InMemoryObjectStore, versionOf } from './store.js';
-import { CLOCK_ID, RANDOM_ID, SYSTEM_ADDRESS, SYSTEM_OBJECTS, syntheticDigest, syntheticId } from './system.js';
+import { ACCUMULATOR_ROOT_ID, CLOCK_ID, RANDOM_ID, SYSTEM_ADDRESS, SYSTEM_OBJECTS, syntheticDigest, syntheticId } from './system.js';
 
 /** Default sender: a plain user address (not the system address 0x0). */
 export const DEFAULT_SENDER = canonicalAddress('0xa11ce');
@@ -79,8 +81,10 @@ export interface ExecuteOptions {
   gasBudget?: bigint;
   checks?: CheckMode;
   /**
-   * A `Coin<SUI>` of the sender to pay with. Without it a mock gas coin holding the budget
-   * pays, and disappears afterwards (gas is still metered and reported).
+   * A `Coin<SUI>` of the sender to pay with. Without it a mock gas coin pays, and disappears
+   * afterwards (gas is still metered and reported): it holds the budget, which Sui withholds
+   * from the gas coin while the commands run, plus {@link MOCK_GAS_SPENDABLE} the commands
+   * may take from it (`SplitCoins(Gas, ..)`).
    */
   gasCoin?: string;
   /** `false`: run, report, keep nothing (a dry run). Default `true`. */
@@ -94,6 +98,9 @@ export interface TransactionOutcome extends ExecutionResult {
   /** The gas coin that paid (the mock coin's id when none was given). */
   gasCoin: string;
 }
+
+/** What the commands may spend from a mock gas coin besides the budget (1000 SUI). */
+export const MOCK_GAS_SPENDABLE = 1_000_000_000_000n;
 
 /** A store view that adds transient objects (the mock gas coin) on top of the real store. */
 function overlay(base: InMemoryObjectStore, extra: Map<string, SuiObject>): ObjectStore {
@@ -220,7 +227,7 @@ export class SimulationEnvironment {
       if (o === undefined) throw new SimulationError('MISSING_OBJECT', `gas coin ${gasCoin} does not exist`, { objectId: gasCoin });
     } else {
       gasCoin = syntheticId('gas', this.counters.tx);
-      extra.set(gasCoin, this.mockGasCoin(gasCoin, sender, budget));
+      extra.set(gasCoin, this.mockGasCoin(gasCoin, sender, budget + MOCK_GAS_SPENDABLE));
       mock = true;
     }
     const gasObject = extra.get(gasCoin) ?? (this.store.getObject(gasCoin) as SuiObject);
@@ -280,6 +287,45 @@ export class SimulationEnvironment {
     }
     this.store.apply(result);
     return result;
+  }
+
+  /**
+   * Settle the accumulator writes of `effects` (the transactions of checkpoint `checkpoint`)
+   * into the accumulator root 0xacc: one system transaction (see `accumulators.ts`). Returns
+   * `null` when the protocol has no accumulator root.
+   */
+  settleAccumulators(effects: readonly TransactionEffects[], checkpoint: bigint): ExecutionResult | null {
+    if (!this.store.has(ACCUMULATOR_ROOT_ID)) return null;
+    const settlements = collectSettlements(effects);
+    const flows = suiFlows(settlements);
+    const tx = new PtbBuilder();
+    const root = this.sharedArg(tx, ACCUMULATOR_ROOT_ID, true);
+    const u64 = (n: bigint): ReturnType<PtbBuilder['pureBytes']> => tx.pureBytes(u64Bytes(n));
+    const epoch = this.config.epoch;
+    tx.moveCall('0x2::accumulator_settlement::settlement_prologue', [root, u64(epoch), u64(checkpoint), u64(0n), u64(flows.input), u64(flows.output)]);
+    for (const s of settlements) {
+      if (s.kind === 'balance') {
+        if (!isBalanceAccumulator(s.type)) continue;
+        const [merge, split] = s.merge >= s.split ? [s.merge - s.split, 0n] : [0n, s.split - s.merge];
+        if (merge === 0n && split === 0n) continue;
+        tx.moveCall('0x2::accumulator_settlement::settle_u128', [root, tx.pureBytes(addressBytes(s.owner)), tx.pureBytes(leBytes(merge, 16)), tx.pureBytes(leBytes(split, 16))], [s.type]);
+      } else {
+        const args = [root, tx.pureBytes(addressBytes(s.stream)), tx.pureBytes(eventsDigest(s.digests)), u64(BigInt(s.digests.length)), u64(checkpoint)];
+        tx.moveCall('0x2::accumulator_settlement::settle_events', args);
+      }
+    }
+    return this.systemTransaction(tx.build(), 'settlement');
+  }
+
+  /** The settled balance of `owner` in `balanceType` (`0x2::balance::Balance<T>`), or `undefined` when it has none. */
+  settledBalance(owner: string, balanceType: string): bigint | undefined {
+    const o = this.store.getObject(balanceAccumulatorId(owner, balanceType));
+    if (o === undefined || o.data.$kind !== 'Move') return undefined;
+    // Field<Key<T>, U128> { id, name: Key { address }, value: U128 { value: u128 } }.
+    const bytes = o.data.Move.contents;
+    let v = 0n;
+    for (let i = 79; i >= 64; i--) v = (v << 8n) | BigInt(bytes[i]);
+    return v;
   }
 
   /** Create the system objects the framework knows how to create (Clock, Random, DenyList...). */
@@ -476,6 +522,16 @@ function u64Bytes(n: bigint): Uint8Array {
   const out = new Uint8Array(8);
   new DataView(out.buffer).setBigUint64(0, n, true);
   return out;
+}
+
+function leBytes(n: bigint, size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  for (let i = 0; i < size; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
+  return out;
+}
+
+function addressBytes(address: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(canonicalAddress(address).slice(2), 'hex'));
 }
 
 function vecU8(bytes: Uint8Array): Uint8Array {

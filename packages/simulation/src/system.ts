@@ -19,6 +19,8 @@ export const RANDOM_ID = canonicalAddress('0x8');
 export const DENY_LIST_ID = canonicalAddress('0x403');
 /** `0x2::coin_registry::CoinRegistry`. */
 export const COIN_REGISTRY_ID = canonicalAddress('0xc');
+/** `0x2::accumulator::AccumulatorRoot`: parent of the address-balance and event-stream accumulators. */
+export const ACCUMULATOR_ROOT_ID = canonicalAddress('0xacc');
 /** `0x3::sui_system::SuiSystemState` (not created: it needs a validator set). */
 export const SYSTEM_STATE_ID = canonicalAddress('0x5');
 
@@ -66,6 +68,14 @@ export const SYSTEM_OBJECTS: readonly SystemObjectInfo[] = [
     creator: '0x2::coin_registry::create',
     featureFlag: 'enable_coin_registry',
     description: 'Shared registry of coin metadata (Currency<T> objects).',
+  },
+  {
+    name: 'accumulator_root',
+    id: ACCUMULATOR_ROOT_ID,
+    type: '0x2::accumulator::AccumulatorRoot',
+    creator: '0x2::accumulator::create',
+    featureFlag: 'enable_accumulators',
+    description: 'Shared root of the accumulators (address balances, event streams), settled at checkpoints.',
   },
 ];
 

@@ -8,12 +8,14 @@
 import { canonicalAddress, type MovePackage } from '@smi/bytecode';
 import { type ProtocolConfig } from '@smi/move-vm';
 import {
+  type AccumulatorWriteV1,
   blake2b256,
   checkTransactionInput,
   deriveObjectId,
   type Event,
   type ExecutionResult,
   executeProgrammableTransaction,
+  formatTypeTag,
   type GasCostSummary,
   objectDigest,
   objectTypeTag,
@@ -22,6 +24,7 @@ import {
   type ProgrammableTransaction,
   type SuiObject,
   type TransactionData,
+  type TransactionEffects,
   transactionDigest,
 } from '@smi/ptb';
 import { packageObjectOf, SimulationEnvironment } from '@smi/simulation';
@@ -55,8 +58,13 @@ export interface TxSpec {
   sender: string;
   /** The gas owner when it is not the sender. */
   sponsor?: string | null;
-  /** Gas coins (ids); default: the gas owner's account coin. */
+  /** Gas coins (ids); default: the gas owner's account coin (none when gas comes from the address balance). */
   payment?: string[];
+  /**
+   * Gas (also) from the gas owner's address balance: `budget` (`--address-balance-gas`)
+   * or an amount (`--gas-payment withdraw<..>(amount)`), and whether it is the first payment.
+   */
+  addressBalance?: { amount: bigint | 'budget'; first: boolean; reservations?: number };
   budget?: bigint | null;
   price?: bigint | null;
   mode: TxMode;
@@ -73,8 +81,20 @@ export interface TxnSummary {
   unwrappedThenDeleted: string[];
   wrapped: string[];
   unchangedShared: string[];
+  /** Accumulator writes (upstream prints them as `accumulators_written`), by fake id. */
+  accumulators: AccumulatorWritten[];
   events: Event[];
   gas: GasCostSummary;
+}
+
+/** One accumulator write of a transaction: object, owner address, type, operation, value. */
+export interface AccumulatorWritten {
+  id: string;
+  address: string;
+  type: string;
+  operation: 'Merge' | 'Split';
+  /** `1042`, `(a, b)` or `event_indices:[0, 1]`. */
+  value: string;
 }
 
 /** What running a transaction gave. */
@@ -106,6 +126,8 @@ export class AdapterChain implements NameContext {
   /** The version at which an object was last deleted or wrapped. */
   private readonly deletedAt = new Map<string, bigint>();
   checkpoint = 0;
+  /** Effects of the transactions executed since the last checkpoint (settled at the next one). */
+  private pending: TransactionEffects[] = [];
   private mockCounter = 0n;
 
   constructor(packages: readonly MovePackage[], protocolConfig: ProtocolConfig, accountNames: readonly string[], namedAddresses: readonly [string, string][]) {
@@ -215,6 +237,18 @@ export class AdapterChain implements NameContext {
     return 0;
   }
 
+  /**
+   * A checkpoint: when transactions ran since the last one, their accumulator writes are
+   * settled (as upstream's validator runner does, only then).
+   */
+  createCheckpoint(): void {
+    this.checkpoint += 1;
+    if (this.pending.length === 0) return;
+    const result = this.env.settleAccumulators(this.pending, BigInt(this.checkpoint));
+    this.pending = [];
+    if (result !== null) for (const w of result.written) this.record(w.id, w.object);
+  }
+
   // ---------------------------------------------------------------------------
   // Objects
 
@@ -278,19 +312,23 @@ export class AdapterChain implements NameContext {
       extra.set(id, coin);
       payment = [{ objectId: id, version: 1n, digest: objectDigest(coin) }];
     } else {
-      const ids = spec.payment ?? [this.accountOf(gasOwner)?.gas ?? this.defaultAccount.gas];
+      const ids = spec.payment ?? (spec.addressBalance !== undefined ? [] : [this.accountOf(gasOwner)?.gas ?? this.defaultAccount.gas]);
       payment = ids.map((id) => this.refOf(id) ?? { objectId: id, version: 0n, digest: '11111111111111111111111111111111' });
     }
     const store: ObjectStore = {
       getObject: (id) => extra.get(canonicalAddress(id)) ?? this.env.store.getObject(id),
       getChild: (parent, child, bound) => (bound === undefined ? this.env.store.getChild(parent, child) : this.childAt(parent, child, bound)),
     };
+    const ab = spec.addressBalance;
+    const addressBalance = spec.mode === 'dev-inspect' || ab === undefined ? undefined : { amount: ab.amount === 'budget' ? budget : ab.amount, first: ab.first };
+    const reservations = ab?.reservations;
     const rejected = checkTransactionInput(store, {
       transaction: spec.ptb,
       sender: spec.sender,
       gasOwner,
       payment,
       budget,
+      addressBalance: addressBalance === undefined ? undefined : { ...addressBalance, ...(reservations === undefined ? {} : { reservations }) },
       protocolConfig: this.env.protocolConfig,
       devInspect: spec.mode === 'dev-inspect',
     });
@@ -308,7 +346,7 @@ export class AdapterChain implements NameContext {
     const result = executeProgrammableTransaction(this.env.vm, store, {
       sender: spec.sender,
       transaction: spec.ptb,
-      gas: { payment, owner: gasOwner, price, budget },
+      gas: { payment, owner: gasOwner, price, budget, addressBalance },
       digest,
       epoch: this.env.config.epoch,
       epochTimestampMs: this.env.config.clockMs,
@@ -320,11 +358,13 @@ export class AdapterChain implements NameContext {
     if (spec.mode === 'execute') {
       this.env.store.apply(result);
       for (const w of result.written) this.record(w.id, w.object);
+      this.pending.push(result.effects);
       if (result.effects.$kind === 'V2') for (const id of [...result.deleted, ...result.wrapped]) this.deletedAt.set(id, result.effects.V2.lamportVersion);
     } else if (result.status.$kind === 'Success') {
       for (const w of result.written) if (w.object.data.$kind === 'Package') this.env.vm.removePackage(w.id);
     }
-    const consensus = spec.ptb.inputs.some((i) => i.$kind === 'Object' && i.Object.$kind === 'SharedObject');
+    // Shared inputs and address-balance withdrawals (gas reservations included) go through consensus.
+    const consensus = addressBalance !== undefined || spec.ptb.inputs.some((i) => i.$kind === 'Object' && i.Object.$kind === 'SharedObject');
     return { kind: 'executed', result, digest, consensus, summary: this.summarize(result, digest) };
   }
 
@@ -336,9 +376,13 @@ export class AdapterChain implements NameContext {
 
   /** Effects → upstream's lists, numbering the new objects (creation order, then type). */
   private summarize(result: ExecutionResult, digest: string): TxnSummary {
-    const s: TxnSummary = { created: [], mutated: [], unwrapped: [], deleted: [], unwrappedThenDeleted: [], wrapped: [], unchangedShared: [], events: result.events, gas: result.gasUsed };
+    const s: TxnSummary = { created: [], mutated: [], unwrapped: [], deleted: [], unwrappedThenDeleted: [], wrapped: [], unchangedShared: [], accumulators: [], events: result.events, gas: result.gasUsed };
     if (result.effects.$kind !== 'V2') return s;
     for (const [id, c] of result.effects.V2.changedObjects) {
+      if (c.outputState.$kind === 'AccumulatorWriteV1') {
+        s.accumulators.push(accumulatorWritten(id, c.outputState.AccumulatorWriteV1));
+        continue;
+      }
       const existed = c.inputState.$kind === 'Exist';
       const written = c.outputState.$kind !== 'NotExist';
       if (c.idOperation.$kind === 'Created') s.created.push(id);
@@ -357,10 +401,25 @@ export class AdapterChain implements NameContext {
     const fresh = [...s.created, ...s.unwrapped].map((id) => ({ id, key: this.sortKey(id, objects) }));
     fresh.sort((a, b) => compareKeys(a.key, b.key));
     for (const { id } of fresh) this.enumerate(id);
+    // Accumulator objects are numbered after the fresh objects, by stabilized owner then type.
+    const stable = (a: AccumulatorWritten): [string, string] => [stabilize(a.address, this), stabilize(a.type, this)];
+    const numbered = [...s.accumulators].sort((a, b) => {
+      const [ka, kb] = [stable(a), stable(b)];
+      return ka[0] !== kb[0] ? byRust(ka[0], kb[0]) : byRust(ka[1], kb[1]);
+    });
+    for (const a of numbered) this.enumerate(a.id);
     const byFake = (a: string, b: string): number => this.compareIds(a, b);
     for (const list of [s.created, s.mutated, s.unwrapped, s.deleted, s.unwrappedThenDeleted, s.wrapped, s.unchangedShared]) list.sort(byFake);
+    s.accumulators.sort((a, b) => byFake(a.id, b.id));
     return s;
   }
+}
+
+function accumulatorWritten(id: string, w: AccumulatorWriteV1): AccumulatorWritten {
+  const v = w.value;
+  const value =
+    v.$kind === 'Integer' ? String(v.Integer) : v.$kind === 'IntegerTuple' ? `(${v.IntegerTuple[0]}, ${v.IntegerTuple[1]})` : `event_indices:[${v.EventDigest.map(([i]) => String(i)).join(', ')}]`;
+  return { id, address: canonicalAddress(w.address.address), type: formatTypeTag(w.address.ty), operation: w.operation.$kind, value };
 }
 
 function compareKeys(a: [number, string, string], b: [number, string, string]): number {

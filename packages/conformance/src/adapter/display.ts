@@ -33,7 +33,7 @@ function remapHex(hex: string, ctx: NameContext): string {
   for (const [name, addr] of ctx.namedAddresses()) if (addr === full) return name;
   const fake = ctx.fakeOf(full);
   if (fake === undefined) return '_';
-  if (fake.kind === 'known') return shortHex(fake.address);
+  if (fake.kind === 'known') return fake.address;
   return `fake(${formatFakeId(fake)})`;
 }
 

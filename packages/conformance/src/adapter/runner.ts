@@ -8,7 +8,7 @@
  */
 import type { MovePackage } from '@smi/bytecode';
 import { type ConfigValue, ProtocolConfig } from '@smi/move-vm';
-import { type CallArg, type Command, decodeObject, packageDigest, type SuiObject } from '@smi/ptb';
+import { type CallArg, type Command, decodeObject, formatTypeTag, packageDigest, parseTypeTag, type SuiObject } from '@smi/ptb';
 import type { TransactionalTask } from '@smi/move-ir';
 import { AdapterChain, type TxMode, type TxOutcome } from './chain.js';
 import { compileTaskSource, firstModuleAddress, type CompiledPackage } from './compile.js';
@@ -18,7 +18,7 @@ import { parsePtbCommands } from './ptb-syntax.js';
 import { statusDebug, statusDisplay } from './status-text.js';
 import { parseAdapterFile, type AdapterCommand, type InitCommand, type ProgrammableCommand, type PublishCommand, type RunCommand, type UpgradeCommand } from './tasks.js';
 import { callArgOf, commandOf, objectArgOf, resolveFake, SharedInputBuilder, typeTagOf } from './tx-builder.js';
-import { canonicalHex, formatFakeId, resolveAddress } from './values.js';
+import { canonicalHex, formatFakeId, parseType, resolveAddress, typeTagString } from './values.js';
 
 /** What the runner needs from its host. */
 export interface AdapterRunnerOptions {
@@ -42,6 +42,7 @@ export interface AdapterTaskRun {
 
 const ZERO = canonicalHex(0n);
 const SUI = canonicalHex(2n);
+const SUI_BALANCE = formatTypeTag(parseTypeTag('0x2::balance::Balance<0x2::sui::SUI>'));
 const STD = canonicalHex(1n);
 
 class FileRunner {
@@ -87,14 +88,14 @@ class FileRunner {
       case 'view-object':
         return cmd.hideContents ? this.viewObjectType(cmd.id) : this.viewObject(cmd.id);
       case 'transfer-object': {
-        if (cmd.addressBalanceGas) throw new AdapterError('UNSUPPORTED', 'address-balance gas payments are not supported');
         const b = new SharedInputBuilder();
         const obj = b.input({ $kind: 'Object', Object: objectArgOf(this.chain, { kind: 'object', id: cmd.id, version: null }) } as CallArg);
         const recipient = this.chain.accounts.get(cmd.recipient);
         if (recipient === undefined) throw new AdapterError('INVALID_TEST', `Unbound account ${cmd.recipient}`);
         const rec = b.pureAddress(recipient.address);
         b.command({ $kind: 'TransferObjects', TransferObjects: { objects: [obj], address: rec } } as Command);
-        return this.txOutput(this.chain.run({ ptb: b.build(), sender: this.sender(cmd.sender), budget: cmd.gasBudget, price: cmd.gasPrice, mode: 'execute' }), false, 'execute');
+        const addressBalance = cmd.addressBalanceGas ? ({ amount: 'budget', first: true } as const) : undefined;
+        return this.txOutput(this.chain.run({ ptb: b.build(), sender: this.sender(cmd.sender), budget: cmd.gasBudget, price: cmd.gasPrice, mode: 'execute', addressBalance }), false, 'execute');
       }
       case 'upgrade':
         return this.upgrade(task, cmd);
@@ -117,7 +118,7 @@ class FileRunner {
         return undefined;
       }
       case 'create-checkpoint':
-        this.chain.checkpoint += cmd.count;
+        for (let i = 0; i < cmd.count; i++) this.chain.createCheckpoint();
         return `Checkpoint created: ${this.chain.checkpoint}`;
       case 'advance-epoch': {
         if (cmd.flags.length > 0) throw new AdapterError('UNSUPPORTED', `advance-epoch --${cmd.flags[0]}`);
@@ -130,6 +131,13 @@ class FileRunner {
       case 'advance-clock':
         this.chain.env.advanceClock(cmd.durationNs / 1_000_000n);
         return undefined;
+      case 'view-funds': {
+        const account = this.chain.accounts.get(cmd.account);
+        if (account === undefined) throw new AdapterError('INVALID_TEST', `Unbound account ${cmd.account}`);
+        const type = typeTagString(parseType(cmd.type), (n) => this.chain.named.get(n));
+        const balance = this.chain.env.settledBalance(account.address, type);
+        return balance === undefined ? 'No funds accumulator object found' : String(balance);
+      }
       case 'view-checkpoint':
         throw new AdapterError('UNSUPPORTED', 'view-checkpoint (checkpoint contents) is not modelled');
       case 'invalid':
@@ -196,7 +204,6 @@ class FileRunner {
   }
 
   private async upgrade(task: TransactionalTask, cmd: UpgradeCommand): Promise<string | undefined> {
-    if (cmd.addressBalanceGas) throw new AdapterError('UNSUPPORTED', 'address-balance gas payments are not supported');
     const before = this.chain.named.get(cmd.package);
     if (before === undefined) throw new AdapterError('INVALID_TEST', `Unbound package '${cmd.package}' for upgrade`);
     // The package compiles at 0x0; a dependency that was upgraded compiles under its new
@@ -223,7 +230,8 @@ class FileRunner {
     const receipt = b.command({ $kind: 'Upgrade', Upgrade: { modules, dependencies: deps, package: before, ticket } } as Command);
     b.command({ $kind: 'MoveCall', MoveCall: { package: SUI, module: 'package', function: 'commit_upgrade', typeArguments: [], arguments: [capArg, receipt] } } as Command);
     const mode: TxMode = cmd.dryRun ? 'dry-run' : 'execute';
-    const outcome = this.chain.run({ ptb: b.build(), sender: this.sender(cmd.sender), budget: cmd.gasBudget, price: cmd.gasPrice, mode });
+    const addressBalance = cmd.addressBalanceGas ? ({ amount: 'budget', first: true } as const) : undefined;
+    const outcome = this.chain.run({ ptb: b.build(), sender: this.sender(cmd.sender), budget: cmd.gasBudget, price: cmd.gasPrice, mode, addressBalance });
     if (mode === 'execute' && outcome.kind === 'executed' && outcome.result.status.$kind === 'Success' && compiled.namedAddress !== null) {
       const pkg = outcome.result.written.find((w) => w.kind === 'created' && w.object.data.$kind === 'Package');
       if (pkg !== undefined) this.chain.named.set(compiled.namedAddress, pkg.id);
@@ -244,7 +252,6 @@ class FileRunner {
   }
 
   private programmable(task: TransactionalTask, cmd: ProgrammableCommand): string | undefined {
-    if (cmd.addressBalanceGas) throw new AdapterError('UNSUPPORTED', 'address-balance gas payments are not supported');
     if (cmd.devInspect && cmd.dryRun) throw new AdapterError('INVALID_TEST', 'Cannot set both dev-inspect and dry-run');
     const overrides = new Map<string, SuiObject>();
     const inputs = cmd.inputs.map((v) => {
@@ -257,10 +264,26 @@ class FileRunner {
       return arg;
     });
     const commands = parsePtbCommands(task.body ?? '').map((c) => commandOf(this.chain, c, this.staged));
-    const payment = cmd.gasPayment.map((v) => {
-      if (v.kind !== 'object') throw new AdapterError('UNSUPPORTED', `gas payment with ${v.kind} values`);
-      return resolveFake(this.chain, v.id);
-    });
+    // Gas coins, and `withdraw<Balance<SUI>>(amount)` reservations from the address balance.
+    const payment: string[] = [];
+    let reserved = 0n;
+    let reservations = 0;
+    let reservationFirst: boolean | null = null;
+    for (const v of cmd.gasPayment) {
+      if (v.kind === 'object') {
+        payment.push(resolveFake(this.chain, v.id));
+        reservationFirst ??= false;
+      } else if (v.kind === 'withdraw' && formatTypeTag(parseTypeTag(typeTagString(v.type, (n) => this.chain.named.get(n)))) === SUI_BALANCE) {
+        reserved += v.amount;
+        reservations++;
+        reservationFirst ??= true;
+      } else throw new AdapterError('UNSUPPORTED', `gas payment with ${v.kind} values`);
+    }
+    const addressBalance = cmd.addressBalanceGas
+      ? ({ amount: 'budget', first: true } as const)
+      : reservationFirst !== null && reserved > 0n
+        ? { amount: reserved, first: reservationFirst, reservations }
+        : undefined;
     const sender = this.sender(cmd.sender);
     const sponsor = cmd.sponsor === null ? null : this.sender(cmd.sponsor);
     const mode: TxMode = cmd.devInspect ? 'dev-inspect' : cmd.dryRun ? 'dry-run' : 'execute';
@@ -268,7 +291,8 @@ class FileRunner {
       ptb: { inputs, commands },
       sender,
       sponsor,
-      payment: payment.length > 0 ? payment : undefined,
+      payment: payment.length > 0 || addressBalance !== undefined ? payment : undefined,
+      addressBalance,
       budget: cmd.gasBudget,
       price: cmd.gasPrice,
       mode,
@@ -341,6 +365,10 @@ class FileRunner {
       ['unchanged_shared', summary.unchangedShared],
     ];
     for (const [name, ids] of lists) if (ids.length > 0) parts.push(`${name}: ${this.list(ids, summarize)}`);
+    if (summary.accumulators.length > 0) {
+      const written = summary.accumulators.map((w) => `(${this.list([w.id], false)}, ${stabilize(w.address, this.chain)}, ${stabilize(w.type, this.chain)}, ${w.operation}, ${w.value})`);
+      parts.push(`accumulators_written: ${summarize ? summary.accumulators.length : written.join(', ')}`);
+    }
     return `${parts.join('\n')}\ngas summary: ${gasSummaryDisplay(summary.gas)}`;
   }
 }

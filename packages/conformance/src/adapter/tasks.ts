@@ -102,6 +102,13 @@ export interface AdvanceClockCommand {
   durationNs: bigint;
 }
 
+/** `view-funds <Balance type> <account>`: the account's settled address balance. */
+export interface ViewFundsCommand {
+  kind: 'view-funds';
+  type: string;
+  account: string;
+}
+
 export interface ViewCheckpointCommand {
   kind: 'view-checkpoint';
 }
@@ -133,6 +140,7 @@ export type AdapterCommand =
   | CountCommand
   | AdvanceClockCommand
   | ViewCheckpointCommand
+  | ViewFundsCommand
   | InvalidCommand
   | UnsupportedCommand;
 
@@ -410,6 +418,13 @@ export function parseCommand(task: TransactionalTask): AdapterCommand {
     }
     case 'view-checkpoint':
       return { kind: 'view-checkpoint' };
+    case 'view-funds': {
+      const p = parseWords(name, words, { options: {}, positionals: ['type', 'account'] });
+      const type = p.positionals.get('type');
+      const account = p.positionals.get('account');
+      if (type === undefined || account === undefined) throw new AdapterError('PARSE_ERROR', 'view-funds: expected a type and an account');
+      return { kind: 'view-funds', type, account };
+    }
     default:
       return { kind: 'unsupported', name, reason: `the runner does not support the '${name}' task` };
   }

@@ -17,6 +17,7 @@ import {
   type CallArg,
   type CallResult,
 } from '@smi/move-vm';
+import { normalizeAddress } from '../bcs/codec.js';
 import type { MoveLocation } from '../bcs/execution-status.js';
 import type { Argument, Command, ProgrammableMoveCall } from '../bcs/transaction.js';
 import { formatTypeTag, type TypeTag } from '../bcs/type-tag.js';
@@ -129,6 +130,10 @@ function argName(a: Argument): string {
   }
 }
 
+function isSendFunds(call: ProgrammableMoveCall): boolean {
+  return normalizeAddress(call.package) === SUI && call.module === 'coin' && call.function === 'send_funds';
+}
+
 /** `MoveCall`. */
 export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandResult {
   const { vm, state } = env;
@@ -165,6 +170,8 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   // Non-public entry functions: before protocol 108 no argument may come from a non-entry
   // call (upstream v3 `used_in_non_entry_move_call`); from 108 the clique rule (entry-rules.ts).
   const privateEntry = fn.isEntry && fn.visibility !== 'Public';
+  // With accumulators, the gas coin may be given by value to `0x2::coin::send_funds`.
+  const gasToFunds = call.arguments[0]?.$kind === 'GasCoin' && isSendFunds(call) && vm.protocolConfig?.flag('enable_accumulators') === true;
   call.arguments.forEach((a, i) => {
     pushCtx();
     const p = params[i];
@@ -186,10 +193,12 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
       args.push({ $kind: 'Raw', value: [[o.id], o.version] });
     } else {
       if (byRef.has(slot) && state.movesOnTake(slot)) throw argumentError(i, 'CannotMoveBorrowedValue', `${argName(a)} is also borrowed`);
-      const { value } = state.take(a, p, i);
+      const { value } = state.take(a, p, i, gasToFunds && i === 0 ? 'send-funds' : 'move');
       args.push({ $kind: 'Raw', value });
     }
   });
+  const recipient = args[1];
+  if (gasToFunds && recipient?.$kind === 'Raw') state.gasTransfer = { kind: 'sendFunds', recipient: recipient.value as string };
   if (!env.relaxed && privateEntry && anywhere) state.checkEntryArguments();
   if (withCtx) pushCtx();
   if (env.eventModule === null) env.eventModule = { packageId: call.package, module: call.module };

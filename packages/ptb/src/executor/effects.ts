@@ -5,14 +5,16 @@
  * build `TransactionEffectsV2`, the events and their digests.
  */
 import { Ability } from '@smi/bytecode';
-import { computationCost, formatType, type MoveVM, type ObjectRuntime, objectStorageCost, senderRebate, type Type } from '@smi/move-vm';
+import { type AccumulatorEvent, computationCost, formatType, type MoveVM, type ObjectRuntime, objectStorageCost, senderRebate, type Type } from '@smi/move-vm';
 import { transactionEffectsDigest, transactionEventsDigest, objectDigest } from '../bcs/digests.js';
 import type { EffectsObjectChange, Event, GasCostSummary, TransactionEffects, UnchangedConsensusKind } from '../bcs/effects.js';
 import type { ExecutionStatus } from '../bcs/execution-status.js';
 import type { Owner, SuiObject } from '../bcs/object.js';
 import { parseStructTag, type TypeTag } from '../bcs/type-tag.js';
 import type { CommandEnv } from './commands.js';
-import { ExecutionFailure } from './errors.js';
+import { accumulatorChanges, fundsRecipients } from './accumulators.js';
+import { coinBalance, type GasLocation, setCoinBalance, suiBalanceEvent } from './gas-payment.js';
+import { ExecutionFailure, simpleFailure } from './errors.js';
 import { checkNewCoinOwners, DENY_LIST_ID } from './deny-list.js';
 import type { LoadedInputs } from './execute.js';
 import { decodeObject, moveObjectTypeOf, objectSizeForGas, toBcsOwner } from './objects.js';
@@ -145,8 +147,10 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   const unwrappedThenDeleted = new Set<string>();
   const created = new Set<string>();
   const children = new Map<string, { version: bigint; object: SuiObject | undefined; modified: boolean }>();
-  const gasId = loaded.gasCoins[0];
+  const plan = loaded.gasPlan;
+  const gasId = plan?.target.kind === 'coin' ? plan.target.id : undefined;
   let events: Event[] = [];
+  let moveAccumulatorEvents: AccumulatorEvent[] = [];
   let readDenyList = false;
 
   const keepInputsAsTheyWere = (): void => {
@@ -155,10 +159,24 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
       const { value, type } = decodeObject(vm, object);
       writes.set(id, { id, type, value, owner: object.owner });
     }
-    for (const id of loaded.gasCoins.slice(1)) {
+    // The gas payments smashed again: the target coin holds them all, the other coins are deleted.
+    for (const id of plan?.target.kind === 'coin' ? loaded.gasCoins.slice(1) : loaded.gasCoins) {
       writes.delete(id);
       deleted.add(id);
     }
+    const g = gasId === undefined ? undefined : writes.get(gasId);
+    if (g !== undefined && plan !== null) setCoinBalance(g.value, plan.total);
+  };
+  /** Drop everything the commands did (upstream `reset`): the inputs as they were. */
+  let packagesRemoved = a.failure !== null;
+  const resetToInputs = (): void => {
+    if (!packagesRemoved) for (const p of a.env.published) vm.removePackage(p.id);
+    packagesRemoved = true;
+    for (const m of [writes, children] as Map<string, unknown>[]) m.clear();
+    for (const s of [deleted, wrapped, unwrappedThenDeleted, created]) s.clear();
+    events = [];
+    moveAccumulatorEvents = [];
+    keepInputsAsTheyWere();
   };
 
   if (failure !== null) {
@@ -206,9 +224,11 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
       type: parseStructTag(e.typeTag),
       contents: e.bcs,
     }));
+    moveAccumulatorEvents = r.accumulatorEvents;
     // Coin deny list v2: new owners of regulated coins (a denial fails the transaction).
     if (cfg.flag('enable_coin_deny_list_v2')) {
       const owned = [...writes.values()].filter((w) => w.packageObject === undefined).map((w) => ({ typeTag: formatType(w.type), owner: ownerAddress(w.owner) }));
+      owned.push(...fundsRecipients(r.accumulatorEvents));
       const deny = checkNewCoinOwners(a.store, owned, input.epoch);
       readDenyList = deny.read && !loaded.objects.has(DENY_LIST_ID);
       if (deny.failure !== null) {
@@ -217,44 +237,98 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
           (f.kind === 'CoinTypeGlobalPause' ? { $kind: f.kind, [f.kind]: { coinType: f.coinType } } : { $kind: f.kind, [f.kind]: { address: f.address, coinType: f.coinType } }) as never,
           `deny list: ${f.kind} for ${f.coinType}`,
         );
-        for (const p of a.env.published) vm.removePackage(p.id);
-        for (const m of [writes, children] as Map<string, unknown>[]) m.clear();
-        for (const s of [deleted, wrapped, unwrappedThenDeleted, created]) s.clear();
-        events = [];
-        keepInputsAsTheyWere();
+        resetToInputs();
       }
     }
   }
 
+  // The gas coin: the withheld budget returned, where gas is charged (gas-payment.ts).
+  const settleGasCoin = (): { gasEvents: AccumulatorEvent[]; chargeTo: GasLocation | null } => {
+    const gasEvents: AccumulatorEvent[] = [...(plan?.smashEvents ?? [])];
+    const push = (e: AccumulatorEvent | null): void => {
+      if (e !== null) gasEvents.push(e);
+    };
+    if (plan === null) return { gasEvents, chargeTo: null };
+    let chargeTo: GasLocation = plan.target;
+    const transfer = failure === null ? state.gasTransfer : null;
+    const coinId = plan.target.kind === 'coin' ? plan.target.id : plan.ephemeralId;
+    if (transfer?.kind === 'sendFunds') {
+      push(suiBalanceEvent(transfer.recipient, plan.withheld));
+      chargeTo = { kind: 'addressBalance', address: transfer.recipient };
+    } else if (failure === null) {
+      const w = coinId === null ? undefined : writes.get(coinId);
+      if (w !== undefined) {
+        setCoinBalance(w.value, coinBalance(w.value) + plan.withheld);
+        w.bcs = undefined;
+      }
+      if (transfer?.kind === 'transfer' && coinId !== null) chargeTo = { kind: 'coin', id: coinId };
+    }
+    if (plan.target.kind === 'addressBalance') {
+      // An ephemeral coin that moved withdraws its whole value; one left in place returns what is left.
+      const held = state.gas?.holder?.[0];
+      if (transfer !== null) push(suiBalanceEvent(plan.target.address, -plan.total));
+      else if (failure === null && held !== undefined) push(suiBalanceEvent(plan.target.address, coinBalance(held) + plan.withheld - plan.total));
+    }
+    return { gasEvents, chargeTo };
+  };
+  let gas = settleGasCoin();
+
   // Gas: computation, then storage of what is written, rebates of what was there.
-  const budgetInternal = input.gas.payment.length === 0 ? 0 : Number(a.env.gasLeft);
-  const usedInternal = input.gas.payment.length === 0 ? 0n : BigInt(Math.max(0, a.env.gasBudgetInternal - budgetInternal));
+  const budgetInternal = plan === null ? 0 : Number(a.env.gasLeft);
+  const usedInternal = plan === null ? 0n : BigInt(Math.max(0, a.env.gasBudgetInternal - budgetInternal));
   const comp = computationCost(cfg, usedInternal / 1000n, input.gas.price, input.gas.budget, failure === null ? undefined : { referenceGasPrice: input.referenceGasPrice ?? input.gas.price });
-  const objects = new Map<string, SuiObject>();
-  let storageCost = 0n;
-  for (const w of writes.values()) {
-    const o = moveObject(vm, w, lamport, txDigest);
-    const cost = objectStorageCost(cfg, BigInt(objectSizeForGas(o)));
-    o.storageRebate = cost;
-    storageCost += cost;
-    objects.set(w.id, o);
-  }
-  let rebate = 0n;
-  for (const [id, { object, info }] of loaded.objects) if (info.mutable && (writes.has(id) || deleted.has(id) || wrapped.has(id))) rebate += object.storageRebate;
-  for (const [id, c] of children) if (c.object !== undefined && !loaded.objects.has(id) && (writes.has(id) || deleted.has(id) || wrapped.has(id))) rebate += c.object.storageRebate;
-  const sender = senderRebate(cfg, rebate);
-  const gasUsed: GasCostSummary = { computationCost: comp.cost, storageCost, storageRebate: sender, nonRefundableStorageFee: rebate - sender };
-  if (gasId !== undefined) {
-    const g = objects.get(gasId);
-    const w = writes.get(gasId);
-    if (g && w && g.data.$kind === 'Move') {
-      const coin = w.value as unknown[];
-      const bal = coin[1] as unknown[];
-      const charge = comp.cost + storageCost - sender;
-      bal[0] = (bal[0] as bigint) - charge;
-      g.data.Move.contents = vm.bcs.encode(coin, w.type);
+  let computation = comp.cost;
+  const measure = (): { objects: Map<string, SuiObject>; storageCost: bigint; rebate: bigint } => {
+    const objects = new Map<string, SuiObject>();
+    let storageCost = 0n;
+    for (const w of writes.values()) {
+      const o = moveObject(vm, w, lamport, txDigest);
+      const cost = objectStorageCost(cfg, BigInt(objectSizeForGas(o)));
+      o.storageRebate = cost;
+      storageCost += cost;
+      objects.set(w.id, o);
+    }
+    let rebate = 0n;
+    for (const [id, { object, info }] of loaded.objects) if (info.mutable && (writes.has(id) || deleted.has(id) || wrapped.has(id))) rebate += object.storageRebate;
+    for (const [id, c] of children) if (c.object !== undefined && !loaded.objects.has(id) && (writes.has(id) || deleted.has(id) || wrapped.has(id))) rebate += c.object.storageRebate;
+    return { objects, storageCost, rebate };
+  };
+  // Storage beyond the budget (upstream `compute_storage_and_rebate`): reset to the inputs and
+  // charge their storage; if even that is too much, charge the whole budget and no storage.
+  const outOfGas = (m: { storageCost: bigint; rebate: bigint }): boolean => {
+    const back = senderRebate(cfg, m.rebate);
+    return back < m.storageCost && input.gas.budget - computation < m.storageCost - back;
+  };
+  let measured = measure();
+  if (plan !== null && outOfGas(measured)) {
+    failure ??= simpleFailure('InsufficientGas', 'the gas budget does not cover storage');
+    resetToInputs();
+    gas = settleGasCoin();
+    measured = measure();
+    if (outOfGas(measured)) {
+      computation = input.gas.budget;
+      let rebate = 0n;
+      for (const [id, { object }] of loaded.objects) if (deleted.has(id)) rebate += object.storageRebate;
+      measured = { objects: measured.objects, storageCost: 0n, rebate };
     }
   }
+  const { objects, storageCost, rebate } = measured;
+  const sender = senderRebate(cfg, rebate);
+  const gasUsed: GasCostSummary = { computationCost: computation, storageCost, storageRebate: sender, nonRefundableStorageFee: rebate - sender };
+  const charge = computation + storageCost - sender;
+  const { gasEvents, chargeTo } = gas;
+  if (chargeTo?.kind === 'coin') {
+    const g = objects.get(chargeTo.id);
+    const w = writes.get(chargeTo.id);
+    if (g && w && g.data.$kind === 'Move') {
+      setCoinBalance(w.value, coinBalance(w.value) - charge);
+      g.data.Move.contents = vm.bcs.encode(w.value, w.type);
+    }
+  } else if (chargeTo?.kind === 'addressBalance') {
+    const e = suiBalanceEvent(chargeTo.address, -charge);
+    if (e !== null) gasEvents.push(e);
+  }
+  const accumulators = accumulatorChanges([...moveAccumulatorEvents, ...gasEvents], events);
 
   // Effects V2.
   const changes: [string, EffectsObjectChange][] = [];
@@ -283,6 +357,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   for (const id of deleted) changes.push([id, { inputState: inputState(id), outputState: { $kind: 'NotExist', NotExist: true }, idOperation: { $kind: 'Deleted', Deleted: true } }]);
   for (const id of wrapped) changes.push([id, { inputState: inputState(id), outputState: { $kind: 'NotExist', NotExist: true }, idOperation: { $kind: 'None', None: true } }]);
   for (const id of unwrappedThenDeleted) changes.push([id, { inputState: { $kind: 'NotExist', NotExist: true }, outputState: { $kind: 'NotExist', NotExist: true }, idOperation: { $kind: 'Deleted', Deleted: true } }]);
+  changes.push(...accumulators);
   changes.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
   const unchanged: [string, UnchangedConsensusKind][] = [];
   for (const [id, { info }] of loaded.objects) {

@@ -15,7 +15,8 @@ import { decodeObject, objectSizeForGas, objectTypeTag, toRuntimeOwner } from '.
 import { publishPackage, upgradePackage } from './publish.js';
 import { checkTransactionStatically } from './static-verify.js';
 import { ExecutionState, type InputObjectInfo, type Slot } from './state.js';
-import type { CommandResult, ExecutionInput, ExecutionResult, ObjectStore } from './types.js';
+import { type GasPlan, setCoinBalance, smashPlan } from './gas-payment.js';
+import type { CommandResult, ExecutionInput, ExecutionResult, GasInput, ObjectStore } from './types.js';
 
 /** Objects read while loading the inputs, kept for effects. */
 export interface LoadedInputs {
@@ -27,6 +28,8 @@ export interface LoadedInputs {
   runtimeObjects: Map<string, SuiObject>;
   /** Versions of the `Receiving` inputs (they count for the lamport version). */
   receivingVersions: bigint[];
+  /** How gas is paid (`null`: unmetered, no gas payment). */
+  gasPlan: GasPlan | null;
 }
 
 function missingObject(id: string): ExecutionFailure {
@@ -126,9 +129,13 @@ function runtimeInputObjects(vm: MoveVM, state: ExecutionState, loaded: LoadedIn
   return out;
 }
 
-/** Load the gas coins: the first holds the sum of all; the others are deleted (smashed). */
-function loadGas(vm: MoveVM, store: ObjectStore, payment: ObjectRef[], loaded: LoadedInputs, state: ExecutionState, smashed: string[]): void {
-  if (payment.length === 0) return;
+/**
+ * Load the gas coins (see `gas-payment.ts`): the smash target holds the sum of every
+ * payment less the withheld budget; the other coins are deleted (smashed).
+ */
+function loadGas(vm: MoveVM, store: ObjectStore, gas: GasInput, loaded: LoadedInputs, state: ExecutionState, smashed: string[]): void {
+  const payment = gas.payment;
+  if (payment.length === 0 && gas.addressBalance === undefined) return;
   let total = 0n;
   let first: { value: unknown[]; type: ReturnType<typeof decodeObject>['type'] } | null = null;
   for (const ref of payment) {
@@ -158,9 +165,24 @@ function loadGas(vm: MoveVM, store: ObjectStore, payment: ObjectRef[], loaded: L
     if (first === null) first = { value: v, type };
     else smashed.push(ref.objectId);
   }
+  const plan = smashPlan(gas.owner, loaded.gasCoins, total, gas.addressBalance, gas.budget);
+  loaded.gasPlan = plan;
+  if (plan.target.kind === 'addressBalance') {
+    // Every coin goes to the address balance; the ephemeral coin is made once the runtime exists.
+    if (loaded.gasCoins.length > 0) smashed.unshift(loaded.gasCoins[0]);
+    return;
+  }
   if (first === null) return;
-  (first.value[1] as unknown[])[0] = total;
+  setCoinBalance(first.value, plan.total - plan.withheld);
   state.gas = { kind: 'gas', holder: [first.value], type: first.type, taken: false };
+}
+
+/** The ephemeral gas coin of an address-balance payment: a fresh id holding the total less the withheld budget. */
+function ephemeralGasCoin(vm: MoveVM, runtime: ObjectRuntime, plan: GasPlan, state: ExecutionState): void {
+  const id = runtime.freshId();
+  plan.ephemeralId = id;
+  const type = vm.resolveType('0x2::coin::Coin<0x2::sui::SUI>');
+  state.gas = { kind: 'gas', holder: [[[[id]], [plan.total - plan.withheld]]], type, taken: false };
 }
 
 function runCommand(env: CommandEnv, c: Command): CommandResult {
@@ -205,13 +227,13 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
   const cfg = input.protocolConfig;
   const relaxed = input.checks === 'relaxed';
   const digestBytes = digestFromBase58(input.digest);
-  const loaded: LoadedInputs = { objects: new Map(), gasCoins: [], runtimeObjects: new Map(), receivingVersions: [] };
+  const loaded: LoadedInputs = { objects: new Map(), gasCoins: [], runtimeObjects: new Map(), receivingVersions: [], gasPlan: null };
   const state = new ExecutionState(vm);
   // Inputs are loaded first: the object runtime knows them (owners, versions of their children).
   const smashed: string[] = [];
   let failure: ExecutionFailure | null = null;
   try {
-    loadGas(vm, store, input.gas.payment, loaded, state, smashed);
+    loadGas(vm, store, input.gas, loaded, state, smashed);
     for (const arg of input.transaction.inputs) state.inputs.push(loadInput(vm, store, arg, loaded));
   } catch (e) {
     if (!(e instanceof ExecutionFailure)) throw e;
@@ -251,7 +273,10 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
       return { type: objectTypeTag(o), bcs: o.data.Move.contents, version, owner: toRuntimeOwner(o.owner) };
     },
   });
-  const budgetInternal = input.gas.payment.length === 0 ? Number.MAX_SAFE_INTEGER : Number(computationBudgetInternal(cfg, input.gas.budget, input.gas.price));
+  const plan = loaded.gasPlan;
+  // Upstream makes the ephemeral coin only with `gasless_transaction_drop_safety`.
+  if (plan !== null && plan.target.kind === 'addressBalance' && cfg.flag('gasless_transaction_drop_safety')) ephemeralGasCoin(vm, runtime, plan, state);
+  const budgetInternal = plan === null ? Number.MAX_SAFE_INTEGER : Number(computationBudgetInternal(cfg, input.gas.budget, input.gas.price));
   const env: CommandEnv = {
     vm,
     state,

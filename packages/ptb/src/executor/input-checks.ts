@@ -11,6 +11,7 @@ import type { ProtocolConfig } from '@smi/move-vm';
 import type { ObjectRef, SuiObject } from '../bcs/object.js';
 import type { ObjectArg, ProgrammableTransaction } from '../bcs/transaction.js';
 import { addressDenied, coinDenyConfig, coinTypeOf, denyListCoinType, globallyPaused, isSuiType } from './deny-list.js';
+import { suiBalanceAccumulatorId } from './gas-payment.js';
 import { objectTypeTag } from './objects.js';
 import type { ObjectStore } from './types.js';
 
@@ -35,6 +36,7 @@ export type TransactionInputErrorCode =
   | 'GasObjectNotOwnedObject'
   | 'CoinTypeGlobalPause'
   | 'AddressDeniedForCoin'
+  | 'InvalidWithdrawReservation'
   | 'Unsupported';
 
 /** A transaction rejected before execution. */
@@ -56,6 +58,12 @@ export interface InputCheckRequest {
   gasOwner: string;
   payment: ObjectRef[];
   budget: bigint;
+  /**
+   * SUI reserved from the gas owner's address balance for gas (see `GasInput.addressBalance`);
+   * `reservations`: how many coin reservations (`withdraw` gas payments) make it up, absent
+   * when the gas is simply paid from the address balance.
+   */
+  addressBalance?: { amount: bigint; first: boolean; reservations?: number };
   protocolConfig: ProtocolConfig;
   /**
    * Dev inspect: only the transaction's own validity and that shared inputs name shared
@@ -64,6 +72,7 @@ export interface InputCheckRequest {
   devInspect?: boolean;
 }
 
+const MAX_WITHDRAW_RESERVATIONS = 10;
 const RANDOM = '0x' + '0'.repeat(63) + '8';
 const CLOCK = '0x' + '0'.repeat(63) + '6';
 const ACCUMULATOR_ROOT = '0x' + '0'.repeat(61) + 'acc';
@@ -239,7 +248,15 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
       const p = store.getObject(c.MoveCall.package);
       if (p === undefined || p.data.$kind !== 'Package') throw fail('DependentPackageNotFound', `Dependent package not found on-chain: ${c.MoveCall.package}`);
     }
-    // Gas.
+    // Balance withdraw reservations: at most 10, the address-balance gas payment included.
+    const ab = req.addressBalance;
+    if (ab !== undefined && (ab.reservations ?? 1) > MAX_WITHDRAW_RESERVATIONS) {
+      throw fail('InvalidWithdrawReservation', `Invalid withdraw reservation: Maximum number of balance withdraw reservations is ${MAX_WITHDRAW_RESERVATIONS}`);
+    }
+    // Gas. A coin reservation is a gas object of the sender: a sponsor cannot pay with one.
+    if (ab?.reservations !== undefined && req.gasOwner !== req.sender) {
+      throw fail('GasObjectNotOwnedObject', `Gas object is not an owned object with owner: AddressOwner(${req.sender})`);
+    }
     let balance = 0n;
     for (const ref of req.payment) {
       const o = store.getObject(ref.objectId);
@@ -250,7 +267,9 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
       }
       if (o.data.$kind === 'Move') balance += readCoinBalance(o.data.Move.contents);
     }
-    if (req.payment.length > 0 && balance < req.budget) {
+    const reserved = req.addressBalance?.amount ?? 0n;
+    balance += reserved;
+    if ((req.payment.length > 0 || req.addressBalance !== undefined) && balance < req.budget) {
       throw fail('GasBalanceTooLow', `Balance of gas object ${balance} is lower than the needed amount: ${req.budget}`);
     }
     // Objects.
@@ -298,6 +317,16 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
           break;
       }
     }
+    // Address-balance reservations must be covered by the settled balance.
+    if (reserved > 0n) {
+      const available = settledSuiBalance(store, req.gasOwner);
+      if (available < reserved) {
+        throw fail(
+          'InvalidWithdrawReservation',
+          `Invalid withdraw reservation: Insufficient address balance of coin type 0x2::sui::SUI for address ${req.gasOwner}: the transaction requires ${reserved} but only ${available} is available. Note that the address balance does not include funds held in Coin objects owned by the address; to spend those funds, use the Coin objects directly as transaction inputs.`,
+        );
+      }
+    }
     if (req.protocolConfig.flag('enable_coin_deny_list_v2')) checkDenyList(store, req);
     return null;
   } catch (e) {
@@ -322,6 +351,16 @@ function checkDenyList(store: ObjectStore, req: InputCheckRequest): void {
     if (globallyPaused(store, config, null)) throw fail('CoinTypeGlobalPause', `Coin type is globally paused for use: ${t}`);
     if (addressDenied(store, config, req.sender, null)) throw fail('AddressDeniedForCoin', `Address ${req.sender} is denied for coin ${t}`);
   }
+}
+
+/** The settled SUI balance of `owner` (the accumulator field's `u128`, after its id and key). */
+function settledSuiBalance(store: ObjectStore, owner: string): bigint {
+  const o = store.getObject(suiBalanceAccumulatorId(owner));
+  if (o === undefined || o.data.$kind !== 'Move' || o.data.Move.contents.length < 80) return 0n;
+  const c = o.data.Move.contents;
+  let v = 0n;
+  for (let i = 79; i >= 64; i--) v = (v << 8n) | BigInt(c[i]);
+  return v;
 }
 
 /** The balance of a `Coin<T>` from its BCS (`UID` then `u64`). */

@@ -17,6 +17,7 @@ import {
 } from '@smi/move-vm';
 import type { Argument } from '../bcs/transaction.js';
 import { Cliques } from './entry-rules.js';
+import type { GasCoinTransfer } from './gas-payment.js';
 import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
 
 const STD = '0x0000000000000000000000000000000000000000000000000000000000000001';
@@ -120,6 +121,8 @@ export class ExecutionState {
   readonly inputs: Slot[] = [];
   readonly results: Slot[][] = [];
   gas: Slot | null = null;
+  /** Where the gas coin went when a command took it by value (TransferObjects, `coin::send_funds`). */
+  gasTransfer: GasCoinTransfer | null = null;
   private readonly cliques = new Cliques();
   /** Slots the running command used, in argument order (see `entry-rules.ts`). */
   private touched: { argIdx: number; slot: Slot; postChecks: boolean }[] = [];
@@ -228,7 +231,7 @@ export class ExecutionState {
    * Take the value of an argument for a by-value parameter of type `t` (`null`: any
    * type, e.g. TransferObjects). Copyable values are copied; others are moved out.
    */
-  take(arg: Argument, t: Type | null, argIdx: number, command: 'move' | 'transfer' | 'merge-source' = 'move'): { value: unknown; type: Type } {
+  take(arg: Argument, t: Type | null, argIdx: number, command: 'move' | 'transfer' | 'merge-source' | 'send-funds' = 'move'): { value: unknown; type: Type } {
     const s = this.slot(arg, argIdx);
     // A reference result taken by value is read through.
     if (s.kind === 'result' && s.holder !== null && s.type !== null && isRefType(s.type) && (t === null || !isRefType(t))) {
@@ -246,7 +249,7 @@ export class ExecutionState {
       this.touch(s, argIdx, 'move');
       return { value: h[0], type: t };
     }
-    if (s.kind === 'gas' && command !== 'transfer') {
+    if (s.kind === 'gas' && command !== 'transfer' && command !== 'send-funds') {
       throw argumentError(argIdx, 'InvalidGasCoinUsage', 'the gas coin can only be taken by value by TransferObjects');
     }
     if (s.kind === 'receiving') throw argumentError(argIdx, 'TypeMismatch', 'a Receiving input is only given as 0x2::transfer::Receiving<T>');
@@ -264,6 +267,7 @@ export class ExecutionState {
     const value = s.holder[0];
     s.holder = null;
     s.taken = true;
+    if (s.kind === 'gas' && command === 'transfer') this.gasTransfer = { kind: 'transfer' };
     return { value, type: s.type };
   }
 

@@ -31,6 +31,12 @@ export interface GasInput {
   price: bigint;
   /** Budget in MIST. */
   budget: bigint;
+  /**
+   * SUI reserved from the gas owner's address balance to pay gas (`--address-balance-gas`:
+   * the budget, with no coins), and whether that reservation is the first payment (then
+   * the address balance is charged and the commands see an ephemeral gas coin).
+   */
+  addressBalance?: { amount: bigint; first: boolean };
 }
 
 /** Checks applied while executing. */
