@@ -86,6 +86,10 @@ class FileRunner {
       case 'programmable':
         return this.programmable(task, cmd);
       case 'view-object':
+        // An id no task numbered is an error of the runner itself, with the task's context.
+        if (this.chain.realId(cmd.id) === undefined) {
+          throw new TaskFailure(`Error: task ${task.number}, lines ${task.startLine}-${task.commandLinesStop}\n${task.taskText}\n. Unbound fake id ${formatFakeId(cmd.id)}`);
+        }
         return cmd.hideContents ? this.viewObjectType(cmd.id) : this.viewObject(cmd.id);
       case 'transfer-object': {
         const b = new SharedInputBuilder();

@@ -126,12 +126,16 @@ export function adapterRunnerOptions(fixturesRoot: string, cacheDir: string | nu
   const configs = new Map<number | undefined, ProtocolConfig>();
   const frameworks = new Map<number | undefined, MovePackage[]>();
   return {
-    // Upstream's genesis uses the framework snapshot of the protocol version when there is one.
+    // Upstream's genesis uses the newest framework snapshot not above the protocol version
+    // (`load_bytecode_snapshot`), the built-in framework when there is none.
     packages: (v) => {
       let p = frameworks.get(v);
       if (p === undefined) {
-        const dir = path.join(fixturesRoot, 'fixtures', 'framework-snapshots', String(v));
-        p = v !== undefined && existsSync(dir) ? readdirSync(dir).sort().map((f) => loadSnapshotFile(path.join(dir, f))) : latest;
+        const root = path.join(fixturesRoot, 'fixtures', 'framework-snapshots');
+        const versions = existsSync(root) ? readdirSync(root).filter((d) => /^\d+$/.test(d)).map(Number) : [];
+        const pick = v === undefined ? undefined : versions.filter((n) => n <= v).sort((a, b) => b - a)[0];
+        const dir = pick === undefined ? null : path.join(root, String(pick));
+        p = dir !== null ? readdirSync(dir).sort().map((f) => loadSnapshotFile(path.join(dir, f))) : latest;
         frameworks.set(v, p);
       }
       return p;

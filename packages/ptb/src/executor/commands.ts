@@ -72,6 +72,10 @@ export function resolveTypeTag(vm: MoveVM, tag: TypeTag, pkg: string, argumentId
   try {
     return vm.resolveType(formatTypeTag(tag), pkg);
   } catch (e) {
+    // Protocol 108+: a type tag with the wrong number of type arguments is TypeArityMismatch.
+    if (e instanceof VmError && e.code === 'NUMBER_OF_TYPE_ARGUMENTS_MISMATCH' && vm.protocolConfig?.flag('enable_ptb_execution_v2') === true) {
+      throw simpleFailure('TypeArityMismatch', `type argument ${argumentIdx} (${formatTypeTag(tag)}): ${e.message}`);
+    }
     const kind = e instanceof VmError && e.code === 'CONSTRAINT_NOT_SATISFIED' ? 'ConstraintNotSatisfied' : 'TypeNotFound';
     throw new ExecutionFailure(
       { $kind: 'TypeArgumentError', TypeArgumentError: { argumentIdx, kind: { $kind: kind, [kind]: true } } } as never,

@@ -86,6 +86,16 @@ function moveObject(vm: MoveVM, w: Write, version: bigint, txDigest: string): Su
   };
 }
 
+/** `true` when a written object has the contents and owner the input object had. */
+function sameObject(vm: MoveVM, w: Write, o: SuiObject): boolean {
+  if (o.data.$kind !== 'Move' || w.packageObject !== undefined) return false;
+  const bytes = w.bcs ?? vm.bcs.encode(w.value, w.type);
+  const before = o.data.Move.contents;
+  if (bytes.length !== before.length || !bytes.every((b, i) => b === before[i])) return false;
+  if (w.owner.$kind !== o.owner.$kind) return false;
+  return w.owner.$kind !== 'Shared' || o.owner.$kind !== 'Shared' || w.owner.Shared.initialSharedVersion === o.owner.Shared.initialSharedVersion;
+}
+
 function typeTagPackages(t: TypeTag, out: Set<string>): void {
   if (t.$kind === 'vector') typeTagPackages(t.vector, out);
   else if (t.$kind === 'struct') {
@@ -155,7 +165,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
 
   const keepInputsAsTheyWere = (): void => {
     for (const [id, { object, info }] of loaded.objects) {
-      if (!info.mutable || object.data.$kind !== 'Move') continue;
+      if (!info.mutable || info.nonExclusive === true || object.data.$kind !== 'Move') continue;
       const { value, type } = decodeObject(vm, object);
       writes.set(id, { id, type, value, owner: object.owner });
     }
@@ -217,6 +227,16 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
       writes.set(p.id, { id: p.id, type: vm.types.address, value: null, owner: { $kind: 'Immutable', Immutable: true }, packageObject: p.object });
       created.add(p.id);
     }
+    // Non-exclusive write inputs must come out exactly as they went in; then they are not written.
+    for (const [id, { object, info }] of loaded.objects) {
+      if (info.nonExclusive !== true) continue;
+      const w = writes.get(id);
+      if (w === undefined || !sameObject(vm, w, object)) {
+        failure = new ExecutionFailure({ $kind: 'NonExclusiveWriteInputObjectModified', NonExclusiveWriteInputObjectModified: { id } } as never, `non-exclusive write input ${id} was modified or deleted`);
+        break;
+      }
+      writes.delete(id);
+    }
     events = r.events.map((e) => ({
       packageId: a.env.eventModule?.packageId ?? '0x' + '0'.repeat(64),
       transactionModule: a.env.eventModule?.module ?? '',
@@ -225,8 +245,9 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
       contents: e.bcs,
     }));
     moveAccumulatorEvents = r.accumulatorEvents;
+    if (failure !== null) resetToInputs();
     // Coin deny list v2: new owners of regulated coins (a denial fails the transaction).
-    if (cfg.flag('enable_coin_deny_list_v2')) {
+    if (failure === null && cfg.flag('enable_coin_deny_list_v2')) {
       const owned = [...writes.values()].filter((w) => w.packageObject === undefined).map((w) => ({ typeTag: formatType(w.type), owner: ownerAddress(w.owner) }));
       owned.push(...fundsRecipients(r.accumulatorEvents));
       const deny = checkNewCoinOwners(a.store, owned, input.epoch);
@@ -361,7 +382,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   changes.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
   const unchanged: [string, UnchangedConsensusKind][] = [];
   for (const [id, { info }] of loaded.objects) {
-    if (info.ownerKind === 'Shared' && !info.mutable) unchanged.push([id, { $kind: 'ReadOnlyRoot', ReadOnlyRoot: [info.version, info.digest] }]);
+    if (info.ownerKind === 'Shared' && (!info.mutable || info.nonExclusive === true)) unchanged.push([id, { $kind: 'ReadOnlyRoot', ReadOnlyRoot: [info.version, info.digest] }]);
   }
   if (readDenyList) unchanged.push([DENY_LIST_ID, { $kind: 'PerEpochConfig', PerEpochConfig: true }]);
   unchanged.sort((x, y) => (x[0] < y[0] ? -1 : 1));

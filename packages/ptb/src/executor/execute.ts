@@ -13,6 +13,7 @@ import { finishTransaction } from './effects.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import { decodeObject, objectSizeForGas, objectTypeTag, toRuntimeOwner } from './objects.js';
 import { publishPackage, upgradePackage } from './publish.js';
+import { checkUnifiedLinkage } from './linkage.js';
 import { checkTransactionStatically } from './static-verify.js';
 import { ExecutionState, type InputObjectInfo, type Slot } from './state.js';
 import { type GasPlan, setCoinBalance, smashPlan } from './gas-payment.js';
@@ -80,7 +81,10 @@ function loadInput(vm: MoveVM, store: ObjectStore, arg: CallArg, loaded: LoadedI
           return loadObjectSlot(vm, store, { id: o.ImmOrOwnedObject.objectId, version: o.ImmOrOwnedObject.version }, 'owned', loaded);
         case 'SharedObject': {
           const mutable = o.SharedObject.mutability.$kind !== 'Immutable';
-          return loadObjectSlot(vm, store, { id: o.SharedObject.objectId, version: null }, mutable ? 'shared-mut' : 'shared-read', loaded);
+          const slot = loadObjectSlot(vm, store, { id: o.SharedObject.objectId, version: null }, mutable ? 'shared-mut' : 'shared-read', loaded);
+          // Non-exclusive write: usable mutably, but the object itself must come out unchanged.
+          if (o.SharedObject.mutability.$kind === 'NonExclusiveWrite' && slot.object !== undefined) slot.object.nonExclusive = true;
+          return slot;
         }
         case 'Receiving':
           return loadObjectSlot(vm, store, { id: o.Receiving.objectId, version: o.Receiving.version }, 'receiving', loaded);
@@ -298,6 +302,7 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
       if (!(e instanceof ExecutionFailure)) throw e;
       failure = e;
     }
+    if (failure === null && cfg.flag('enable_unified_linkage')) failure = checkUnifiedLinkage(vm, store, input.transaction.commands, cfg);
   }
   if (failure === null) {
     input.transaction.commands.forEach((c, i) => {

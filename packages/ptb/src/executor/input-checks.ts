@@ -191,9 +191,9 @@ function checkOwned(id: string, object: SuiObject, owner: string): void {
   }
 }
 
-function checkShared(id: string, object: SuiObject, arg: Extract<ObjectArg, { $kind: 'SharedObject' }>['SharedObject'], sender: string): void {
+function checkShared(id: string, object: SuiObject, arg: Extract<ObjectArg, { $kind: 'SharedObject' }>['SharedObject'], sender: string, nonExclusiveAllowed: boolean): void {
   const mutability = arg.mutability.$kind;
-  if (mutability === 'NonExclusiveWrite') throw fail('Unsupported', 'Feature is not supported: User transactions cannot use SharedObjectMutability::NonExclusiveWrite');
+  if (mutability === 'NonExclusiveWrite' && !nonExclusiveAllowed) throw fail('Unsupported', 'Feature is not supported: User transactions cannot use SharedObjectMutability::NonExclusiveWrite');
   if (isSystemObject(id) && !MUTABLE_SYSTEM.has(id) && !(IMMUTABLE_SYSTEM.has(id) && mutability === 'Immutable')) {
     throw fail('ImmutableParameterExpectedError', 'Mutable parameter provided, immutable parameter expected');
   }
@@ -234,7 +234,7 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
       for (const i of req.transaction.inputs) {
         if (i.$kind !== 'Object' || i.Object.$kind !== 'SharedObject') continue;
         const arg = i.Object.SharedObject;
-        if (arg.mutability.$kind === 'NonExclusiveWrite') throw fail('Unsupported', 'Feature is not supported: User transactions cannot use SharedObjectMutability::NonExclusiveWrite');
+        if (arg.mutability.$kind === 'NonExclusiveWrite' && !req.protocolConfig.flag('enable_non_exclusive_writes')) throw fail('Unsupported', 'Feature is not supported: User transactions cannot use SharedObjectMutability::NonExclusiveWrite');
         const o = store.getObject(arg.objectId);
         if (o === undefined || (o.owner.$kind !== 'Shared' && o.owner.$kind !== 'ConsensusAddressOwner' && o.owner.$kind !== 'Party')) {
           throw fail('ObjectNotFound', `Could not find the referenced object ${arg.objectId} at version None`);
@@ -293,7 +293,7 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
         }
         case 'SharedObject':
           if (object === undefined) throw fail('ObjectNotFound', `Could not find the referenced object ${id} at version None`);
-          checkShared(id, object, arg.SharedObject, req.sender);
+          checkShared(id, object, arg.SharedObject, req.sender, req.protocolConfig.flag('enable_non_exclusive_writes'));
           break;
         case 'Receiving':
           if (object === undefined) continue;

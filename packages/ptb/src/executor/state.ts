@@ -38,6 +38,8 @@ export interface InputObjectInfo {
   storageRebate: bigint;
   /** `true` for `Receiving` inputs. */
   receiving: boolean;
+  /** Shared inputs taken with `NonExclusiveWrite`: only their dynamic fields may change. */
+  nonExclusive?: boolean;
 }
 
 /** A slot: an input, a command result, or the gas coin. */

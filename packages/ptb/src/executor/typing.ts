@@ -171,8 +171,9 @@ function loadCommands(env: TypingEnv, commands: readonly Command[]): (TypedFunct
         if (e instanceof VmError) throw vmInputFailure(e);
         throw e;
       }
+      // The VM refuses to instantiate the function (a verification error, not TypeArityMismatch).
       if (typeArgs.length !== fn.typeParams.length) {
-        throw simpleFailure('TypeArityMismatch', `${call.function} takes ${fn.typeParams.length} type arguments, got ${typeArgs.length}`);
+        throw simpleFailure('VMVerificationOrDeserializationError', `NUMBER_OF_TYPE_ARGUMENTS_MISMATCH: ${call.function} takes ${fn.typeParams.length} type arguments, got ${typeArgs.length}`);
       }
       // Instantiating the function itself is verified by the VM (CONSTRAINT_NOT_SATISFIED).
       typeArgs.forEach((t, j) => {

@@ -51,6 +51,8 @@ const MAX_TOTAL_BITS = 512;
 /** The `sui::rangeproofs` natives. */
 export function rangeproofsNatives(env: CryptoEnv): Record<string, NativeFunction> {
   return {
+    // The binding older frameworks call: upstream keeps it only to abort with NOT_SUPPORTED.
+    verify_bulletproofs_ristretto255_internal: () => abort(0),
     verify_bulletproofs_with_dst_ristretto255_internal: (ctx, _t, [proofArg, bitsArg, commitmentsArg]) => {
       if (!env.features.enable_verify_bulletproofs_ristretto255) abort(0);
       chargeParam(ctx, env, 'verify_bulletproofs_ristretto255_base_cost');
