@@ -128,6 +128,8 @@ export class AdapterChain implements NameContext {
   checkpoint = 0;
   /** Effects of the transactions executed since the last checkpoint (settled at the next one). */
   private pending: TransactionEffects[] = [];
+  /** `id@version` of objects received (upstream's received markers). */
+  private readonly received = new Set<string>();
   private mockCounter = 0n;
 
   constructor(packages: readonly MovePackage[], protocolConfig: ProtocolConfig, accountNames: readonly string[], namedAddresses: readonly [string, string][]) {
@@ -329,6 +331,7 @@ export class AdapterChain implements NameContext {
       payment,
       budget,
       addressBalance: addressBalance === undefined ? undefined : { ...addressBalance, ...(reservations === undefined ? {} : { reservations }) },
+      previouslyReceived: (id, version) => this.received.has(`${canonicalAddress(id)}@${version}`),
       protocolConfig: this.env.protocolConfig,
       devInspect: spec.mode === 'dev-inspect',
     });
@@ -359,6 +362,13 @@ export class AdapterChain implements NameContext {
       this.env.store.apply(result);
       for (const w of result.written) this.record(w.id, w.object);
       this.pending.push(result.effects);
+      // Received objects leave a marker at the version they were received at.
+      if (result.status.$kind === 'Success') {
+        const changed = new Set([...result.written.map((w) => w.id), ...result.deleted, ...result.wrapped]);
+        for (const i of spec.ptb.inputs) {
+          if (i.$kind === 'Object' && i.Object.$kind === 'Receiving' && changed.has(canonicalAddress(i.Object.Receiving.objectId))) this.received.add(`${canonicalAddress(i.Object.Receiving.objectId)}@${i.Object.Receiving.version}`);
+        }
+      }
       if (result.effects.$kind === 'V2') for (const id of [...result.deleted, ...result.wrapped]) this.deletedAt.set(id, result.effects.V2.lamportVersion);
     } else if (result.status.$kind === 'Success') {
       for (const w of result.written) if (w.object.data.$kind === 'Package') this.env.vm.removePackage(w.id);

@@ -368,12 +368,10 @@ export function formatFakeId(id: FakeId): string {
 /** Name resolution of addresses (named address → `0x` + 64 hex). */
 export type AddressResolver = (name: string) => string | undefined;
 
-/** The canonical address of a parsed address. */
+/** The canonical address of a parsed address (an unbound name is 0x0, upstream's default mapping). */
 export function resolveAddress(a: ParsedAddress, resolve: AddressResolver): string {
   if (a.kind === 'numeric') return canonicalHex(a.value);
-  const found = resolve(a.name);
-  if (found === undefined) throw new AdapterError('INVALID_TEST', `unbound named address ${a.name}`);
-  return found;
+  return resolve(a.name) ?? canonicalHex(0n);
 }
 
 /** A parsed type as a type-tag string with full addresses. */

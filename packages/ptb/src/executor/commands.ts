@@ -215,6 +215,11 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   });
   env.gasLeft -= r.gasUsed;
   if (r.$kind !== 'Success') throw callFailure(r);
+  // A `&mut TxContext` comes back with the ids the Move code counted (older frameworks).
+  for (const m of r.mutatedReferences) {
+    const b = m.value.bcs;
+    if (ctxAt[m.argIndex] === true && b.length >= 8) env.runtime.syncIdsCreated(new DataView(b.buffer, b.byteOffset + b.length - 8, 8).getBigUint64(0, true));
+  }
   // References returned to the PTB (protocol feature `allow_references_in_ptbs`) keep their
   // reference type; the slot holds the value read through them.
   const refsAllowed = vm.protocolConfig?.flag('allow_references_in_ptbs') === true;

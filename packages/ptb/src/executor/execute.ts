@@ -233,6 +233,7 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
   const digestBytes = digestFromBase58(input.digest);
   const loaded: LoadedInputs = { objects: new Map(), gasCoins: [], runtimeObjects: new Map(), receivingVersions: [], gasPlan: null };
   const state = new ExecutionState(vm);
+  state.relaxedPure = relaxed;
   // Inputs are loaded first: the object runtime knows them (owners, versions of their children).
   const smashed: string[] = [];
   let failure: ExecutionFailure | null = null;

@@ -66,6 +66,11 @@ export interface InputCheckRequest {
   addressBalance?: { amount: bigint; first: boolean; reservations?: number };
   protocolConfig: ProtocolConfig;
   /**
+   * `true` when the object was already received at that version (upstream's received
+   * markers): such a `Receiving` input is not checked, the transaction runs and receiving fails.
+   */
+  previouslyReceived?: (id: string, version: bigint) => boolean;
+  /**
    * Dev inspect: only the transaction's own validity and that shared inputs name shared
    * objects (upstream `check_dev_inspect_input`); owners, versions and gas are not checked.
    */
@@ -296,7 +301,7 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
           checkShared(id, object, arg.SharedObject, req.sender, req.protocolConfig.flag('enable_non_exclusive_writes'));
           break;
         case 'Receiving':
-          if (object === undefined) continue;
+          if (object === undefined || req.previouslyReceived?.(id, arg.Receiving.version) === true) continue;
           if (versionOf(object) !== arg.Receiving.version) {
             throw fail(
               'ObjectVersionUnavailableForConsumption',

@@ -124,6 +124,11 @@ function runInits(env: CommandEnv, id: string, modules: CompiledModule[]): void 
     });
     env.gasLeft -= r.gasUsed;
     if (r.$kind !== 'Success') throw callFailure(r);
+    // Ids counted in Move by older frameworks (see `ObjectRuntime.syncIdsCreated`).
+    for (const m of r.mutatedReferences) {
+      const b = m.value.bcs;
+      if (m.argIndex === args.length - 1 && b.length >= 8) env.runtime.syncIdsCreated(new DataView(b.buffer, b.byteOffset + b.length - 8, 8).getBigUint64(0, true));
+    }
   }
 }
 

@@ -18,7 +18,7 @@
  * Dev-inspect skips what upstream's arbitrary-values mode skips.
  */
 import { Ability } from '@smi/bytecode';
-import { type MoveVM, type Type, TypeKind } from '@smi/move-vm';
+import { formatType, type MoveVM, type Type, TypeKind } from '@smi/move-vm';
 import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
 import { isPureType, type Slot } from './state.js';
 import type { Command } from '../bcs/transaction.js';
@@ -220,9 +220,15 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
       live.delete(v.ref);
     }
   };
-  const borrowedLoc = (l: Location): boolean => {
+  // A pure input is a distinct location per type it is used at (its bytes read as that type).
+  const keyOf = (a: TypedArg): string => {
+    const k = locationKey(a.usage.loc);
+    if (a.usage.loc.kind !== 'pure') return k;
+    return `${k}:${formatType(isRef(a.type) ? (a.type.elem as Type) : a.type)}`;
+  };
+  const borrowedLoc = (a: TypedArg): boolean => {
     if (live.size === 0) return false;
-    const key = locationKey(l);
+    const key = keyOf(a);
     for (const r of live) if (r.roots.has(key)) return true;
     return false;
   };
@@ -230,8 +236,8 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
     [...live].filter((b) => b !== r && b.depth >= r.depth && [...b.roots].some((x) => r.roots.has(x))).map((b) => ({ b, epsilon: b.depth === r.depth }));
   const value = (a: TypedArg, move: boolean): Value => {
     const l = a.usage.loc;
-    if (move && borrowedLoc(l)) throw argumentError(a.idx, 'CannotMoveBorrowedValue', 'moved while borrowed');
-    if (!move) a.borrowed = borrowedLoc(l);
+    if (move && borrowedLoc(a)) throw argumentError(a.idx, 'CannotMoveBorrowedValue', 'moved while borrowed');
+    if (!move) a.borrowed = borrowedLoc(a);
     const v = values.get(l);
     if (v === null) throw argumentError(a.idx, 'ArgumentWithoutValue', 'no value');
     if (move) {
@@ -249,7 +255,7 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
       case 'borrow': {
         const v = values.get(u.loc);
         if (v === null) throw argumentError(a.idx, 'ArgumentWithoutValue', 'no value');
-        return newRef(u.mut, new Set([locationKey(u.loc)]), 0);
+        return newRef(u.mut, new Set([keyOf(a)]), 0);
       }
       case 'read': {
         release(value(a, u.by === 'move'));
@@ -293,11 +299,15 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
             throw argumentError(c.args[k >= 0 ? k : 0].idx, 'InvalidReferenceArgument', 'conflicting references');
           }
           const roots = new Set<string>();
+          let depth = 0;
           vals.forEach((v, j) => {
             if (v === 'value' || (allowRefs && txContextKind(f.params[j]) !== null)) return;
             for (const x of v.ref.roots) roots.add(x);
+            if (v.ref.depth > depth) depth = v.ref.depth;
           });
-          results = f.returns.map((t) => (isRef(t) ? newRef(t.kind === TypeKind.MutableReference, roots, 1) : 'value'));
+          // References returned without reference arguments borrow from nothing the PTB holds:
+          // each gets a root of its own (its copies still share it).
+          results = f.returns.map((t, j) => (isRef(t) ? newRef(t.kind === TypeKind.MutableReference, roots.size > 0 ? roots : new Set([`c${i}.${j}`]), depth + 1) : 'value'));
           vals.forEach(release);
           break;
         }

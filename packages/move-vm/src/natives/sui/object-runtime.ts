@@ -261,6 +261,15 @@ export class ObjectRuntime {
     return this.idsCreatedCount;
   }
 
+  /**
+   * Older frameworks count ids in Move (`TxContext.ids_created`, bumped by `fresh_object_address`
+   * around the `derive_id` native): after such a call the executor hands back the count the
+   * `&mut TxContext` holds, so ids the runtime derives next do not repeat them.
+   */
+  syncIdsCreated(count: bigint): void {
+    if (count > this.idsCreatedCount) this.idsCreatedCount = count;
+  }
+
   /** `tx_context::fresh_id`: derive the next id and record it as new. */
   freshId(): string {
     const id = deriveObjectId(this.tx.digest, this.idsCreatedCount);
