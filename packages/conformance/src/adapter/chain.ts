@@ -128,6 +128,8 @@ export class AdapterChain implements NameContext {
   checkpoint = 0;
   /** Effects of the transactions executed since the last checkpoint (settled at the next one). */
   private pending: TransactionEffects[] = [];
+  /** Tokens allowed in gasless transactions (full type text → minimum transfer). */
+  readonly gaslessTokens = new Map<string, bigint>();
   /** `id@version` of objects received (upstream's received markers). */
   private readonly received = new Set<string>();
   private mockCounter = 0n;
@@ -221,7 +223,7 @@ export class AdapterChain implements NameContext {
   }
 
   fakes(): readonly (readonly [string, FakeId])[] {
-    return [...this.fakeById.entries()].filter(([, f]) => f.kind === 'enumerated').sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return [...this.fakeById.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   }
 
   /** Sort order of fake ids (upstream `FakeID`'s `Ord`; ids without one first). */
@@ -331,6 +333,8 @@ export class AdapterChain implements NameContext {
       payment,
       budget,
       addressBalance: addressBalance === undefined ? undefined : { ...addressBalance, ...(reservations === undefined ? {} : { reservations }) },
+      price,
+      gaslessTokens: this.gaslessTokens,
       previouslyReceived: (id, version) => this.received.has(`${canonicalAddress(id)}@${version}`),
       protocolConfig: this.env.protocolConfig,
       devInspect: spec.mode === 'dev-inspect',
@@ -354,6 +358,7 @@ export class AdapterChain implements NameContext {
       epoch: this.env.config.epoch,
       epochTimestampMs: this.env.config.clockMs,
       referenceGasPrice: REFERENCE_GAS_PRICE,
+      gaslessTokens: this.gaslessTokens,
       sponsor: spec.sponsor ?? null,
       protocolConfig: this.env.protocolConfig,
       checks: spec.mode === 'dev-inspect' ? 'relaxed' : 'strict',

@@ -17,7 +17,7 @@ export interface NameContext {
   fakeOf(id: string): FakeId | undefined;
   /** Accounts (name → address), sorted by name. */
   accountAddresses(): readonly (readonly [string, string])[];
-  /** Every enumerated object (id → fake id), sorted by id. */
+  /** Every object with a fake id (enumerated or well-known), sorted by id. */
   fakes(): readonly (readonly [string, FakeId])[];
 }
 

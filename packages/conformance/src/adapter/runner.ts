@@ -135,6 +135,11 @@ class FileRunner {
       case 'advance-clock':
         this.chain.env.advanceClock(cmd.durationNs / 1_000_000n);
         return undefined;
+      case 'gasless-allow-token': {
+        const t = typeTagString(parseType(cmd.type), (n) => this.chain.named.get(n));
+        this.chain.gaslessTokens.set(formatTypeTag(parseTypeTag(t)), cmd.minTransfer);
+        return undefined;
+      }
       case 'view-funds': {
         const account = this.chain.accounts.get(cmd.account);
         if (account === undefined) throw new AdapterError('INVALID_TEST', `Unbound account ${cmd.account}`);
@@ -252,7 +257,8 @@ class FileRunner {
       MoveCall: { package: pkg, module: cmd.module, function: cmd.function, typeArguments: cmd.typeArgs.map((t) => typeTagOf(this.chain, t)), arguments: args },
     } as Command);
     const outcome = this.chain.run({ ptb: b.build(), sender: this.sender(cmd.sender), budget: cmd.gasBudget, price: cmd.gasPrice, mode: 'execute' });
-    return this.txOutput(outcome, cmd.summarize, 'execute');
+    const text = this.txOutput(outcome, cmd.summarize, 'execute');
+    return cmd.silent === true ? undefined : text;
   }
 
   private programmable(task: TransactionalTask, cmd: ProgrammableCommand): string | undefined {
@@ -378,7 +384,17 @@ class FileRunner {
 }
 
 /** Options of `init` that only shape the test network, not what the runner models. */
-const IGNORED_INIT = new Set(['chain', 'file-format', 'flavor', 'enable-feature-flags', 'disable-feature-flags', 'enable-gasless', 'max-gas']);
+const IGNORED_INIT = new Set([
+  'chain',
+  'file-format',
+  'flavor',
+  'enable-feature-flags',
+  'disable-feature-flags',
+  'enable-gasless',
+  'max-gas',
+  'gasless-max-pure-input-bytes',
+  'gasless-max-unused-inputs',
+]);
 
 /** The protocol config with `init`'s test overrides (feature flags, gasless, max gas). */
 function withTestOverrides(cfg: ProtocolConfig, other: Record<string, string[]>): ProtocolConfig {
@@ -388,7 +404,18 @@ function withTestOverrides(cfg: ProtocolConfig, other: Record<string, string[]>)
   const values: Record<string, ConfigValue> = { ...cfg.values };
   for (const f of other['enable-feature-flags'] ?? []) flags[f] = true;
   for (const f of other['disable-feature-flags'] ?? []) flags[f] = false;
-  if (other['enable-gasless'] !== undefined) flags.enable_gasless = true;
+  // Upstream's `enable_gasless_for_testing` (address-balance gas payments included).
+  if (other['enable-gasless'] !== undefined) {
+    for (const f of ['enable_gasless', 'gasless_verify_remaining_balance', 'enable_address_balance_gas_payments']) flags[f] = true;
+    values.gasless_max_computation_units = 5000;
+  }
+  for (const [opt, key] of [
+    ['gasless-max-pure-input-bytes', 'gasless_max_pure_input_bytes'],
+    ['gasless-max-unused-inputs', 'gasless_max_unused_inputs'],
+  ] as const) {
+    const v = other[opt]?.[0];
+    if (v !== undefined) values[key] = Number(v);
+  }
   const maxGas = other['max-gas']?.[0];
   if (maxGas !== undefined) values.max_tx_gas = BigInt(maxGas);
   if (Object.keys(other).length === 0) return cfg;

@@ -42,6 +42,8 @@ export interface RunCommand extends TxOptions {
   args: ParsedValue[];
   typeArgs: ParsedType[];
   summarize: boolean;
+  /** `bench <function>`: run, print nothing (upstream benchmarks it, then runs it). */
+  silent?: boolean;
 }
 
 export interface ProgrammableCommand extends TxOptions {
@@ -102,6 +104,13 @@ export interface AdvanceClockCommand {
   durationNs: bigint;
 }
 
+/** `gasless-allow-token <type> [--min-transfer N]`: allow a token in gasless transactions. */
+export interface GaslessAllowTokenCommand {
+  kind: 'gasless-allow-token';
+  type: string;
+  minTransfer: bigint;
+}
+
 /** `view-funds <Balance type> <account>`: the account's settled address balance. */
 export interface ViewFundsCommand {
   kind: 'view-funds';
@@ -141,6 +150,7 @@ export type AdapterCommand =
   | AdvanceClockCommand
   | ViewCheckpointCommand
   | ViewFundsCommand
+  | GaslessAllowTokenCommand
   | InvalidCommand
   | UnsupportedCommand;
 
@@ -264,6 +274,12 @@ function qualifiedName(text: string): { address: ParsedAddress; module: string; 
 
 /** Read one task's command. Unknown task kinds become `unsupported` commands. */
 export function parseCommand(task: TransactionalTask): AdapterCommand {
+  // `bench ptb ...` is a programmable transaction; `bench <function> ...` a silent run.
+  if (task.command === 'bench') {
+    if (task.args[0] === 'ptb') return parseCommand({ ...task, command: 'programmable', args: task.args.slice(1) });
+    const run = parseCommand({ ...task, command: 'run' });
+    return run.kind === 'run' ? { ...run, silent: true } : run;
+  }
   const name = task.command;
   const words = task.args;
   switch (name) {
@@ -418,6 +434,13 @@ export function parseCommand(task: TransactionalTask): AdapterCommand {
     }
     case 'view-checkpoint':
       return { kind: 'view-checkpoint' };
+    case 'gasless-allow-token': {
+      const p = parseWords(name, words, { options: { 'min-transfer': 'one' }, positionals: ['type'] });
+      const type = p.positionals.get('type');
+      if (type === undefined) throw new AdapterError('PARSE_ERROR', 'gasless-allow-token: expected a type');
+      const min = one(p, 'min-transfer');
+      return { kind: 'gasless-allow-token', type, minTransfer: min === null ? 0n : parseUnsigned(min) };
+    }
     case 'view-funds': {
       const p = parseWords(name, words, { options: {}, positionals: ['type', 'account'] });
       const type = p.positionals.get('type');

@@ -11,6 +11,8 @@ import { AdapterError } from './errors.js';
 import type { ParsedCommand } from './ptb-syntax.js';
 import { formatFakeId, type FakeId, type ParsedType, type ParsedValue, pureBytes, typeTagString } from './values.js';
 
+const SUI_ADDRESS = '0x' + '0'.repeat(63) + '2';
+
 /** Staged packages (`stage-package`): modules and digest, by name. */
 export type StagedPackages = ReadonlyMap<string, { modules: Uint8Array[]; digest: Uint8Array }>;
 
@@ -74,8 +76,18 @@ export function callArgOf(chain: AdapterChain, v: ParsedValue, staged: StagedPac
       if (s === undefined) throw new AdapterError('INVALID_TEST', `Unbound staged package '${v.package}'`);
       return { $kind: 'Pure', Pure: { bytes: Uint8Array.from([s.digest.length, ...s.digest]) } } as CallArg;
     }
-    case 'withdraw':
-      throw new AdapterError('UNSUPPORTED', 'withdraw<T>(amount) inputs (address balances) are not supported');
+    case 'withdraw': {
+      // `withdraw<Balance<T>>(amount)`: a funds withdrawal of the sender's balance of T.
+      const tag = parseTypeTag(typeTagString(v.type, resolve));
+      const s = tag.$kind === 'struct' ? tag.struct : null;
+      if (s === null || s.address !== SUI_ADDRESS || s.module !== 'balance' || s.name !== 'Balance' || s.typeParams.length !== 1) {
+        throw new AdapterError('INVALID_TEST', 'withdraw<T> takes a sui::balance::Balance<T> type');
+      }
+      return {
+        $kind: 'FundsWithdrawal',
+        FundsWithdrawal: { reservation: { $kind: 'MaxAmountU64', MaxAmountU64: v.amount }, typeArg: { $kind: 'Balance', Balance: s.typeParams[0] }, withdrawFrom: { $kind: 'Sender', Sender: true } },
+      } as CallArg;
+    }
     case 'vector':
       if (v.elems.length > 0 && v.elems[0].kind === 'object') throw new AdapterError('INVALID_TEST', 'obj vec is not supported as an input');
       return { $kind: 'Pure', Pure: { bytes: pureBytes(v, resolve) } } as CallArg;

@@ -362,7 +362,8 @@ export function parseFakeId(text: string): FakeId {
 /** `task,index` or the address of a fake id (as upstream prints it inside `object(...)`). */
 export function formatFakeId(id: FakeId): string {
   if (id.kind === 'enumerated') return `${id.task},${id.index}`;
-  return '0x' + BigInt(id.address).toString(16);
+  // Upstream's `FakeID::Known` prints the address in full (`0x{:x}` of an AccountAddress).
+  return canonicalHex(BigInt(id.address));
 }
 
 /** Name resolution of addresses (named address → `0x` + 64 hex). */

@@ -14,10 +14,11 @@ import { parseStructTag, type TypeTag } from '../bcs/type-tag.js';
 import type { CommandEnv } from './commands.js';
 import { accumulatorChanges, fundsRecipients } from './accumulators.js';
 import { coinBalance, type GasLocation, setCoinBalance, suiBalanceEvent } from './gas-payment.js';
+import { canonicalType, gaslessExecutionError, isGaslessTransaction } from './gasless.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import { checkNewCoinOwners, DENY_LIST_ID } from './deny-list.js';
 import type { LoadedInputs } from './execute.js';
-import { decodeObject, moveObjectTypeOf, objectSizeForGas, toBcsOwner } from './objects.js';
+import { decodeObject, moveObjectTypeOf, objectSizeForGas, objectTypeTag, toBcsOwner } from './objects.js';
 import type { ExecutionState } from './state.js';
 import type { CommandResult, ExecutionInput, ExecutionResult, ObjectChange, ObjectStore } from './types.js';
 
@@ -84,6 +85,17 @@ function moveObject(vm: MoveVM, w: Write, version: bigint, txDigest: string): Su
     previousTransaction: txDigest,
     storageRebate: 0n,
   };
+}
+
+/** The post-execution rules of a gasless transaction, as an `InsufficientGas` failure. */
+function gaslessFailure(a: FinishArgs, written: number, deleted: ReadonlySet<string>, events: readonly AccumulatorEvent[]): ExecutionFailure | null {
+  const inputCoins = new Set<string>();
+  for (const [id, { object }] of a.loaded.objects) if (object.data.$kind === 'Move' && /^0x0{63}2::coin::Coin</.test(objectTypeTag(object))) inputCoins.add(id);
+  const reservations = a.input.transaction.inputs.flatMap((i) =>
+    i.$kind === 'FundsWithdrawal' ? [{ owner: a.input.sender, token: canonicalType(i.FundsWithdrawal.typeArg.Balance), amount: i.FundsWithdrawal.reservation.MaxAmountU64 }] : [],
+  );
+  const why = gaslessExecutionError({ writtenCount: written, deleted, inputCoins, events, reservations }, a.input.gaslessTokens ?? new Map());
+  return why === null ? null : simpleFailure('InsufficientGas', why);
 }
 
 /** `true` when a written object has the contents and owner the input object had. */
@@ -158,6 +170,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   const created = new Set<string>();
   const children = new Map<string, { version: bigint; object: SuiObject | undefined; modified: boolean }>();
   const plan = loaded.gasPlan;
+  const gasless = isGaslessTransaction(cfg, input.gas);
   const gasId = plan?.target.kind === 'coin' ? plan.target.id : undefined;
   let events: Event[] = [];
   let moveAccumulatorEvents: AccumulatorEvent[] = [];
@@ -245,6 +258,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
       contents: e.bcs,
     }));
     moveAccumulatorEvents = r.accumulatorEvents;
+    if (failure === null && gasless) failure = gaslessFailure(a, writes.size, deleted, r.accumulatorEvents);
     if (failure !== null) resetToInputs();
     // Coin deny list v2: new owners of regulated coins (a denial fails the transaction).
     if (failure === null && cfg.flag('enable_coin_deny_list_v2')) {
@@ -335,7 +349,12 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   }
   const { objects, storageCost, rebate } = measured;
   const sender = senderRebate(cfg, rebate);
-  const gasUsed: GasCostSummary = { computationCost: computation, storageCost, storageRebate: sender, nonRefundableStorageFee: rebate - sender };
+  // A gasless transaction pays nothing: its computation cost is the rebate it earns (nothing when it fails).
+  const gasUsed: GasCostSummary = gasless
+    ? failure === null
+      ? { computationCost: sender, storageCost: 0n, storageRebate: sender, nonRefundableStorageFee: rebate - sender }
+      : { computationCost: 0n, storageCost: 0n, storageRebate: 0n, nonRefundableStorageFee: 0n }
+    : { computationCost: computation, storageCost, storageRebate: sender, nonRefundableStorageFee: rebate - sender };
   const charge = computation + storageCost - sender;
   const { gasEvents, chargeTo } = gas;
   if (chargeTo?.kind === 'coin') {

@@ -5,6 +5,7 @@
  */
 import { type InputObject, type MoveVector, type MoveVM, ObjectRuntime, computationBudgetInternal, type Type, TypeKind, type VariantValue } from '@smi/move-vm';
 import { digestFromBase58 } from '../bcs/codec.js';
+import { formatTypeTag } from '../bcs/type-tag.js';
 import type { ObjectRef, SuiObject } from '../bcs/object.js';
 import type { CallArg, Command } from '../bcs/transaction.js';
 import { objectDigest } from '../bcs/digests.js';
@@ -17,6 +18,7 @@ import { checkUnifiedLinkage } from './linkage.js';
 import { checkTransactionStatically } from './static-verify.js';
 import { ExecutionState, type InputObjectInfo, type Slot } from './state.js';
 import { type GasPlan, setCoinBalance, smashPlan } from './gas-payment.js';
+import { isGaslessTransaction } from './gasless.js';
 import type { CommandResult, ExecutionInput, ExecutionResult, GasInput, ObjectStore } from './types.js';
 
 /** Objects read while loading the inputs, kept for effects. */
@@ -70,7 +72,7 @@ function loadObjectSlot(vm: MoveVM, store: ObjectStore, ref: { id: string; versi
   return { kind: 'object', holder: [value], type, object: info, taken: false };
 }
 
-function loadInput(vm: MoveVM, store: ObjectStore, arg: CallArg, loaded: LoadedInputs): Slot {
+function loadInput(vm: MoveVM, store: ObjectStore, arg: CallArg, loaded: LoadedInputs, input: ExecutionInput): Slot {
   switch (arg.$kind) {
     case 'Pure':
       return { kind: 'pure', holder: null, type: null, bytes: arg.Pure.bytes, taken: false };
@@ -91,8 +93,16 @@ function loadInput(vm: MoveVM, store: ObjectStore, arg: CallArg, loaded: LoadedI
       }
       throw simpleFailure('FeatureNotYetSupported', 'unknown object argument');
     }
+    case 'FundsWithdrawal': {
+      // A `funds_accumulator::Withdrawal<Balance<T>> { owner, limit }` of the sender (or sponsor).
+      const w = arg.FundsWithdrawal;
+      const coinType = formatTypeTag(w.typeArg.Balance);
+      const type = vm.resolveType(`0x2::funds_accumulator::Withdrawal<0x2::balance::Balance<${coinType}>>`);
+      const owner = w.withdrawFrom.$kind === 'Sponsor' ? (input.sponsor ?? input.sender) : input.sender;
+      return { kind: 'object', holder: [[owner, w.reservation.MaxAmountU64]], type, taken: false };
+    }
     default:
-      throw simpleFailure('FeatureNotYetSupported', `input kind ${arg.$kind} is not supported`);
+      throw simpleFailure('FeatureNotYetSupported', 'unknown input kind');
   }
 }
 
@@ -238,8 +248,9 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
   const smashed: string[] = [];
   let failure: ExecutionFailure | null = null;
   try {
-    loadGas(vm, store, input.gas, loaded, state, smashed);
-    for (const arg of input.transaction.inputs) state.inputs.push(loadInput(vm, store, arg, loaded));
+    // A gasless transaction has no gas coin at all (gasless.ts).
+    if (!isGaslessTransaction(cfg, input.gas)) loadGas(vm, store, input.gas, loaded, state, smashed);
+    for (const arg of input.transaction.inputs) state.inputs.push(loadInput(vm, store, arg, loaded, input));
   } catch (e) {
     if (!(e instanceof ExecutionFailure)) throw e;
     failure = e;

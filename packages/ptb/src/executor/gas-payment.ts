@@ -42,9 +42,14 @@ function addressBytes(address: string): Uint8Array {
   return Uint8Array.from(Buffer.from(address.replace(/^0x/, '').padStart(64, '0'), 'hex'));
 }
 
-/** The accumulator object of `address`'s SUI balance (`accumulator::Key<Balance<SUI>> { address }` under 0xacc). */
+/** The accumulator object of `address`'s balance of `coinType` (`accumulator::Key<Balance<T>> { address }` under 0xacc). */
+export function balanceAccumulatorId(address: string, coinType: string): string {
+  return dynamicFieldId(ACCUMULATOR_ROOT, parseTypeTag(`0x2::accumulator::Key<0x2::balance::Balance<${coinType}>>`), addressBytes(address));
+}
+
+/** The accumulator object of `address`'s SUI balance. */
 export function suiBalanceAccumulatorId(address: string): string {
-  return dynamicFieldId(ACCUMULATOR_ROOT, parseTypeTag(`0x2::accumulator::Key<${SUI_BALANCE}>`), addressBytes(address));
+  return balanceAccumulatorId(address, '0x2::sui::SUI');
 }
 
 /** An accumulator event changing `address`'s SUI balance by `delta` (none for 0). */

@@ -9,9 +9,11 @@
  */
 import type { ProtocolConfig } from '@smi/move-vm';
 import type { ObjectRef, SuiObject } from '../bcs/object.js';
-import type { ObjectArg, ProgrammableTransaction } from '../bcs/transaction.js';
+import type { FundsWithdrawalArg, ObjectArg, ProgrammableTransaction } from '../bcs/transaction.js';
 import { addressDenied, coinDenyConfig, coinTypeOf, denyListCoinType, globallyPaused, isSuiType } from './deny-list.js';
-import { suiBalanceAccumulatorId } from './gas-payment.js';
+import { formatTypeTag } from '../bcs/type-tag.js';
+import { balanceAccumulatorId } from './gas-payment.js';
+import { canonicalType, gaslessObjectInputError, gaslessValidityError, type GaslessTokens, isGaslessTransaction } from './gasless.js';
 import { objectTypeTag } from './objects.js';
 import type { ObjectStore } from './types.js';
 
@@ -64,6 +66,10 @@ export interface InputCheckRequest {
    * when the gas is simply paid from the address balance.
    */
   addressBalance?: { amount: bigint; first: boolean; reservations?: number };
+  /** Gas price (a gasless transaction pays from the address balance at price 0). */
+  price?: bigint;
+  /** Tokens gasless transactions may move (see `gasless.ts`). */
+  gaslessTokens?: GaslessTokens;
   protocolConfig: ProtocolConfig;
   /**
    * `true` when the object was already received at that version (upstream's received
@@ -226,6 +232,9 @@ function checkShared(id: string, object: SuiObject, arg: Extract<ObjectArg, { $k
  */
 export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest): TransactionInputError | null {
   try {
+    const gasless = req.price !== undefined && isGaslessTransaction(req.protocolConfig, { payment: req.payment, price: req.price, addressBalance: req.addressBalance });
+    const tokens: GaslessTokens = req.gaslessTokens ?? new Map();
+    if (gasless && req.budget !== 0n) throw fail('Unsupported', 'Feature is not supported: gas_budget must be 0 for gasless transactions');
     checkCommands(req.transaction);
     // Duplicate object inputs.
     const seen = new Set<string>();
@@ -247,16 +256,28 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
       }
       return null;
     }
+    // Balance withdraw reservations: at most 10, withdrawal inputs and the address-balance gas payment included.
+    const ab = req.addressBalance;
+    const withdrawals = req.transaction.inputs.flatMap((i) => (i.$kind === 'FundsWithdrawal' ? [i.FundsWithdrawal] : []));
+    for (const w of withdrawals) {
+      if (w.withdrawFrom.$kind === 'Sponsor') throw fail('InvalidWithdrawReservation', 'Invalid withdraw reservation: Explicit sponsor withdrawals are not yet supported');
+      if (w.reservation.MaxAmountU64 === 0n) throw fail('InvalidWithdrawReservation', 'Invalid withdraw reservation: Balance withdraw reservation amount must be non-zero');
+    }
+    if (withdrawals.length + (ab === undefined ? 0 : (ab.reservations ?? 1)) > MAX_WITHDRAW_RESERVATIONS) {
+      throw fail('InvalidWithdrawReservation', `Invalid withdraw reservation: Maximum number of balance withdraw reservations is ${MAX_WITHDRAW_RESERVATIONS}`);
+    }
+    if (gasless) {
+      const why = gaslessValidityError(req.transaction, req.protocolConfig, tokens);
+      if (why !== null) throw fail('Unsupported', `Feature is not supported: ${why}`);
+    }
+    // Address-balance reservations (gas, withdrawal inputs) must be covered by the settled balances.
+    const reserved = req.addressBalance?.amount ?? 0n;
+    checkReservations(store, req, withdrawals, reserved, gasless ? tokens : null);
     // Packages the commands name.
     for (const c of req.transaction.commands) {
       if (c.$kind !== 'MoveCall') continue;
       const p = store.getObject(c.MoveCall.package);
       if (p === undefined || p.data.$kind !== 'Package') throw fail('DependentPackageNotFound', `Dependent package not found on-chain: ${c.MoveCall.package}`);
-    }
-    // Balance withdraw reservations: at most 10, the address-balance gas payment included.
-    const ab = req.addressBalance;
-    if (ab !== undefined && (ab.reservations ?? 1) > MAX_WITHDRAW_RESERVATIONS) {
-      throw fail('InvalidWithdrawReservation', `Invalid withdraw reservation: Maximum number of balance withdraw reservations is ${MAX_WITHDRAW_RESERVATIONS}`);
     }
     // Gas. A coin reservation is a gas object of the sender: a sponsor cannot pay with one.
     if (ab?.reservations !== undefined && req.gasOwner !== req.sender) {
@@ -272,7 +293,6 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
       }
       if (o.data.$kind === 'Move') balance += readCoinBalance(o.data.Move.contents);
     }
-    const reserved = req.addressBalance?.amount ?? 0n;
     balance += reserved;
     if ((req.payment.length > 0 || req.addressBalance !== undefined) && balance < req.budget) {
       throw fail('GasBalanceTooLow', `Balance of gas object ${balance} is lower than the needed amount: ${req.budget}`);
@@ -322,15 +342,10 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
           break;
       }
     }
-    // Address-balance reservations must be covered by the settled balance.
-    if (reserved > 0n) {
-      const available = settledSuiBalance(store, req.gasOwner);
-      if (available < reserved) {
-        throw fail(
-          'InvalidWithdrawReservation',
-          `Invalid withdraw reservation: Insufficient address balance of coin type 0x2::sui::SUI for address ${req.gasOwner}: the transaction requires ${reserved} but only ${available} is available. Note that the address balance does not include funds held in Coin objects owned by the address; to spend those funds, use the Coin objects directly as transaction inputs.`,
-        );
-      }
+    if (gasless) {
+      const objects = req.transaction.inputs.flatMap((x) => (x.$kind === 'Object' && x.Object.$kind !== 'Receiving' ? [store.getObject(objectIdOfArg(x.Object))] : [])).filter((o): o is SuiObject => o !== undefined);
+      const why = gaslessObjectInputError(objects, tokens);
+      if (why !== null) throw fail('Unsupported', `Feature is not supported: ${why}`);
     }
     if (req.protocolConfig.flag('enable_coin_deny_list_v2')) checkDenyList(store, req);
     return null;
@@ -340,10 +355,53 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
   }
 }
 
+/**
+ * Withdrawal reservations (address-balance gas, withdrawal inputs) must be covered by the
+ * settled balances; a gasless transaction must also leave each balance empty or at least
+ * the token's minimum (upstream `check_amounts_available`, `check_remaining_amounts_after_withdrawal`).
+ */
+function checkReservations(store: ObjectStore, req: InputCheckRequest, withdrawals: readonly FundsWithdrawalArg[], reserved: bigint, gaslessTokens: GaslessTokens | null): void {
+  const requested = new Map<string, { owner: string; coinType: string; amount: bigint }>();
+  const request = (owner: string, coinType: string, amount: bigint): void => {
+    const id = balanceAccumulatorId(owner, coinType);
+    const r = requested.get(id);
+    if (r === undefined) requested.set(id, { owner, coinType, amount });
+    else r.amount += amount;
+  };
+  if (reserved > 0n) request(req.gasOwner, '0x2::sui::SUI', reserved);
+  for (const w of withdrawals) request(req.sender, formatTypeTag(w.typeArg.Balance, { short: true }), w.reservation.MaxAmountU64);
+  for (const [id, r] of [...requested].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
+    const available = settledBalance(store, id);
+    if (available < r.amount) {
+      throw fail(
+        'InvalidWithdrawReservation',
+        `Invalid withdraw reservation: Insufficient address balance of coin type ${r.coinType} for address ${r.owner}: the transaction requires ${r.amount} but only ${available} is available. Note that the address balance does not include funds held in Coin objects owned by the address; to spend those funds, use the Coin objects directly as transaction inputs.`,
+      );
+    }
+  }
+  if (gaslessTokens === null) return;
+  for (const [id, r] of [...requested].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
+    const remaining = settledBalance(store, id) - r.amount;
+    const min = gaslessTokens.get(canonicalType(r.coinType)) ?? 0n;
+    if (remaining > 0n && min > 0n && remaining < min) {
+      throw fail(
+        'InvalidWithdrawReservation',
+        `Invalid withdraw reservation: Invalid gasless withdrawal of coin type ${r.coinType} from address ${r.owner}. Gasless transactions must either use the entire address balance, or leave at least ${min}. Remaining amount would be ${remaining}`,
+      );
+    }
+  }
+}
+
 /** Coin deny list v2 at signing: the sender may not use coins of a type it is denied or that is paused. */
 function checkDenyList(store: ObjectStore, req: InputCheckRequest): void {
   const types = new Set<string>();
   for (const i of req.transaction.inputs) {
+    // Withdrawing a regulated coin's address balance uses the coin too.
+    if (i.$kind === 'FundsWithdrawal') {
+      const coin = formatTypeTag(i.FundsWithdrawal.typeArg.Balance);
+      if (!isSuiType(coin)) types.add(denyListCoinType(coin));
+      continue;
+    }
     if (i.$kind !== 'Object') continue;
     const o = store.getObject(objectIdOfArg(i.Object));
     if (o === undefined || o.data.$kind !== 'Move') continue;
@@ -358,9 +416,9 @@ function checkDenyList(store: ObjectStore, req: InputCheckRequest): void {
   }
 }
 
-/** The settled SUI balance of `owner` (the accumulator field's `u128`, after its id and key). */
-function settledSuiBalance(store: ObjectStore, owner: string): bigint {
-  const o = store.getObject(suiBalanceAccumulatorId(owner));
+/** The settled balance an accumulator object holds (the field's `u128`, after its id and key). */
+function settledBalance(store: ObjectStore, accumulatorId: string): bigint {
+  const o = store.getObject(accumulatorId);
   if (o === undefined || o.data.$kind !== 'Move' || o.data.Move.contents.length < 80) return 0n;
   const c = o.data.Move.contents;
   let v = 0n;

@@ -55,6 +55,8 @@ export interface ExecutionInput {
   referenceGasPrice?: bigint;
   sponsor?: string | null;
   protocolConfig: ProtocolConfig;
+  /** Tokens gasless transactions may move, with their minimum transfer (see `gasless.ts`). */
+  gaslessTokens?: ReadonlyMap<string, bigint>;
   /**
    * `strict` (dry run): Sui's rules. `relaxed` (dev inspect): any function may be called,
    * values need not be consumed, return values of every command are reported.
