@@ -134,6 +134,15 @@ function argName(a: Argument): string {
   }
 }
 
+/** The version of the package with original id `original` a call to `pkg` runs (the package itself, or its linkage). */
+function runningVersion(vm: MoveVM, pkg: string, original: string): string {
+  const p = vm.packageById(pkg);
+  if (p === undefined) return original;
+  if (normalizeAddress(p.originalId) === normalizeAddress(original)) return normalizeAddress(pkg);
+  for (const [k, v] of Object.entries(p.linkageTable)) if (normalizeAddress(k) === normalizeAddress(original)) return normalizeAddress(v.upgradedId);
+  return original;
+}
+
 function isSendFunds(call: ProgrammableMoveCall): boolean {
   return normalizeAddress(call.package) === SUI && call.module === 'coin' && call.function === 'send_funds';
 }
@@ -214,7 +223,15 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
     extensions: new Map([[OBJECT_RUNTIME_KEY, env.runtime]]),
   });
   env.gasLeft -= r.gasUsed;
-  if (r.$kind !== 'Success') throw callFailure(r);
+  if (r.$kind !== 'Success') {
+    const f = callFailure(r);
+    // Protocol 108+: an abort names the package version that ran, not its original id.
+    if (anywhere && f.status.$kind === 'MoveAbort') {
+      const m = f.status.MoveAbort[0].module;
+      m.address = runningVersion(vm, call.package, m.address);
+    }
+    throw f;
+  }
   // A `&mut TxContext` comes back with the ids the Move code counted (older frameworks).
   for (const m of r.mutatedReferences) {
     const b = m.value.bcs;

@@ -11,7 +11,8 @@ import type { ProtocolConfig } from '@smi/move-vm';
 import type { ObjectRef, SuiObject } from '../bcs/object.js';
 import type { FundsWithdrawalArg, ObjectArg, ProgrammableTransaction } from '../bcs/transaction.js';
 import { addressDenied, coinDenyConfig, coinTypeOf, denyListCoinType, globallyPaused, isSuiType } from './deny-list.js';
-import { formatTypeTag } from '../bcs/type-tag.js';
+import { formatTypeTag, type TypeTag } from '../bcs/type-tag.js';
+import { normalizeAddress } from '../bcs/codec.js';
 import { balanceAccumulatorId } from './gas-payment.js';
 import { canonicalType, gaslessObjectInputError, gaslessValidityError, type GaslessTokens, isGaslessTransaction } from './gasless.js';
 import { objectTypeTag } from './objects.js';
@@ -273,11 +274,18 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
     // Address-balance reservations (gas, withdrawal inputs) must be covered by the settled balances.
     const reserved = req.addressBalance?.amount ?? 0n;
     checkReservations(store, req, withdrawals, reserved, gasless ? tokens : null);
-    // Packages the commands name.
+    // Packages the commands name: called packages and the packages of type arguments.
+    const needPackage = (id: string): void => {
+      const p = store.getObject(id);
+      if (p === undefined || p.data.$kind !== 'Package') throw fail('DependentPackageNotFound', `Dependent package not found on-chain: ${normalizeAddress(id)}`);
+    };
     for (const c of req.transaction.commands) {
-      if (c.$kind !== 'MoveCall') continue;
-      const p = store.getObject(c.MoveCall.package);
-      if (p === undefined || p.data.$kind !== 'Package') throw fail('DependentPackageNotFound', `Dependent package not found on-chain: ${c.MoveCall.package}`);
+      if (c.$kind === 'MoveCall') {
+        needPackage(c.MoveCall.package);
+        for (const t of c.MoveCall.typeArguments) for (const a of typeTagAddresses(t)) needPackage(a);
+      } else if (c.$kind === 'MakeMoveVec' && c.MakeMoveVec.type !== null) {
+        for (const a of typeTagAddresses(c.MakeMoveVec.type)) needPackage(a);
+      }
     }
     // Gas. A coin reservation is a gas object of the sender: a sponsor cannot pay with one.
     if (ab?.reservations !== undefined && req.gasOwner !== req.sender) {
@@ -414,6 +422,16 @@ function checkDenyList(store: ObjectStore, req: InputCheckRequest): void {
     if (globallyPaused(store, config, null)) throw fail('CoinTypeGlobalPause', `Coin type is globally paused for use: ${t}`);
     if (addressDenied(store, config, req.sender, null)) throw fail('AddressDeniedForCoin', `Address ${req.sender} is denied for coin ${t}`);
   }
+}
+
+/** The package addresses a type tag names. */
+function typeTagAddresses(t: TypeTag, out: string[] = []): string[] {
+  if (t.$kind === 'vector') typeTagAddresses(t.vector, out);
+  else if (t.$kind === 'struct') {
+    out.push(t.struct.address);
+    for (const p of t.struct.typeParams) typeTagAddresses(p, out);
+  }
+  return out;
 }
 
 /** The settled balance an accumulator object holds (the field's `u128`, after its id and key). */

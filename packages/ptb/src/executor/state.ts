@@ -133,6 +133,11 @@ export class ExecutionState {
 
   constructor(private readonly vm: MoveVM) {}
 
+  /** Using a value moved before: `ArgumentWithoutValue` (protocol 108+), `InvalidValueUsage` in the older executor. */
+  private movedKind(): 'ArgumentWithoutValue' | 'InvalidValueUsage' {
+    return this.vm.protocolConfig?.flag('enable_ptb_execution_v2') === false ? 'InvalidValueUsage' : 'ArgumentWithoutValue';
+  }
+
   /** The slot an argument names. */
   slot(arg: Argument, argIdx: number): Slot {
     switch (arg.$kind) {
@@ -257,10 +262,14 @@ export class ExecutionState {
       throw argumentError(argIdx, 'InvalidGasCoinUsage', 'the gas coin can only be taken by value by TransferObjects');
     }
     if (s.kind === 'receiving') throw argumentError(argIdx, 'TypeMismatch', 'a Receiving input is only given as 0x2::transfer::Receiving<T>');
-    if (s.taken || s.holder === null || s.type === null) throw argumentError(argIdx, 'ArgumentWithoutValue', 'the value was moved before');
+    if (s.taken || s.holder === null || s.type === null) throw argumentError(argIdx, this.movedKind(), 'the value was moved before');
     if (t !== null) this.checkType(s, t, argIdx);
     if (s.object !== undefined && !s.object.mutable) {
       throw argumentError(argIdx, 'InvalidObjectByValue', `object ${s.object.id} is immutable or taken read-only`);
+    }
+    // Before `shared_object_deletion`, shared objects could not be taken by value at all.
+    if (s.object?.ownerKind === 'Shared' && this.vm.protocolConfig?.flag('shared_object_deletion') === false) {
+      throw argumentError(argIdx, 'InvalidObjectByValue', `shared object ${s.object.id} cannot be taken by value`);
     }
     if (isCopy(s.type) && s.object === undefined && s.kind !== 'gas') {
       this.markUse(s, 'copied');
@@ -290,7 +299,7 @@ export class ExecutionState {
       return { ref: borrowSlot(h, 0), type: t };
     }
     if (s.kind === 'receiving') throw argumentError(argIdx, 'TypeMismatch', 'a Receiving input cannot be borrowed');
-    if (s.taken || s.holder === null || s.type === null) throw argumentError(argIdx, 'ArgumentWithoutValue', 'the value was moved before');
+    if (s.taken || s.holder === null || s.type === null) throw argumentError(argIdx, this.movedKind(), 'the value was moved before');
     if (t !== null) this.checkType(s, t, argIdx);
     if (mutable && s.object !== undefined && !s.object.mutable) {
       throw argumentError(argIdx, 'InvalidObjectByMutRef', `object ${s.object.id} is immutable or taken read-only`);
