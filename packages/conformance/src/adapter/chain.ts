@@ -58,6 +58,8 @@ export interface TxSpec {
   sender: string;
   /** The gas owner when it is not the sender. */
   sponsor?: string | null;
+  /** Pay with a mock gas coin (dev inspect; an upgrade's dry run, which has no gas payment upstream). */
+  mockGas?: boolean;
   /** Gas coins (ids); default: the gas owner's account coin (none when gas comes from the address balance). */
   payment?: string[];
   /**
@@ -310,7 +312,7 @@ export class AdapterChain implements NameContext {
     const gasOwner = spec.sponsor ?? spec.sender;
     const extra = new Map<string, SuiObject>(spec.overrides ?? []);
     let payment: ObjectRef[];
-    if (spec.mode === 'dev-inspect') {
+    if (spec.mode === 'dev-inspect' || spec.mockGas === true) {
       const id = canonicalHex(BigInt('0x' + Buffer.from(blake2b256(new TextEncoder().encode(`smi::adapter::dev-inspect::${this.mockCounter++}`))).toString('hex')));
       const coin = this.coin(id, spec.sender, GAS_FOR_TESTING);
       extra.set(id, coin);

@@ -240,7 +240,7 @@ class FileRunner {
     b.command({ $kind: 'MoveCall', MoveCall: { package: SUI, module: 'package', function: 'commit_upgrade', typeArguments: [], arguments: [capArg, receipt] } } as Command);
     const mode: TxMode = cmd.dryRun ? 'dry-run' : 'execute';
     const addressBalance = cmd.addressBalanceGas ? ({ amount: 'budget', first: true } as const) : undefined;
-    const outcome = this.chain.run({ ptb: b.build(), sender: this.sender(cmd.sender), budget: cmd.gasBudget, price: cmd.gasPrice, mode, addressBalance });
+    const outcome = this.chain.run({ ptb: b.build(), sender: this.sender(cmd.sender), budget: cmd.gasBudget, price: cmd.gasPrice, mode, addressBalance, mockGas: cmd.dryRun });
     if (mode === 'execute' && outcome.kind === 'executed' && outcome.result.status.$kind === 'Success' && compiled.namedAddress !== null) {
       const pkg = outcome.result.written.find((w) => w.kind === 'created' && w.object.data.$kind === 'Package');
       if (pkg !== undefined) this.chain.named.set(compiled.namedAddress, pkg.id);

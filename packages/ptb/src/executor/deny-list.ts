@@ -76,6 +76,40 @@ function setting(store: ObjectStore, configId: string, keyType: ReturnType<typeo
   return (useNewer ? newer : older) === true;
 }
 
+/**
+ * Deny list v1 (`deny_list_add`): `DenyList.lists` is a `Bag` whose entry 0 (coins) is a
+ * `PerTypeList { id, denied_count: Table, denied_addresses: Table<vector<u8>, VecSet<address>> }`
+ * keyed by the coin type's text. Whether `address` is in the set of `coinType`.
+ */
+export function addressDeniedV1(store: ObjectStore, coinType: string, address: string): boolean {
+  const root = contents(store.getObject(DENY_LIST_ID));
+  if (root === null || root.length < 72) return false;
+  const bag = '0x' + Buffer.from(root.subarray(32, 64)).toString('hex');
+  const perType = contents(store.getObject(dynamicFieldId(bag, parseTypeTag('u64'), new Uint8Array(8))));
+  // Field<u64, PerTypeList>: id, name (u64), then PerTypeList { id, denied_count { id, size }, denied_addresses { id, size } }.
+  if (perType === null || perType.length < 152) return false;
+  const table = '0x' + Buffer.from(perType.subarray(112, 144)).toString('hex');
+  const key = new TextEncoder().encode(coinType);
+  const keyBcs = Uint8Array.from([...uleb(key.length), ...key]);
+  const entry = contents(store.getObject(dynamicFieldId(table, parseTypeTag('vector<u8>'), keyBcs)));
+  if (entry === null) return false;
+  // Field<vector<u8>, VecSet<address>>: id, name, then the addresses (ULEB count, 32 bytes each).
+  let at = 32 + keyBcs.length;
+  let count = 0;
+  let shift = 0;
+  while (at < entry.length) {
+    const b = entry[at++];
+    count |= (b & 0x7f) << shift;
+    shift += 7;
+    if ((b & 0x80) === 0) break;
+  }
+  const want = address.slice(2);
+  for (let i = 0; i < count && at + 32 <= entry.length; i++, at += 32) {
+    if (Buffer.from(entry.subarray(at, at + 32)).toString('hex') === want) return true;
+  }
+  return false;
+}
+
 /** Whether `address` is denied for coins of the config's type. */
 export function addressDenied(store: ObjectStore, configId: string, address: string, epoch: bigint | null): boolean {
   return setting(store, configId, ADDRESS_KEY, Uint8Array.from(Buffer.from(address.slice(2), 'hex')), epoch);

@@ -10,7 +10,7 @@
 import type { ProtocolConfig } from '@smi/move-vm';
 import type { ObjectRef, SuiObject } from '../bcs/object.js';
 import type { FundsWithdrawalArg, ObjectArg, ProgrammableTransaction } from '../bcs/transaction.js';
-import { addressDenied, coinDenyConfig, coinTypeOf, denyListCoinType, globallyPaused, isSuiType } from './deny-list.js';
+import { addressDenied, addressDeniedV1, coinDenyConfig, coinTypeOf, denyListCoinType, globallyPaused, isSuiType } from './deny-list.js';
 import { formatTypeTag, type TypeTag } from '../bcs/type-tag.js';
 import { normalizeAddress } from '../bcs/codec.js';
 import { balanceAccumulatorId } from './gas-payment.js';
@@ -355,7 +355,7 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
       const why = gaslessObjectInputError(objects, tokens);
       if (why !== null) throw fail('Unsupported', `Feature is not supported: ${why}`);
     }
-    if (req.protocolConfig.flag('enable_coin_deny_list_v2')) checkDenyList(store, req);
+    if (req.protocolConfig.flag('enable_coin_deny_list') || req.protocolConfig.flag('enable_coin_deny_list_v2')) checkDenyList(store, req);
     return null;
   } catch (e) {
     if (e instanceof TransactionInputError) return e;
@@ -400,7 +400,7 @@ function checkReservations(store: ObjectStore, req: InputCheckRequest, withdrawa
   }
 }
 
-/** Coin deny list v2 at signing: the sender may not use coins of a type it is denied or that is paused. */
+/** Coin deny lists at signing: the sender may not use coins of a type it is denied or that is paused. */
 function checkDenyList(store: ObjectStore, req: InputCheckRequest): void {
   const types = new Set<string>();
   for (const i of req.transaction.inputs) {
@@ -416,6 +416,12 @@ function checkDenyList(store: ObjectStore, req: InputCheckRequest): void {
     const coin = coinTypeOf(objectTypeTag(o));
     if (coin !== null && !isSuiType(coin)) types.add(denyListCoinType(coin));
   }
+  const cfg = req.protocolConfig;
+  // Deny list v1 first, then v2 (each when its protocol feature is on).
+  if (cfg.flag('enable_coin_deny_list')) {
+    for (const t of [...types].sort()) if (addressDeniedV1(store, t, req.sender)) throw fail('AddressDeniedForCoin', `Address ${req.sender} is denied for coin ${t}`);
+  }
+  if (!cfg.flag('enable_coin_deny_list_v2')) return;
   for (const t of [...types].sort()) {
     const config = coinDenyConfig(store, t);
     if (config === null) continue;

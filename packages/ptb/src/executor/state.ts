@@ -59,6 +59,8 @@ export interface Slot {
   lastUse?: { command: number; copied: boolean; borrowed: boolean };
   /** Entry-argument rule: the value's clique, whether it is a hot potato, and (MakeMoveVec results) whether it holds shared objects taken by value. */
   clique?: number;
+  /** Pure and `Receiving` inputs: one value per type used at, each with its own clique. */
+  views?: Map<string, Slot>;
   heats?: boolean;
   tainted?: boolean;
 }
@@ -250,12 +252,12 @@ export class ExecutionState {
     if (s.kind === 'pure') {
       if (t === null) throw argumentError(argIdx, 'InvalidUsageOfPureArg', 'a pure argument has no type here');
       const h = this.typedHolder(s, t, argIdx);
-      this.touch(s, argIdx, 'copy');
+      this.touch(this.view(s, t), argIdx, 'copy');
       return { value: copyValue(h[0]), type: t };
     }
     if (s.kind === 'receiving' && t !== null && isReceivingType(t)) {
       const h = this.typedHolder(s, t, argIdx);
-      this.touch(s, argIdx, 'move');
+      this.touch(this.view(s, t), argIdx, 'move');
       return { value: h[0], type: t };
     }
     if (s.kind === 'gas' && command !== 'transfer' && command !== 'send-funds') {
@@ -295,7 +297,7 @@ export class ExecutionState {
     if (s.kind === 'pure' || (s.kind === 'receiving' && t !== null && isReceivingType(t))) {
       if (t === null) throw argumentError(argIdx, 'InvalidUsageOfPureArg', 'a pure argument has no type here');
       const h = this.typedHolder(s, t, argIdx);
-      this.touch(s, argIdx, mutable ? 'mut-borrow' : 'borrow');
+      this.touch(this.view(s, t), argIdx, mutable ? 'mut-borrow' : 'borrow');
       return { ref: borrowSlot(h, 0), type: t };
     }
     if (s.kind === 'receiving') throw argumentError(argIdx, 'TypeMismatch', 'a Receiving input cannot be borrowed');
@@ -326,6 +328,18 @@ export class ExecutionState {
    * value's heat; moving a shared object (or a vector holding some) incurs post-execution
    * checks, as does borrowing such a vector mutably.
    */
+  /** The value of a pure or `Receiving` input at type `t` (for the entry-argument rule). */
+  private view(s: Slot, t: Type): Slot {
+    const key = formatType(t);
+    s.views ??= new Map();
+    let v = s.views.get(key);
+    if (v === undefined) {
+      v = { kind: s.kind, holder: null, type: t, taken: false };
+      s.views.set(key, v);
+    }
+    return v;
+  }
+
   private touch(s: Slot, argIdx: number, how: 'move' | 'copy' | 'borrow' | 'mut-borrow'): void {
     if (s.clique === undefined) s.clique = this.cliques.next();
     let postChecks = false;

@@ -187,14 +187,15 @@ class Locations<V> {
 
   constructor(private readonly initial: (l: Location) => V | null) {}
 
-  get(l: Location): V | null {
-    const k = locationKey(l);
+  /** `suffix` tells apart values sharing a location (a pure input read at different types). */
+  get(l: Location, suffix = ''): V | null {
+    const k = locationKey(l) + suffix;
     if (!this.values.has(k)) this.values.set(k, this.initial(l));
     return this.values.get(k) as V | null;
   }
 
-  set(l: Location, v: V | null): void {
-    this.values.set(locationKey(l), v);
+  set(l: Location, v: V | null, suffix = ''): void {
+    this.values.set(locationKey(l) + suffix, v);
   }
 
   setKey(k: string, v: V | null): void {
@@ -420,19 +421,24 @@ function verifyEntryArguments(env: VerifyEnv, tx: TypedTransaction): void {
     if (v.heats) heat(v.clique, -1);
     return v.clique;
   };
-  const pureKey = (a: TypedArg): Location => a.usage.loc;
+  // Pure and Receiving inputs are one value per type they are used at.
+  const suffixOf = (a: TypedArg): string => {
+    const k = a.usage.loc.kind;
+    return k === 'pure' || k === 'receiving' ? `:${formatType(isRef(a.type) ? (a.type.elem as Type) : a.type)}` : '';
+  };
   tx.commands.forEach((c, i) =>
     withCommand(i, () => {
       const cliques: { idx: number; clique: number }[] = [];
       for (const a of c.args) {
         const u = a.usage;
-        const l = pureKey(a);
+        const l = u.loc;
+        const sfx = suffixOf(a);
         let v: V | null;
         if (u.use === 'move' || ((u.use === 'read' || u.use === 'freeze') && u.by === 'move')) {
-          v = values.get(l);
-          values.set(l, null);
+          v = values.get(l, sfx);
+          values.set(l, null, sfx);
         } else {
-          const cur = values.get(l);
+          const cur = values.get(l, sfx);
           v = cur === null ? null : copyOf(cur);
         }
         if (v === null) continue;
