@@ -44,6 +44,8 @@ export interface CommandEnv {
   published: { id: string; object: import('../bcs/object.js').SuiObject }[];
   /** Where events are attributed: the package and module of the first Move call. */
   eventModule: { packageId: string; module: string } | null;
+  /** Which call emitted which events: from event index `from` on, the module of that call (upstream's per-call `ModuleId`). */
+  eventModules?: { from: number; packageId: string; module: string }[];
   /**
    * Before protocol 108: values returned by Move calls, or last mutated by a non-entry one,
    * which a non-public entry function may not take (`InvalidArgumentToPrivateEntryFunction`).
@@ -215,6 +217,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   if (!env.relaxed && privateEntry && anywhere) state.checkEntryArguments();
   if (withCtx) pushCtx();
   if (env.eventModule === null) env.eventModule = { packageId: call.package, module: call.module };
+  (env.eventModules ??= []).push({ from: env.runtime.emittedEvents().length, packageId: call.package, module: call.module });
   const r = vm.call(`${call.package}::${call.module}::${call.function}`, {
     typeArgs,
     args,

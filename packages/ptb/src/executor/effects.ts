@@ -250,9 +250,14 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
       }
       writes.delete(id);
     }
-    events = r.events.map((e) => ({
-      packageId: a.env.eventModule?.packageId ?? '0x' + '0'.repeat(64),
-      transactionModule: a.env.eventModule?.module ?? '',
+    const moduleOf = (i: number): { packageId: string; module: string } | null => {
+      const list = a.env.eventModules ?? [];
+      for (let k = list.length - 1; k >= 0; k--) if (list[k].from <= i) return list[k];
+      return a.env.eventModule;
+    };
+    events = r.events.map((e, i) => ({
+      packageId: moduleOf(i)?.packageId ?? '0x' + '0'.repeat(64),
+      transactionModule: moduleOf(i)?.module ?? '',
       sender: input.sender,
       type: parseStructTag(e.typeTag),
       contents: e.bcs,

@@ -116,6 +116,8 @@ function runInits(env: CommandEnv, id: string, modules: CompiledModule[]): void 
     if (fn === undefined) continue;
     const args: CallArg[] = fn.params.length === 2 ? [{ $kind: 'Raw', value: [true] }] : [];
     args.push({ $kind: 'Raw', value: env.runtime.txContextValue() });
+    // Events of an `init` belong to its module.
+    (env.eventModules ??= []).push({ from: env.runtime.emittedEvents().length, packageId: id, module: name });
     const r = env.vm.call(`${id}::${name}::init`, {
       args,
       allowPrivate: true,
@@ -123,7 +125,15 @@ function runInits(env: CommandEnv, id: string, modules: CompiledModule[]): void 
       extensions: new Map([[OBJECT_RUNTIME_KEY, env.runtime]]),
     });
     env.gasLeft -= r.gasUsed;
-    if (r.$kind !== 'Success') throw callFailure(r);
+    if (r.$kind !== 'Success') {
+      const f = callFailure(r);
+      // Protocol 108+: an abort in an upgrade's `init` names the new package version.
+      if (f.status.$kind === 'MoveAbort' && env.vm.protocolConfig?.flag('enable_ptb_execution_v2') === true) {
+        const m = f.status.MoveAbort[0].module;
+        if (canonicalAddress(m.address) === canonicalAddress(env.vm.packageById(id)?.originalId ?? id)) m.address = canonicalAddress(id);
+      }
+      throw f;
+    }
     // Ids counted in Move by older frameworks (see `ObjectRuntime.syncIdsCreated`).
     for (const m of r.mutatedReferences) {
       const b = m.value.bcs;

@@ -160,7 +160,7 @@ function loadCommands(env: TypingEnv, commands: readonly Command[]): (TypedFunct
   return commands.map((c, i) => {
     try {
       if (c.$kind === 'MakeMoveVec') return c.MakeMoveVec.type === null ? null : resolveTypeTag(env.vm, c.MakeMoveVec.type, SUI, 0);
-      if (c.$kind === 'Upgrade') rejectAddedInit(env.vm, c.Upgrade.package, c.Upgrade.modules);
+      if (c.$kind === 'Upgrade' && env.vm.protocolConfig?.flag('enable_init_on_upgrade') === true) rejectAddedInit(env.vm, c.Upgrade.package, c.Upgrade.modules);
       if (c.$kind !== 'MoveCall') return null;
       const call = c.MoveCall;
       const typeArgs = call.typeArguments.map((t, j) => resolveTypeTag(env.vm, t, call.package, j));
