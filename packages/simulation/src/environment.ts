@@ -29,12 +29,13 @@ import {
   type TransactionEffects,
   transactionDigest,
   transactionInputError,
+  checkTransactionInput,
 } from '@smi/ptb';
 import { balanceAccumulatorId, collectSettlements, eventsDigest, isBalanceAccumulator, suiFlows } from './accumulators.js';
 import { PtbBuilder, type CommandOutput } from './builder.js';
 import { callFunction, type CallOutcome } from './call-function.js';
 import { createObject, type CreateObjectSpec } from './create-object.js';
-import { loadPackage, packageFromObject, publishModules, type PublishOutcome } from './packages.js';
+import { loadPackage, packageFromObject, packageObjectOf, publishModules, type PublishOutcome } from './packages.js';
 import { decodeState, encodeState, readStateFile, type StateFile, type StateSnapshot, writeFileAtomic } from './state-file.js';
 import { SimulationError } from './errors.js';
 import { objectView, type ObjectView } from './object-view.js';
@@ -118,6 +119,8 @@ export class SimulationEnvironment {
   readonly config: SimulationConfig;
   /** Ids of the packages given at creation (never saved with the state). */
   readonly basePackageIds: ReadonlySet<string>;
+  /** Package objects of the base packages (in the store, never saved). */
+  private readonly baseObjects: [string, SuiObject][];
   /** Counters behind deterministic digests and ids. */
   protected counters = { tx: 0n, system: 0n, created: 0n, randomRound: 0n };
   private readonly seedRandomness: boolean;
@@ -127,6 +130,9 @@ export class SimulationEnvironment {
     this.seedRandomness = options.seedRandomness ?? true;
     this.vm = MoveVM.create({ packages: options.packages, natives: suiNativeRegistry(options.natives ?? {}), protocolConfig: options.protocolConfig });
     this.basePackageIds = new Set(options.packages.map((p) => p.id));
+    // Packages are objects too (transactions name them; their previous transactions are dependencies).
+    this.baseObjects = options.packages.map((p) => [p.id, packageObjectOf(p)]);
+    for (const [id, o] of this.baseObjects) this.store.put(id, o);
     this.config = {
       sender: canonicalAddress(options.sender ?? DEFAULT_SENDER),
       epoch: options.epoch ?? 0n,
@@ -216,7 +222,7 @@ export class SimulationEnvironment {
     const invalid = transactionInputError(ptb, this.protocolConfig);
     if (invalid !== null) throw new SimulationError('INVALID_REQUEST', `the transaction is rejected before execution: ${invalid}`);
     const sender = canonicalAddress(options.sender ?? this.config.sender);
-    const budget = options.gasBudget ?? this.config.gasBudget;
+    let budget = options.gasBudget ?? this.config.gasBudget;
     const price = this.config.gasPrice;
     const extra = new Map<string, SuiObject>();
     let gasCoin: string;
@@ -225,6 +231,11 @@ export class SimulationEnvironment {
       gasCoin = canonicalAddress(options.gasCoin);
       const o = this.store.getObject(gasCoin);
       if (o === undefined) throw new SimulationError('MISSING_OBJECT', `gas coin ${gasCoin} does not exist`, { objectId: gasCoin });
+      // Without an explicit budget, a real gas coin budgets at most its balance.
+      if (options.gasBudget === undefined && o.data.$kind === 'Move' && o.data.Move.contents.length >= 40) {
+        const balance = new DataView(o.data.Move.contents.buffer, o.data.Move.contents.byteOffset + 32, 8).getBigUint64(0, true);
+        if (balance < budget) budget = balance;
+      }
     } else {
       gasCoin = syntheticId('gas', this.counters.tx);
       extra.set(gasCoin, this.mockGasCoin(gasCoin, sender, budget + MOCK_GAS_SPENDABLE));
@@ -241,9 +252,24 @@ export class SimulationEnvironment {
         expiration: { $kind: 'None', None: true },
       },
     } as TransactionData;
+    const store = overlay(this.store, extra);
+    const checks = options.checks ?? this.config.checks;
+    // Owners, versions, shared-object starting versions, gas: as a validator checks them
+    // (dev-inspect checks only that shared inputs are shared).
+    const rejected = checkTransactionInput(store, {
+      transaction: ptb,
+      sender,
+      gasOwner: sender,
+      payment,
+      budget,
+      price,
+      protocolConfig: this.protocolConfig,
+      devInspect: checks === 'relaxed',
+    });
+    if (rejected !== null) throw new SimulationError('INVALID_REQUEST', `the transaction is rejected before execution: ${rejected.code}: ${rejected.message}`, { code: rejected.code });
     const digest = transactionDigest(data);
     this.counters.tx += 1n;
-    const result = executeProgrammableTransaction(this.vm, overlay(this.store, extra), {
+    const result = executeProgrammableTransaction(this.vm, store, {
       sender,
       transaction: ptb,
       gas: { payment, owner: sender, price, budget },
@@ -252,7 +278,7 @@ export class SimulationEnvironment {
       epochTimestampMs: this.config.clockMs,
       referenceGasPrice: price,
       protocolConfig: this.protocolConfig,
-      checks: options.checks ?? this.config.checks,
+      checks,
     });
     this.finish(result, options.commit ?? true, mock ? gasCoin : null);
     return { ...result, digest, gasCoin };
@@ -444,7 +470,7 @@ export class SimulationEnvironment {
       protocolVersion: this.protocolConfig.version,
       config: { ...this.config, randomSeed: Uint8Array.from(this.config.randomSeed) },
       counters: { ...this.counters },
-      objects: this.store.entries(),
+      objects: this.store.entries().filter(([id]) => !this.basePackageIds.has(id)),
     });
   }
 
@@ -459,6 +485,7 @@ export class SimulationEnvironment {
     for (const id of this.vm.packageIds()) if (!this.basePackageIds.has(id)) this.vm.removePackage(id);
     for (const { id, pkg } of packages) if (!this.basePackageIds.has(id)) this.vm.addPackage(pkg);
     this.store.clear();
+    for (const [id, o] of this.baseObjects) this.store.put(id, o);
     for (const [id, o] of s.objects) this.store.put(id, o);
     Object.assign(this.config, s.config);
     this.counters = { ...s.counters };
@@ -483,6 +510,7 @@ export class SimulationEnvironment {
     const packages = keep ? this.store.entries().filter(([, o]) => o.data.$kind === 'Package') : [];
     if (!keep) for (const id of this.vm.packageIds()) if (!this.basePackageIds.has(id)) this.vm.removePackage(id);
     this.store.clear();
+    for (const [id, o] of this.baseObjects) this.store.put(id, o);
     for (const [id, o] of packages) this.store.put(id, o);
     this.counters = { tx: 0n, system: 0n, created: 0n, randomRound: 0n };
     this.genesis();
