@@ -305,7 +305,10 @@ describeWithFixtures('crypto natives declared by the framework', ['fixtures', 'f
     'nitro_attestation', 'poseidon', 'rangeproofs', 'vdf', 'zklogin_verified_id', 'zklogin_verified_issuer',
   ]);
 
-  it('every native of a crypto module is registered, and nothing else', () => {
+  /** Natives only older frameworks declare (kept so historic framework snapshots link). */
+  const LEGACY = new Set(['rangeproofs::verify_bulletproofs_ristretto255_internal']);
+
+  it('every native of a crypto module is registered, and nothing else but the legacy ones', () => {
     const pkg = loadBundleFile(fixturePath('fixtures', 'framework', 'sui-framework'));
     const declared: string[] = [];
     for (const m of pkg.modules) {
@@ -317,7 +320,8 @@ describeWithFixtures('crypto natives declared by the framework', ['fixtures', 'f
     }
     const registered = registerSuiCrypto(new NativeRegistry())
       .keys()
-      .map((k) => k.split('::').slice(1).join('::'));
+      .map((k) => k.split('::').slice(1).join('::'))
+      .filter((k) => !LEGACY.has(k));
     expect(registered.sort()).toEqual(declared.sort());
     expect(declared.length).toBe(31);
   });
