@@ -216,6 +216,11 @@ export class SimulationEnvironment {
     return new EnvTransactionBuilder(this);
   }
 
+  /** `execute` under the original sandbox's name. */
+  executePtb(ptb: ProgrammableTransaction, options: ExecuteOptions = {}): TransactionOutcome {
+    return this.execute(ptb, options);
+  }
+
   /** Run a programmable transaction and (by default) commit its effects. */
   execute(ptb: ProgrammableTransaction, options: ExecuteOptions = {}): TransactionOutcome {
     // A transaction a validator would reject before execution has no effects at all.
@@ -448,6 +453,11 @@ export class SimulationEnvironment {
 
   /** Publish modules compiled at 0x0 (a real `Publish`: `init` runs, the sender gets the `UpgradeCap`). */
   publish(modules: readonly Uint8Array[], options: ExecuteOptions & { dependencies?: readonly string[] } = {}): PublishOutcome {
+    return publishModules(this, modules, options);
+  }
+
+  /** `publish` under the original sandbox's name. */
+  deployPackage(modules: readonly Uint8Array[], options: ExecuteOptions & { dependencies?: readonly string[] } = {}): PublishOutcome {
     return publishModules(this, modules, options);
   }
 

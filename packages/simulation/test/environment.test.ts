@@ -107,6 +107,16 @@ describeWithFixtures('SimulationEnvironment', ['fixtures', 'framework'], () => {
     expect(() => other.loadState(file)).toThrow(/INVALID|version/);
   });
 
+  it('executePtb and deployPackage are the original names of execute and publish', () => {
+    const env = newEnv();
+    const coin = env.createObject({ type: SUI_COIN, fields: { balance: 10 } });
+    const tx = env.tx();
+    tx.splitCoins(tx.object(coin.id), [tx.pure('u64', 1)]);
+    tx.transferObjects([{ $kind: 'Result', Result: 0 } as never], tx.pure('address', '0xb0b'));
+    expect(env.executePtb(tx.build()).status).toEqual({ $kind: 'Success' });
+    expect(() => env.deployPackage([])).toThrow(/at least one module/);
+  });
+
   it('resets to a fresh state with the system objects', () => {
     const env = newEnv();
     env.createObject({ type: SUI_COIN, fields: { balance: 5 } });
