@@ -18,7 +18,7 @@ export { NativeRegistry } from './natives/registry.js';
 export type { NativeContext, NativeFunction } from './natives/registry.js';
 export { registerMoveStdlib } from './natives/move-stdlib.js';
 export type { Tracer, MachineView } from './interpreter/tracer.js';
-export type { ExecutionLimits, GasSchedule } from './interpreter/runtime.js';
+export type { ExecutionLimits, GasSchedule, InstructionMeter } from './interpreter/runtime.js';
 export { uniformGasSchedule, staticGasSchedule, defaultGasSchedule } from './gas/schedule.js';
 export { Linker, LoadedModule } from './loader/linker.js';
 export type { LoadedFunction, PackageRecord } from './loader/linker.js';

@@ -8,7 +8,7 @@ import { VmError, type VmLocation, type VmStatusCode } from './errors.js';
 import type { ProtocolConfig } from './config/protocol-config.js';
 import { limitsFromProtocolConfig } from './config/vm-limits.js';
 import { execute } from './interpreter/interpreter.js';
-import { type CallState, type ExecutionLimits, type GasSchedule, Runtime } from './interpreter/runtime.js';
+import { type CallState, type ExecutionLimits, type GasSchedule, type InstructionMeter, Runtime } from './interpreter/runtime.js';
 import type { Tracer } from './interpreter/tracer.js';
 import { Linker, type LoadedFunction, type PackageRecord } from './loader/linker.js';
 import { defaultGasSchedule, staticGasSchedule } from './gas/schedule.js';
@@ -80,6 +80,12 @@ export interface CallOptions {
   extensions?: Map<string, unknown>;
   /** Receives `0x1::debug` output (default: ignored). */
   debug?: (line: string) => void;
+  /**
+   * Instruction count of the enclosing transaction, updated by the call: pass the same
+   * object to every call of one transaction so the instruction tiers of the gas schedule
+   * apply as upstream's per-transaction meter does (default: a fresh count per call).
+   */
+  meter?: InstructionMeter;
 }
 
 /** A typed value with its BCS. */
@@ -294,6 +300,7 @@ export class MoveVM {
     });
     const state: CallState = {
       gasLeft: options.gasBudget ?? DEFAULT_BUDGET,
+      meter: options.meter ?? { instructions: 0 },
       limits: this.limits,
       tracer: options.tracer ?? null,
       touched: new Set(),

@@ -6,7 +6,7 @@
  */
 import { Op, OP_COUNT } from '../interpreter/ops.js';
 import type { GasSchedule } from '../interpreter/runtime.js';
-import { baseInstructionCost } from './cost-tables.js';
+import { baseInstructionCost, costTableForGasModelVersion, NATIVE_FUNCTION_CALL_THRESHOLD } from './cost-tables.js';
 
 /** A schedule charging `perInstruction` for every instruction (instruction counting). */
 export function uniformGasSchedule(perInstruction = 1): GasSchedule {
@@ -45,7 +45,7 @@ export function staticGasSchedule(gasModelVersion = 14): GasSchedule {
   set([Op.VEC_PACK, Op.NAT_VEC_EMPTY], 1 + 8 + 1);
   set([Op.PACK, Op.PACK_VARIANT], 1 + 2 + 1);
   set([Op.UNPACK, Op.UNPACK_VARIANT, Op.UNPACK_VARIANT_REF, Op.VEC_UNPACK], 1 + 1);
-  return { opCost, callBase: 1, callPerArg: 0, nativeBase: 1 };
+  return { opCost, callBase: 1, callPerArg: 0, nativeBase: 1, instructionTiers: costTableForGasModelVersion(gasModelVersion).instructionTiers, nativeCallThreshold: gasModelVersion > 8 ? NATIVE_FUNCTION_CALL_THRESHOLD : undefined };
 }
 
 /** The default schedule: the static costs of the latest gas model (14). */

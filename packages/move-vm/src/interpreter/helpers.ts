@@ -5,7 +5,7 @@
 import { NativeAbort, VmError } from '../errors.js';
 import type { TranslatedCode } from '../loader/translated.js';
 import type { FunctionInstance } from './instance.js';
-import type { CallState, Runtime } from './runtime.js';
+import { type CallState, instructionTierMult, type Runtime } from './runtime.js';
 import type { MachineView } from './tracer.js';
 
 /** A suspended frame of the interpreter. */
@@ -128,7 +128,22 @@ export function runNative(rt: Runtime, state: CallState, callee: FunctionInstanc
       state.gasLeft = 0;
       throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
     }
+    const before = state.gasLeft;
     const res = fn.native(rt.nativeContext(state, stackTrace), callee.typeArgs, args);
+    // Beyond the native-call threshold, the native's cost also counts as instructions and
+    // pays the instruction tier reached (it was charged once already, at multiplier 1).
+    const meter = state.meter;
+    meter.nativeCalls = (meter.nativeCalls ?? 0) + 1;
+    const threshold = rt.gas.nativeCallThreshold;
+    if (threshold !== undefined && meter.nativeCalls > threshold) {
+      const units = before - state.gasLeft;
+      meter.instructions += units;
+      state.gasLeft -= units * (instructionTierMult(rt.gas.instructionTiers, meter.instructions) - 1);
+      if (state.gasLeft < 0) {
+        state.gasLeft = 0;
+        throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
+      }
+    }
     if (res.length !== fn.returns.length) {
       throw new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `native ${fn.name} returned ${res.length} values, expected ${fn.returns.length}`);
     }

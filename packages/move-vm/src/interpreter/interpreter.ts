@@ -50,6 +50,26 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   const frames: Frame[] = [];
   let nextFrameId = 0;
   let gasLeft = state.gasLeft;
+  // Instruction tiers: `extra` more per instruction once the count passes `tierNext`.
+  const tiers = gas.instructionTiers;
+  const meter = state.meter;
+  let instr = meter.instructions;
+  let extra = 0;
+  let tierNext = Number.MAX_SAFE_INTEGER;
+  const retier = (): void => {
+    if (tiers === undefined) return;
+    let mult = 1;
+    tierNext = Number.MAX_SAFE_INTEGER;
+    for (const [start, m] of tiers) {
+      if (start <= instr) mult = m;
+      else {
+        tierNext = start;
+        break;
+      }
+    }
+    extra = mult - 1;
+  };
+  retier();
 
   // Natives called from the entry directly.
   if (entry.code === null) {
@@ -73,7 +93,8 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
       const arg = code[(pc << 1) + 1];
       const at = pc;
       pc++;
-      gasLeft -= opCost[op];
+      if (++instr > tierNext) retier();
+      gasLeft -= opCost[op] + extra;
       if (gasLeft < 0) {
         gasLeft = 0;
         throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
@@ -93,6 +114,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           if (f === undefined) {
             const nret = inst.fn.returns.length;
             state.gasLeft = gasLeft;
+            meter.instructions = instr;
             return stack.slice(sp - nret, sp);
           }
           inst = f.inst;
@@ -170,8 +192,13 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             }
             const trace = stackTraceText(frames, inst, at);
             state.gasLeft = gasLeft;
+            meter.instructions = instr;
             const res = runNative(rt, state, callee, nargs, trace);
             gasLeft = state.gasLeft;
+            if (meter.instructions !== instr) {
+              instr = meter.instructions;
+              retier();
+            }
             for (let i = 0; i < res.length; i++) stack[sp++] = res[i];
             break;
           }
@@ -544,6 +571,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
     }
   } catch (e) {
     state.gasLeft = gasLeft < 0 ? 0 : gasLeft;
+    meter.instructions = instr;
     throw locate(e, inst, pc - 1, tracer);
   }
 }

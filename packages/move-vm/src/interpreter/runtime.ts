@@ -37,11 +37,43 @@ export interface GasSchedule {
   readonly callPerArg: number;
   /** Cost of a native call. */
   readonly nativeBase: number;
+  /**
+   * Instruction tiers (`[threshold, multiplier]`, first threshold 0): once more than a
+   * threshold of instructions ran in the transaction, each instruction costs `multiplier - 1`
+   * more (upstream `instructions_current_tier_mult`). Absent: multiplier 1 throughout.
+   */
+  readonly instructionTiers?: readonly (readonly [number, number])[];
+  /**
+   * After this many native calls in a transaction, a native's cost is also counted as that
+   * many instructions and pays the instruction tier (upstream `native_function_threshold_exceeded`,
+   * gas model > 8). Absent: never.
+   */
+  readonly nativeCallThreshold?: number;
+}
+
+/** Multiplier of `tiers` once `count` instructions ran (1 without tiers). */
+export function instructionTierMult(tiers: GasSchedule['instructionTiers'], count: number): number {
+  let mult = 1;
+  if (tiers === undefined) return mult;
+  for (const [start, m] of tiers) {
+    if (start <= count) mult = m;
+    else break;
+  }
+  return mult;
+}
+
+/** Instructions executed so far in a transaction: shared by every call of one transaction. */
+export interface InstructionMeter {
+  instructions: number;
+  /** Native calls so far (see {@link GasSchedule.nativeCallThreshold}). */
+  nativeCalls?: number;
 }
 
 /** State of one top-level call. */
 export interface CallState {
   gasLeft: number;
+  /** Instruction count of the transaction (drives the instruction tiers). */
+  readonly meter: InstructionMeter;
   readonly limits: ExecutionLimits;
   readonly tracer: Tracer | null;
   /** Modules whose functions ran (`0x…::name`). */

@@ -16,6 +16,7 @@ import {
   VmError,
   type CallArg,
   type CallResult,
+  type InstructionMeter,
 } from '@smi/move-vm';
 import { normalizeAddress } from '../bcs/codec.js';
 import type { MoveLocation } from '../bcs/execution-status.js';
@@ -38,6 +39,8 @@ export interface CommandEnv {
   gasLeft: number;
   /** Internal gas units the transaction started with. */
   gasBudgetInternal: number;
+  /** Instructions executed so far in the transaction (the gas schedule's instruction tiers). */
+  meter?: InstructionMeter;
   /** Digest of the transaction (base58). */
   txDigest: string;
   /** Packages written by Publish/Upgrade commands. */
@@ -224,6 +227,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
     allowPrivate: true,
     gasBudget: env.gasLeft,
     extensions: new Map([[OBJECT_RUNTIME_KEY, env.runtime]]),
+    meter: (env.meter ??= { instructions: 0 }),
   });
   env.gasLeft -= r.gasUsed;
   if (r.$kind !== 'Success') {

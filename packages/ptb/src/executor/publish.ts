@@ -123,6 +123,7 @@ function runInits(env: CommandEnv, id: string, modules: CompiledModule[]): void 
       allowPrivate: true,
       gasBudget: env.gasLeft,
       extensions: new Map([[OBJECT_RUNTIME_KEY, env.runtime]]),
+      meter: (env.meter ??= { instructions: 0 }),
     });
     env.gasLeft -= r.gasUsed;
     if (r.$kind !== 'Success') {
