@@ -323,7 +323,8 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
     let storageCost = 0n;
     for (const w of writes.values()) {
       const o = moveObject(vm, w, lamport, txDigest);
-      const cost = objectStorageCost(cfg, BigInt(objectSizeForGas(o)));
+      // Unmetered (system) transactions store objects with no rebate (`track_storage_mutation`).
+      const cost = plan === null ? 0n : objectStorageCost(cfg, BigInt(objectSizeForGas(o)));
       o.storageRebate = cost;
       storageCost += cost;
       objects.set(w.id, o);
