@@ -4,17 +4,11 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { findPackageDirs, loadBundleFile, loadPackageDir, type MovePackage } from '@smi/bytecode';
+import { findPackageDirs, loadPackageDir, type MovePackage } from '@smi/bytecode';
+import { loadFrameworkDir, SimulationError } from '@smi/simulation';
 import { type CliIo, resolvePath, UsageError } from './io.js';
 
-/** Framework bundle files of `fixtures/framework`, with the names Move.toml files use. */
-export const FRAMEWORK_BUNDLES: readonly [file: string, name: string][] = [
-  ['move-stdlib', 'MoveStdlib'],
-  ['sui-framework', 'Sui'],
-  ['sui-system', 'SuiSystem'],
-  ['bridge', 'Bridge'],
-  ['deepbook', 'DeepBook'],
-];
+export { FRAMEWORK_BUNDLES } from '@smi/simulation';
 
 /** Default framework directory: `$SMI_FIXTURES/fixtures/framework`. */
 export function defaultFrameworkDir(io: CliIo): string {
@@ -23,11 +17,12 @@ export function defaultFrameworkDir(io: CliIo): string {
 
 /** Load the framework packages from a directory of BCS bundles. */
 export function loadFramework(dir: string): { name: string; pkg: MovePackage }[] {
-  if (!existsSync(dir)) throw new UsageError(`framework directory ${dir} not found (set SMI_FIXTURES or pass --framework)`);
-  return FRAMEWORK_BUNDLES.filter(([f]) => existsSync(path.join(dir, f))).map(([f, name]) => ({
-    name,
-    pkg: loadBundleFile(path.join(dir, f)),
-  }));
+  try {
+    return loadFrameworkDir(dir);
+  } catch (e) {
+    if (e instanceof SimulationError) throw new UsageError(e.message);
+    throw e;
+  }
 }
 
 /** Every package under each `--corpus` argument (a package directory or a corpus root). */

@@ -5,7 +5,7 @@
  * printed as the runner prints them (`print_value` of the VM: `{ 0 }` for structs,
  * `[1, 2]` for vectors, `|1|{ .. }` for enum variants, `(&) ` before references).
  */
-import { addressBytes, canonicalAddress } from '@smi/bytecode';
+import { addressBytes, canonicalAddress, pushUleb128 } from '@smi/bytecode';
 import { MoveVector, TypeKind, VariantValue, peekRef, type Type, type TypeTable } from '@smi/move-vm';
 
 /** A value parsed from `--args`, before serialization (upstream `MoveValue`). */
@@ -133,17 +133,6 @@ export function parseRunValue(text: string, lookup: AddressLookup): RunValue {
   return v;
 }
 
-function uleb128(n: number): number[] {
-  const out: number[] = [];
-  let v = n;
-  do {
-    let b = v & 0x7f;
-    v = Math.floor(v / 128);
-    if (v > 0) b |= 0x80;
-    out.push(b);
-  } while (v > 0);
-  return out;
-}
 
 /** BCS of a value (upstream `MoveValue::simple_serialize`). */
 export function runValueBcs(v: RunValue): Uint8Array {
@@ -157,7 +146,7 @@ export function runValueBcs(v: RunValue): Uint8Array {
         out.push(...addressBytes(x.value));
         return;
       case 'Vector':
-        out.push(...uleb128(x.elems.length));
+        pushUleb128(out, x.elems.length);
         x.elems.forEach(write);
         return;
       default: {

@@ -4,7 +4,7 @@
  * BCS-encoded on its own, exactly like `Constant::serialize_constant` (the value is not
  * checked against the type; the bytecode verifier does that).
  */
-import { PRIMITIVE_TOKEN, addressBytes, type SignatureToken } from '@smi/bytecode';
+import { PRIMITIVE_TOKEN, addressBytes, type SignatureToken, pushUleb128 } from '@smi/bytecode';
 import type { ConstantValue, Type } from './ast.js';
 import { IrCompileError } from './errors.js';
 
@@ -24,15 +24,6 @@ export function constantTypeToken(ty: Type): SignatureToken {
   }
 }
 
-function uleb128(out: number[], n: number): void {
-  let v = n;
-  do {
-    let byte = v & 0x7f;
-    v = Math.floor(v / 128);
-    if (v > 0) byte |= 0x80;
-    out.push(byte);
-  } while (v > 0);
-}
 
 function littleEndian(out: number[], value: bigint, bytes: number): void {
   let v = value;
@@ -69,7 +60,7 @@ function encodeInto(out: number[], v: ConstantValue): void {
       out.push(...addressBytes(v.address));
       return;
     case 'Vector':
-      uleb128(out, v.elements.length);
+      pushUleb128(out, v.elements.length);
       for (const e of v.elements) encodeInto(out, e);
       return;
   }

@@ -21,7 +21,7 @@ export const FRAMEWORK_BUNDLES: readonly [file: string, name: string][] = [
 export function loadFrameworkDir(dir: string): { name: string; pkg: MovePackage }[] {
   if (!existsSync(dir)) throw new SimulationError('MISSING_FIXTURES', `framework directory ${dir} not found (set SMI_FIXTURES or pass the framework)`, { path: dir });
   const out = FRAMEWORK_BUNDLES.filter(([f]) => existsSync(path.join(dir, f))).map(([f, name]) => ({ name, pkg: loadBundleFile(path.join(dir, f)) }));
-  if (!out.some((p) => p.name === 'Sui')) throw new SimulationError('MISSING_FIXTURES', `${dir} has no sui-framework bundle`, { path: dir });
+  if (out.length === 0) throw new SimulationError('MISSING_FIXTURES', `${dir} holds no framework bundle (${FRAMEWORK_BUNDLES.map(([f]) => f).join(', ')})`, { path: dir });
   return out;
 }
 
@@ -65,8 +65,9 @@ export function fromFixtures(root: string, protocolVersion?: number): { packages
     }
     return { packages: snap.packages, protocolConfig };
   }
-  const packages = loadFrameworkDir(path.join(root, 'fixtures', 'framework')).map((p) => p.pkg);
-  return { packages, protocolConfig };
+  const bundles = loadFrameworkDir(path.join(root, 'fixtures', 'framework'));
+  if (!bundles.some((p) => p.name === 'Sui')) throw new SimulationError('MISSING_FIXTURES', `${root}/fixtures/framework has no sui-framework bundle`, { path: root });
+  return { packages: bundles.map((p) => p.pkg), protocolConfig };
 }
 
 /**

@@ -6,6 +6,7 @@
  * `u64`, `vector<T>`, `addr::module::Name<T, ...>` with named or numeric addresses.
  * Unsuffixed integers are `u64` when they fit, `u256` otherwise (upstream's rule).
  */
+import { pushUleb128 } from '@smi/bytecode';
 import { AdapterError } from './errors.js';
 
 /** A fake object id: `task,index` as the runner enumerates them, or a known address. */
@@ -389,17 +390,6 @@ export function typeTagString(t: ParsedType, resolve: AddressResolver): string {
   }
 }
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  let v = n;
-  do {
-    let b = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) b |= 0x80;
-    out.push(b);
-  } while (v !== 0);
-  return out;
-}
 
 function leBytes(v: bigint, n: number): number[] {
   const out: number[] = [];
@@ -432,7 +422,7 @@ export function pureBytes(v: ParsedValue, resolve: AddressResolver): Uint8Array 
         out.push(x.value ? 1 : 0);
         return;
       case 'vector':
-        out.push(...uleb(x.elems.length));
+        pushUleb128(out, x.elems.length);
         for (const e of x.elems) walk(e);
         return;
       case 'struct':

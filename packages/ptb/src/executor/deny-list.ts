@@ -9,6 +9,7 @@
  * coin of a paused type) and after it (no new owner of such a coin may be denied; any coin
  * of a type other than SUI written to an address makes the transaction read the deny list).
  */
+import { pushUleb128 } from '@smi/bytecode';
 import { dynamicFieldId } from '../bcs/digests.js';
 import type { SuiObject } from '../bcs/object.js';
 import { parseTypeTag } from '../bcs/type-tag.js';
@@ -21,17 +22,6 @@ const CONFIG_KEY = parseTypeTag(`${SUI}::dynamic_object_field::Wrapper<${SUI}::d
 const ADDRESS_KEY = parseTypeTag(`${SUI}::deny_list::AddressKey`);
 const GLOBAL_PAUSE_KEY = parseTypeTag(`${SUI}::deny_list::GlobalPauseKey`);
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  let v = n;
-  do {
-    let b = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) b |= 0x80;
-    out.push(b);
-  } while (v !== 0);
-  return out;
-}
 
 function contents(o: SuiObject | undefined): Uint8Array | null {
   return o !== undefined && o.data.$kind === 'Move' ? o.data.Move.contents : null;
@@ -45,7 +35,7 @@ export function denyListCoinType(coinTypeTag: string): string {
 /** The per-type config object id of a coin type, or `null` when the type is not regulated. */
 export function coinDenyConfig(store: ObjectStore, coinType: string): string | null {
   const key = new TextEncoder().encode(coinType);
-  const keyBcs = Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, ...uleb(key.length), ...key]);
+  const keyBcs = Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, ...pushUleb128([], key.length), ...key]);
   const field = contents(store.getObject(dynamicFieldId(DENY_LIST_ID, CONFIG_KEY, keyBcs)));
   // Field<Wrapper<ConfigKey>, ID> { id, name, value }: the value is the last 32 bytes.
   if (field === null || field.length < 64) return null;
@@ -90,7 +80,7 @@ export function addressDeniedV1(store: ObjectStore, coinType: string, address: s
   if (perType === null || perType.length < 152) return false;
   const table = '0x' + Buffer.from(perType.subarray(112, 144)).toString('hex');
   const key = new TextEncoder().encode(coinType);
-  const keyBcs = Uint8Array.from([...uleb(key.length), ...key]);
+  const keyBcs = Uint8Array.from([...pushUleb128([], key.length), ...key]);
   const entry = contents(store.getObject(dynamicFieldId(table, parseTypeTag('vector<u8>'), keyBcs)));
   if (entry === null) return false;
   // Field<vector<u8>, VecSet<address>>: id, name, then the addresses (ULEB count, 32 bytes each).

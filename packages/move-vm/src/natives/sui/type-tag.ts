@@ -12,7 +12,7 @@
  * - {@link deriveObjectId}: fresh ids, blake2b256(0xf1 ‖ tx digest ‖ u64le(n))
  *   (`ObjectID::derive_id`).
  */
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, pushUleb128 } from '@smi/bytecode';
 import { VmError } from '../../errors.js';
 import type { GasStructTag, GasTypeTag } from '../../gas/native-costs.js';
 import { typeSize, typeTagAbstractSize, structTagAbstractSize } from '../../gas/native-costs.js';
@@ -193,14 +193,6 @@ const TAG_INDEX: Readonly<Record<string, number>> = {
   u256: 10,
 };
 
-function uleb(out: number[], n: number): void {
-  let x = n;
-  while (x >= 0x80) {
-    out.push((x & 0x7f) | 0x80);
-    x = Math.floor(x / 128);
-  }
-  out.push(x);
-}
 
 const utf8 = new TextEncoder();
 
@@ -222,10 +214,10 @@ function writeStructTag(out: number[], s: SuiStructTag): void {
   for (const b of addressToBytes(s.address)) out.push(b);
   for (const ident of [s.module, s.name]) {
     const bytes = utf8.encode(ident);
-    uleb(out, bytes.length);
+    pushUleb128(out, bytes.length);
     for (const b of bytes) out.push(b);
   }
-  uleb(out, s.type_args.length);
+  pushUleb128(out, s.type_args.length);
   for (const a of s.type_args) writeTag(out, a);
 }
 
