@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliIo } from '../src/index.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
-
-async function smi(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), isTty: false, cwd: process.cwd() };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
-}
+import { smi } from './support/run-cli.js';
 
 async function callJson(...argv: string[]): Promise<Record<string, unknown>> {
   const r = await smi('call', ...argv, '--json');

@@ -2,22 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliIo } from '../src/index.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
+import { smi } from './support/run-cli.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function smi(...argv: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), isTty: false, cwd: process.cwd() };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
-}
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'smi-cli-'));
 const SMALL = '0x7f6b380dbf36236205615c64fcbb6c4e9454b76eff097dd6c6534f6d5070d17d';
