@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { smi } from './support/run-cli.js';
 
-
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'smi-cli-'));
 const SMALL = '0x7f6b380dbf36236205615c64fcbb6c4e9454b76eff097dd6c6534f6d5070d17d';
 
