@@ -122,6 +122,7 @@ export {
   formatLocation,
   SUI_MAINNET_VERIFIER_LIMITS,
   MOVE_DEFAULT_VERIFIER_LIMITS,
+  signatureTokenKey,
 } from './verifier/index.js';
 export type {
   VerifyOptions,

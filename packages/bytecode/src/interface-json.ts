@@ -13,7 +13,7 @@
 import { canonicalJson, compareCodePoints } from './canonical-json.js';
 import type { AbilitySet, CompiledModule, FieldDefinition, FunctionDefinition, SignatureToken, Visibility } from './file-format.js';
 import { Ability } from './file-format.js';
-import { abilityNames, moduleAddress, moduleHandleId, moduleName } from './module-access.js';
+import { abilityNames, moduleAddress, moduleHandleId, moduleName, PRIMITIVE_NAME, type PrimitiveName } from './module-access.js';
 
 // ---------------------------------------------------------------------------------------
 // Schema
@@ -23,7 +23,7 @@ import { abilityNames, moduleAddress, moduleHandleId, moduleName } from './modul
 export type AbilityName = 'copy' | 'drop' | 'store' | 'key';
 
 /** `kind` of a primitive {@link InterfaceType}. */
-export type InterfacePrimitiveKind = 'bool' | 'u8' | 'u16' | 'u32' | 'u64' | 'u128' | 'u256' | 'address' | 'signer';
+export type InterfacePrimitiveKind = PrimitiveName;
 
 /** A type, discriminated by `kind`. Datatypes (structs and enums) carry full 64-hex addresses. */
 export type InterfaceType =
@@ -168,18 +168,6 @@ export interface InterfaceInput {
 // Building
 // ---------------------------------------------------------------------------------------
 
-const PRIMITIVE_KIND: Readonly<Record<string, InterfacePrimitiveKind>> = {
-  Bool: 'bool',
-  U8: 'u8',
-  U16: 'u16',
-  U32: 'u32',
-  U64: 'u64',
-  U128: 'u128',
-  U256: 'u256',
-  Address: 'address',
-  Signer: 'signer',
-};
-
 const VISIBILITY: Readonly<Record<Visibility, InterfaceVisibility>> = {
   Public: 'public',
   Friend: 'friend',
@@ -209,7 +197,7 @@ export function interfaceType(m: CompiledModule, token: SignatureToken): Interfa
       return { kind: 'datatype', address: mod.address, module: mod.name, name: m.identifiers[handle.name], type_args: args };
     }
     default:
-      return { kind: PRIMITIVE_KIND[token.$kind] };
+      return { kind: PRIMITIVE_NAME[token.$kind] };
   }
 }
 

@@ -95,8 +95,11 @@ export function abilityNames(set: AbilitySet): string[] {
   return out;
 }
 
-/** Move spelling of each primitive token kind. */
-const PRIMITIVE_NAME: Readonly<Record<string, string>> = {
+/** Move spelling of a primitive type. */
+export type PrimitiveName = 'bool' | 'u8' | 'u16' | 'u32' | 'u64' | 'u128' | 'u256' | 'address' | 'signer';
+
+/** Move spelling of each primitive token kind (`Bool` → `bool`). */
+export const PRIMITIVE_NAME: Readonly<Record<string, PrimitiveName>> = {
   Bool: 'bool',
   U8: 'u8',
   U16: 'u16',

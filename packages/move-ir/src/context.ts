@@ -25,6 +25,7 @@ import type {
   VariantHandle,
   VariantInstantiationHandle,
 } from '@smi/bytecode';
+import { signatureTokenKey } from '@smi/bytecode';
 import type { ModuleIdent } from './ast.js';
 import { DependencyView, type DependencyFunctionSignature } from './dependencies.js';
 import { IrCompileError } from './errors.js';
@@ -36,27 +37,7 @@ export function isValidIdentifier(s: string): boolean {
   return /^(?:[a-zA-Z][a-zA-Z0-9_]*|_[a-zA-Z0-9_]+)$/.test(s);
 }
 
-/** A key that identifies a signature token by value. */
-export function tokenKey(t: SignatureToken): string {
-  switch (t.$kind) {
-    case 'Vector':
-      return `V(${tokenKey(t.type)})`;
-    case 'Reference':
-      return `R(${tokenKey(t.type)})`;
-    case 'MutableReference':
-      return `M(${tokenKey(t.type)})`;
-    case 'Datatype':
-      return `D${t.index}`;
-    case 'DatatypeInstantiation':
-      return `I${t.index}<${t.typeArguments.map(tokenKey).join(',')}>`;
-    case 'TypeParameter':
-      return `T${t.index}`;
-    default:
-      return t.$kind;
-  }
-}
-
-const signatureKey = (s: readonly SignatureToken[]): string => s.map(tokenKey).join(',');
+const signatureKey = (s: readonly SignatureToken[]): string => s.map(signatureTokenKey).join(',');
 
 /** A table that keeps the index of the first insertion of each distinct value. */
 class Pool<T> {
@@ -144,7 +125,7 @@ export class Context {
 
   constantIndex(c: Constant): number {
     const hex = Array.from(c.data, (b) => b.toString(16).padStart(2, '0')).join('');
-    return this.constantPool.getOrAdd(`${tokenKey(c.type)}:${hex}`, c);
+    return this.constantPool.getOrAdd(`${signatureTokenKey(c.type)}:${hex}`, c);
   }
 
   fieldHandleIndex(owner: number, field: number): number {

@@ -4,45 +4,15 @@
  * and `bls12381.move` constants; relations (pairing bilinearity, div∘mul) checked in JS.
  */
 import { describe, expect, it } from 'vitest';
-import { NativeAbort } from '../src/errors.js';
 import { NativeRegistry } from '../src/natives/registry.js';
-import type { NativeContext } from '../src/natives/registry.js';
 import { MoveVector, VecKind } from '../src/values/vector.js';
 import { registerSuiCrypto, type SuiCryptoOptions } from '../src/natives/sui/crypto/index.js';
-
-function fakeCtx(): { ctx: NativeContext; used: () => number } {
-  let used = 0;
-  const partial: Partial<NativeContext> = {
-    charge: (units: number) => {
-      used += units;
-    },
-    originalIdOf: (a: string) => a,
-    debugPrint: () => undefined,
-    extensions: new Map(),
-    stackTrace: () => '',
-    limits: { maxVectorLength: 262144, maxValueDepth: 128 },
-  };
-  return { ctx: partial as NativeContext, used: () => used };
-}
-
-const hex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, 'hex'));
-const v = (h: string): MoveVector => MoveVector.fromBytes(hex(h));
-const toHex = (x: unknown): string => Buffer.from((x as MoveVector).bytes()).toString('hex');
+import { fakeCtx, hex, v, toHex, abortCode } from './support/crypto-natives.js';
 
 function op(name: string, args: unknown[], options: SuiCryptoOptions = {}): unknown {
   const fn = registerSuiCrypto(new NativeRegistry(), options).get('0x2', 'group_ops', name);
   if (fn === undefined) throw new Error(name);
   return fn(fakeCtx().ctx, [], args)[0];
-}
-
-function abortCode(f: () => unknown): bigint {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof NativeAbort) return e.code;
-    throw e;
-  }
-  throw new Error('expected an abort');
 }
 
 const scalar = (n: bigint): string => n.toString(16).padStart(64, '0');

@@ -5,47 +5,11 @@
  * `poseidon_tests.move`, `zklogin_verified_*_tests.move`, `nitro_attestation_test.move`).
  */
 import { describe, expect, it } from 'vitest';
-import { NativeAbort, VmError } from '../src/errors.js';
+import { VmError } from '../src/errors.js';
 import { NativeRegistry } from '../src/natives/registry.js';
-import type { NativeContext } from '../src/natives/registry.js';
 import { MoveVector, VecKind } from '../src/values/vector.js';
 import { registerSuiCrypto, type SuiCryptoOptions } from '../src/natives/sui/crypto/index.js';
-
-function fakeCtx(): { ctx: NativeContext; used: () => number } {
-  let used = 0;
-  const partial: Partial<NativeContext> = {
-    charge: (units: number) => {
-      used += units;
-    },
-    originalIdOf: (a: string) => a,
-    debugPrint: () => undefined,
-    extensions: new Map(),
-    stackTrace: () => '',
-    limits: { maxVectorLength: 262144, maxValueDepth: 128 },
-  };
-  return { ctx: partial as NativeContext, used: () => used };
-}
-
-const hex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, 'hex'));
-const v = (h: string | Uint8Array): MoveVector => MoveVector.fromBytes(typeof h === 'string' ? hex(h) : h);
-const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
-const toHex = (x: unknown): string => Buffer.from((x as MoveVector).bytes()).toString('hex');
-
-function call(module: string, name: string, args: unknown[], options: SuiCryptoOptions = {}): unknown[] {
-  const fn = registerSuiCrypto(new NativeRegistry(), options).get('0x2', module, name);
-  if (fn === undefined) throw new Error(name);
-  return fn(fakeCtx().ctx, [], args);
-}
-
-function abortCode(f: () => unknown): bigint {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof NativeAbort) return e.code;
-    throw e;
-  }
-  throw new Error('expected an abort');
-}
+import { fakeCtx, hex, v, utf8, toHex, call, abortCode } from './support/crypto-natives.js';
 
 const BLS12381 = 0;
 const BN254 = 1;

@@ -10,53 +10,14 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import { loadBundleFile } from '@smi/bytecode';
-import { NativeAbort, VmError } from '../src/errors.js';
+import { VmError } from '../src/errors.js';
 import { NativeRegistry } from '../src/natives/registry.js';
-import type { NativeContext, NativeFunction } from '../src/natives/registry.js';
 import { MoveVector } from '../src/values/vector.js';
 import { PROTOCOL_135_CRYPTO_COSTS, registerSuiCrypto, type SuiCryptoOptions } from '../src/natives/sui/crypto/index.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
+import { fakeCtx, hex, utf8, v, native, call, abortCode } from './support/crypto-natives.js';
 
-/** A context that only meters gas (crypto natives use nothing else). */
-function fakeCtx(): { ctx: NativeContext; used: () => number } {
-  let used = 0;
-  const partial: Partial<NativeContext> = {
-    charge: (units: number) => {
-      used += units;
-    },
-    originalIdOf: (a: string) => a,
-    debugPrint: () => undefined,
-    extensions: new Map(),
-    stackTrace: () => '',
-    limits: { maxVectorLength: 262144, maxValueDepth: 128 },
-  };
-  return { ctx: partial as NativeContext, used: () => used };
-}
-
-const hex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, 'hex'));
-const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
-const v = (b: Uint8Array | string): MoveVector => MoveVector.fromBytes(typeof b === 'string' ? hex(b) : b);
 const out = (r: unknown[]): string => Buffer.from((r[0] as MoveVector).bytes()).toString('hex');
-
-function native(module: string, name: string, options: SuiCryptoOptions = {}): NativeFunction {
-  const fn = registerSuiCrypto(new NativeRegistry(), options).get('0x2', module, name);
-  if (fn === undefined) throw new Error(`missing ${module}::${name}`);
-  return fn;
-}
-
-function call(module: string, name: string, args: unknown[], options: SuiCryptoOptions = {}): unknown[] {
-  return native(module, name, options)(fakeCtx().ctx, [], args);
-}
-
-function abortCode(f: () => unknown): bigint {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof NativeAbort) return e.code;
-    throw e;
-  }
-  throw new Error('expected an abort');
-}
 
 describe('hash and hmac', () => {
   it('keccak256 and blake2b256 of "hello world!"', () => {

@@ -12,7 +12,7 @@
  * const out = env.execute(tx.build());   // out.status, out.effects, out.written...
  * ```
  */
-import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { addressBytes, canonicalAddress, type MovePackage, pushUleb128 } from '@smi/bytecode';
 import { formatType, type Json, MoveVM, objectStorageCost, type ProtocolConfig, suiNativeRegistry, type SuiRegistryOptions, valueFromJson } from '@smi/move-vm';
 import {
   type CheckMode,
@@ -188,7 +188,7 @@ export class SimulationEnvironment {
     this.config.clockMs = ms;
     if (!this.store.has(CLOCK_ID)) return;
     const tx = new PtbBuilder();
-    tx.moveCall('0x2::clock::consensus_commit_prologue', [this.sharedArg(tx, CLOCK_ID, true), tx.pureBytes(u64Bytes(ms))]);
+    tx.moveCall('0x2::clock::consensus_commit_prologue', [this.sharedArg(tx, CLOCK_ID, true), tx.pureBytes(u64le(ms))]);
     this.systemTransaction(tx.build(), 'clock');
   }
 
@@ -203,7 +203,7 @@ export class SimulationEnvironment {
     if (!this.store.has(RANDOM_ID)) return;
     const round = this.counters.randomRound;
     const tx = new PtbBuilder();
-    tx.moveCall('0x2::random::update_randomness_state', [this.sharedArg(tx, RANDOM_ID, true), tx.pureBytes(u64Bytes(round)), tx.pureBytes(vecU8(seed))]);
+    tx.moveCall('0x2::random::update_randomness_state', [this.sharedArg(tx, RANDOM_ID, true), tx.pureBytes(u64le(round)), tx.pureBytes(vecU8(seed))]);
     this.systemTransaction(tx.build(), 'random');
     this.counters.randomRound = round + 1n;
   }
@@ -331,7 +331,7 @@ export class SimulationEnvironment {
     const flows = suiFlows(settlements);
     const tx = new PtbBuilder();
     const root = this.sharedArg(tx, ACCUMULATOR_ROOT_ID, true);
-    const u64 = (n: bigint): ReturnType<PtbBuilder['pureBytes']> => tx.pureBytes(u64Bytes(n));
+    const u64 = (n: bigint): ReturnType<PtbBuilder['pureBytes']> => tx.pureBytes(u64le(n));
     const epoch = this.config.epoch;
     tx.moveCall('0x2::accumulator_settlement::settlement_prologue', [root, u64(epoch), u64(checkpoint), u64(0n), u64(flows.input), u64(flows.output)]);
     for (const s of settlements) {
@@ -556,10 +556,9 @@ export class EnvTransactionBuilder extends PtbBuilder {
   }
 }
 
-function u64Bytes(n: bigint): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, n, true);
-  return out;
+/** `n` as 8 little-endian bytes (BCS `u64`). */
+function u64le(n: bigint): Uint8Array {
+  return leBytes(n, 8);
 }
 
 function leBytes(n: bigint, size: number): Uint8Array {
@@ -568,15 +567,7 @@ function leBytes(n: bigint, size: number): Uint8Array {
   return out;
 }
 
-function addressBytes(address: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(canonicalAddress(address).slice(2), 'hex'));
-}
-
+/** BCS of a `vector<u8>`: ULEB128 length, then the bytes. */
 function vecU8(bytes: Uint8Array): Uint8Array {
-  // ULEB128 length (< 128 here) then the bytes.
-  if (bytes.length >= 128) throw new SimulationError('INVALID_REQUEST', 'vector too long for this helper');
-  const out = new Uint8Array(1 + bytes.length);
-  out[0] = bytes.length;
-  out.set(bytes, 1);
-  return out;
+  return Uint8Array.from([...pushUleb128([], bytes.length), ...bytes]);
 }

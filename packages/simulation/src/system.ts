@@ -79,26 +79,21 @@ export const SYSTEM_OBJECTS: readonly SystemObjectInfo[] = [
   },
 ];
 
-function u64le(n: bigint): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, n, true);
-  return out;
+/** blake2b256 of `smi::<label>::` ‖ u64le(counter). */
+function labelledHash(label: string, counter: bigint): Uint8Array {
+  const text = new TextEncoder().encode(`smi::${label}::`);
+  const bytes = new Uint8Array(text.length + 8);
+  bytes.set(text);
+  new DataView(bytes.buffer).setBigUint64(text.length, counter, true);
+  return blake2b256(bytes);
 }
 
 /** A deterministic digest for a transaction the environment makes itself (`label`, counter). */
 export function syntheticDigest(label: string, counter: bigint): string {
-  const text = new TextEncoder().encode(`smi::${label}::`);
-  const bytes = new Uint8Array(text.length + 8);
-  bytes.set(text);
-  bytes.set(u64le(counter), text.length);
-  return digestToBase58(blake2b256(bytes));
+  return digestToBase58(labelledHash(label, counter));
 }
 
 /** A deterministic object id for objects the environment makes itself. */
 export function syntheticId(label: string, counter: bigint): string {
-  const text = new TextEncoder().encode(`smi::${label}::`);
-  const bytes = new Uint8Array(text.length + 8);
-  bytes.set(text);
-  bytes.set(u64le(counter), text.length);
-  return '0x' + Buffer.from(blake2b256(bytes)).toString('hex');
+  return '0x' + Buffer.from(labelledHash(label, counter)).toString('hex');
 }

@@ -44,6 +44,7 @@ export type {
   VerificationErrorDetails,
 } from './errors.js';
 export { SUI_MAINNET_VERIFIER_LIMITS, MOVE_DEFAULT_VERIFIER_LIMITS } from './limits.js';
+export { tokenKey as signatureTokenKey } from './duplication.js';
 export type { VerifierLimits } from './limits.js';
 
 /** Options of {@link verifyModule}. */

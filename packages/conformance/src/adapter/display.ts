@@ -5,7 +5,7 @@
  * named address, by `fake(task,index)` of an enumerated object, or by `_`. Runner errors
  * get upstream's `process_error` pass instead (`@A`, `object(2,0)`).
  */
-import { type MoveVM, MoveVector, type Type, TypeKind, VariantValue } from '@smi/move-vm';
+import { isInteger, type MoveVM, MoveVector, primitiveName, type Type, TypeKind, VariantValue } from '@smi/move-vm';
 import type { Event, GasCostSummary, Owner, StructTag, TypeTag } from '@smi/ptb';
 import { formatFakeId, type FakeId } from './values.js';
 
@@ -123,19 +123,9 @@ export function typeDisplay(t: Type): string {
   }
 }
 
-const INT_SUFFIX: Partial<Record<number, string>> = {
-  [TypeKind.U8]: 'u8',
-  [TypeKind.U16]: 'u16',
-  [TypeKind.U32]: 'u32',
-  [TypeKind.U64]: 'u64',
-  [TypeKind.U128]: 'u128',
-  [TypeKind.U256]: 'u256',
-};
-
 /** A Move value as upstream's annotated `{:#}` prints it (addresses not yet stabilized). */
 export function valueDisplay(vm: MoveVM, v: unknown, t: Type): string {
-  const suffix = INT_SUFFIX[t.kind];
-  if (suffix !== undefined) return `${String(v)}${suffix}`;
+  if (isInteger(t)) return `${String(v)}${primitiveName(t)}`;
   switch (t.kind) {
     case TypeKind.Bool:
       return v ? 'true' : 'false';

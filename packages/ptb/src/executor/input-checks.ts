@@ -16,6 +16,7 @@ import { normalizeAddress } from '../bcs/codec.js';
 import { balanceAccumulatorId } from './gas-payment.js';
 import { canonicalType, gaslessObjectInputError, gaslessValidityError, type GaslessTokens, isGaslessTransaction } from './gasless.js';
 import { objectTypeTag } from './objects.js';
+import { emptyCommandReason } from './validity.js';
 import type { ObjectStore } from './types.js';
 
 /** Stable codes of {@link TransactionInputError} (upstream `UserInputError` variants). */
@@ -130,32 +131,12 @@ function usesInput(c: ProgrammableTransaction['commands'][number], idx: number):
   return args.some((a) => a.$kind === 'Input' && a.Input === idx);
 }
 
-/** Command shapes (upstream `validity_check`). */
+/**
+ * Command shapes (upstream `validity_check`): no empty command (`validity.ts`), and only
+ * TransferObjects/MergeCoins after a command that uses Random.
+ */
 function checkCommands(tx: ProgrammableTransaction): void {
-  for (const c of tx.commands) {
-    switch (c.$kind) {
-      case 'TransferObjects':
-        if (c.TransferObjects.objects.length === 0) throw emptyInput();
-        break;
-      case 'MergeCoins':
-        if (c.MergeCoins.sources.length === 0) throw emptyInput();
-        break;
-      case 'SplitCoins':
-        if (c.SplitCoins.amounts.length === 0) throw emptyInput();
-        break;
-      case 'MakeMoveVec':
-        if (c.MakeMoveVec.type === null && c.MakeMoveVec.elements.length === 0) throw emptyInput();
-        break;
-      case 'Publish':
-        if (c.Publish.modules.length === 0) throw emptyInput();
-        break;
-      case 'Upgrade':
-        if (c.Upgrade.modules.length === 0) throw emptyInput();
-        break;
-      default:
-        break;
-    }
-  }
+  if (tx.commands.some((c) => emptyCommandReason(c) !== null)) throw emptyInput();
   const random = tx.inputs.findIndex((i) => i.$kind === 'Object' && i.Object.$kind === 'SharedObject' && i.Object.SharedObject.objectId === RANDOM);
   if (random >= 0) {
     let used = false;

@@ -5,10 +5,34 @@
  * executor's caller should refuse it rather than execute it.
  */
 import type { ProtocolConfig } from '@smi/move-vm';
-import type { ProgrammableTransaction } from '../bcs/transaction.js';
+import type { Command, ProgrammableTransaction } from '../bcs/transaction.js';
 
 function limit(cfg: ProtocolConfig, key: string): number {
   return cfg.optionalInt(key) ?? Number.MAX_SAFE_INTEGER;
+}
+
+/**
+ * Why `c` is an empty command (`EmptyCommandInput`): TransferObjects, SplitCoins,
+ * MergeCoins with no arguments, MakeMoveVec with neither a type nor elements, Publish or
+ * Upgrade with no modules; `null` when it is not empty.
+ */
+export function emptyCommandReason(c: Command): string | null {
+  switch (c.$kind) {
+    case 'TransferObjects':
+      return c.TransferObjects.objects.length === 0 ? 'has no arguments' : null;
+    case 'SplitCoins':
+      return c.SplitCoins.amounts.length === 0 ? 'has no arguments' : null;
+    case 'MergeCoins':
+      return c.MergeCoins.sources.length === 0 ? 'has no arguments' : null;
+    case 'MakeMoveVec':
+      return c.MakeMoveVec.type === null && c.MakeMoveVec.elements.length === 0 ? 'has neither a type nor elements' : null;
+    case 'Publish':
+      return c.Publish.modules.length === 0 ? 'has no modules' : null;
+    case 'Upgrade':
+      return c.Upgrade.modules.length === 0 ? 'has no modules' : null;
+    default:
+      return null;
+  }
 }
 
 /**
@@ -23,6 +47,8 @@ export function transactionInputError(ptb: ProgrammableTransaction, cfg: Protoco
     if (input.$kind === 'Pure' && input.Pure.bytes.length > maxPure) return `SizeLimitExceeded: pure input ${i} is larger than ${maxPure} bytes`;
   }
   for (const [i, c] of ptb.commands.entries()) {
+    const empty = emptyCommandReason(c);
+    if (empty !== null) return `EmptyCommandInput: command ${i} (${c.$kind}) ${empty}`;
     const tooMany = (n: number) => (n >= maxArgs ? `SizeLimitExceeded: command ${i} has ${n} arguments (limit ${maxArgs})` : null);
     switch (c.$kind) {
       case 'MoveCall': {
@@ -34,13 +60,11 @@ export function transactionInputError(ptb: ProgrammableTransaction, cfg: Protoco
       case 'SplitCoins':
       case 'MergeCoins': {
         const args = c.$kind === 'TransferObjects' ? c.TransferObjects.objects : c.$kind === 'SplitCoins' ? c.SplitCoins.amounts : c.MergeCoins.sources;
-        if (args.length === 0) return `EmptyCommandInput: command ${i} (${c.$kind}) has no arguments`;
         const e = tooMany(args.length);
         if (e !== null) return e;
         break;
       }
       case 'MakeMoveVec': {
-        if (c.MakeMoveVec.type === null && c.MakeMoveVec.elements.length === 0) return `EmptyCommandInput: command ${i} (MakeMoveVec) has neither a type nor elements`;
         const e = tooMany(c.MakeMoveVec.elements.length);
         if (e !== null) return e;
         break;
@@ -48,7 +72,6 @@ export function transactionInputError(ptb: ProgrammableTransaction, cfg: Protoco
       case 'Publish':
       case 'Upgrade': {
         const { modules, dependencies } = c.$kind === 'Publish' ? c.Publish : c.Upgrade;
-        if (modules.length === 0) return `EmptyCommandInput: command ${i} (${c.$kind}) has no modules`;
         if (modules.length >= limit(cfg, 'max_modules_in_publish')) return `SizeLimitExceeded: command ${i} publishes ${modules.length} modules`;
         if (dependencies.length >= limit(cfg, 'max_package_dependencies')) return `SizeLimitExceeded: command ${i} has ${dependencies.length} dependencies`;
         break;

@@ -3,6 +3,8 @@
  * `ciborium::value::Value`, for Nitro attestation documents (COSE_Sign1).
  */
 
+import { concatBytes } from './common.js';
+
 /** A decoded CBOR value. */
 export type CborValue =
   | { readonly t: 'int'; readonly v: bigint }
@@ -155,13 +157,7 @@ export function encodeCborArray(items: readonly ({ text: string } | { bytes: Uin
     const body = 'text' in it ? new TextEncoder().encode(it.text) : it.bytes;
     parts.push(header('text' in it ? 3 : 2, body.length), body);
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concatBytes(...parts);
 }
 
 /** Structural equality of CBOR values (ciborium's `PartialEq`). */
