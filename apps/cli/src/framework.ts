@@ -8,8 +8,6 @@ import { findPackageDirs, loadPackageDir, type MovePackage } from '@smi/bytecode
 import { loadFrameworkDir, SimulationError } from '@smi/simulation';
 import { type CliIo, resolvePath, UsageError } from './io.js';
 
-export { FRAMEWORK_BUNDLES } from '@smi/simulation';
-
 /** Default framework directory: `$SMI_FIXTURES/fixtures/framework`. */
 export function defaultFrameworkDir(io: CliIo): string {
   return path.join(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), 'fixtures', 'framework');
