@@ -6,6 +6,6 @@ export default defineConfig({
   dts: { entry: { index: 'src/index.ts' } },
   sourcemap: true,
   clean: true,
-  target: 'node20',
+  target: 'node22',
   banner: ({ format }) => (format === 'esm' ? {} : {}),
 });

@@ -1,13 +1,33 @@
 #!/usr/bin/env node
 /** Entry point of the `smi` binary. */
-import { runCli } from './main.js';
 
-runCli(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.stderr.write(`smi: internal error: ${String(e)}\n`);
-    process.exitCode = 1;
-  },
-);
+const MIN_NODE_MAJOR = 22;
+const major = Number(process.versions.node.split('.')[0]);
+
+if (major < MIN_NODE_MAJOR) {
+  process.stderr.write(
+    `smi: error: Node ${MIN_NODE_MAJOR} or newer is needed (this is Node ${process.versions.node}); ` +
+      'scripts/tools.sh in the repository installs it locally (see the README)\n',
+  );
+  process.exitCode = 2;
+} else {
+  const { runCli } = await import('./main.js');
+  const { processIo } = await import('./process-io.js');
+  const { EXIT, OutputClosedError } = await import('./errors.js');
+  const io = processIo();
+  let code = await runCli(process.argv.slice(2), io).catch((e: unknown) => {
+    process.stderr.write(`smi: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return EXIT.internal;
+  });
+  // Wait until what was written to stdout is flushed or has failed (a reader that went
+  // away fails the write later, maybe after the command returned), then let 'error' arrive.
+  await new Promise<void>((resolve) => {
+    if (process.stdout.destroyed) resolve();
+    else process.stdout.write('', () => resolve());
+  });
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (io.signal?.reason instanceof OutputClosedError) code = EXIT.outputClosed;
+  process.exitCode = code;
+  // An interrupted or cut-off command may leave stdin or timers open: do not wait for them.
+  if (code === EXIT.interrupted || code === EXIT.outputClosed || code === EXIT.terminated) process.exit(code);
+}

@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { findPackageDirs, loadPackageDir, type MovePackage } from '@smi/bytecode';
 import { loadFrameworkDir, SimulationError } from '@smi/simulation';
-import { type CliIo, resolvePath, UsageError } from './io.js';
+import { type CliIo, resolveInputPath, resolvePath, UsageError } from './io.js';
 
 /** Default framework directory: `$SMI_FIXTURES/fixtures/framework`. */
 export function defaultFrameworkDir(io: CliIo): string {
@@ -27,7 +27,7 @@ export function loadFramework(dir: string): { name: string; pkg: MovePackage }[]
 export function loadCorpora(io: CliIo, roots: readonly string[]): MovePackage[] {
   const out: MovePackage[] = [];
   for (const r of roots) {
-    const dir = resolvePath(io, r);
+    const dir = resolveInputPath(io, r);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--corpus ${r}: not a directory`);
     const dirs = existsSync(path.join(dir, 'bytecode_modules')) ? [dir] : findPackageDirs(dir);
     if (dirs.length === 0) throw new UsageError(`--corpus ${r}: no package directories (bytecode_modules/) found`);

@@ -1,80 +1,185 @@
 /**
- * The `smi` command line: a yargs parser whose handlers write through a {@link CliIo},
- * so that tests run it in-process. Bad input exits with code 2 and one line on stderr.
+ * The `smi` command line: every command's {@link CommandSpec} turned into yargs, with the
+ * conventions in one place: `-` for standard input/output, "did you mean" for unknown
+ * commands and options, `--json` errors in one shape, the exit statuses of `errors.ts`,
+ * `--version`, `smi help <command>`, completion, and a quiet stop when standard output is
+ * closed. Handlers write through a {@link CliIo}, so tests can run the CLI in-process.
  */
-import yargs from 'yargs';
-import { BytecodeError, PackageError } from '@smi/bytecode';
-import { VmError } from '@smi/move-vm';
-import { buildCommand } from './commands/build.js';
-import { callCommand } from './commands/call.js';
-import { conformanceCommand } from './commands/conformance.js';
-import { corpusCommand } from './commands/corpus-check.js';
-import { disasmCommand } from './commands/disasm.js';
-import { extractCommand } from './commands/extract.js';
-import { stubsCommand } from './commands/stubs.js';
-import { replayCommand } from './commands/replay.js';
-import { sandboxExecCommand } from './commands/sandbox-exec.js';
-import { type CliIo, processIo, UsageError } from './io.js';
+import yargs, { type Argv } from 'yargs';
+import { dashed, didYouMean, firstWord, joinDashValues, wantsJson, closest } from './argv.js';
+import { commandName, type CommandSpec, type Example, type OptionSpec, optionShapes } from './command.js';
+import { COMMANDS } from './commands/index.js';
+import { CliError, EXIT, errorJson, oneLine, OutputClosedError, toCliError, UsageError } from './errors.js';
+import { type CliIo, jsonLine } from './io.js';
+import { processIo } from './process-io.js';
+import { VERSION } from './version.js';
+import { translateYargsFailure } from './yargs-failure.js';
 
-/** Errors that mean "your input is wrong" (exit 2) rather than "SMI failed" (exit 1). */
-function isInputError(e: unknown): boolean {
-  return e instanceof UsageError || e instanceof PackageError || e instanceof BytecodeError || e instanceof VmError;
+/** Options every command takes. */
+export const GLOBAL_OPTIONS: Readonly<Record<'json' | 'quiet', OptionSpec>> = {
+  json: {
+    type: 'boolean',
+    default: false,
+    describe: 'Print the result as one JSON line on stdout (errors too: {"status":"error","error_code","message"})',
+  },
+  quiet: { type: 'boolean', default: false, describe: 'No progress or warnings on stderr' },
+};
+
+const EPILOG = [
+  'A file option given - reads standard input or writes standard output.',
+  'Exit status: 0 ok; 1 the result is a failure or a difference; 2 bad input; 70 internal error;',
+  '130 interrupted (Ctrl-C; 143 SIGTERM); 141 standard output closed by its reader.',
+  'Completion: smi completion bash >> ~/.bashrc (or zsh >> ~/.zshrc).',
+].join('\n');
+
+/** Examples of `smi --help` (each command's own are in its spec). */
+export const MAIN_EXAMPLES: readonly Example[] = [
+  { command: '$0 extract --package-dir ../shared/corpus/0x2 --out - | head', describe: 'interface JSON of a package' },
+  { command: '$0 help call', describe: 'the options and examples of a command' },
+];
+
+/** Words that name something other than a command spec. */
+const BUILTINS = ['help'];
+
+function specOf(name: string): CommandSpec<never> | undefined {
+  return COMMANDS.find((c) => commandName(c) === name);
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim();
+function allNames(): string[] {
+  return [...COMMANDS.map(commandName), ...BUILTINS];
+}
+
+/** Print an error the way every command does, and give its exit status. */
+function report(io: CliIo, e: unknown, json: boolean): number {
+  const err = toCliError(e);
+  // The reader of stdout is gone: nothing to say, and nowhere to say it.
+  if (err instanceof OutputClosedError) return err.exitCode;
+  if (json) io.stdout(jsonLine(errorJson(err)));
+  else if (err.code === 'INTERRUPTED') io.stderr(`smi: ${err.message}\n`);
+  else io.stderr(`smi: ${err.exitCode === EXIT.internal ? 'internal error' : 'error'}: ${oneLine(err.message)}\n`);
+  if (err.exitCode === EXIT.internal) {
+    const cause = (err as CliError).cause;
+    if (process.env.SMI_DEBUG) io.stderr(`${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}\n`);
+    else if (!json) io.stderr('smi: this is a bug in smi; SMI_DEBUG=1 prints the stack\n');
+  }
+  return err.exitCode;
+}
+
+/**
+ * What yargs leaves to us: a positional `-` (yargs reads it as an empty string), numbers
+ * that are not numbers, `-` for a state file.
+ */
+function normalizeArgs(spec: CommandSpec<never>, args: Record<string, unknown>, argv: readonly string[]): void {
+  for (const [name, p] of Object.entries(spec.positionals ?? {})) {
+    if (p.file !== undefined && args[name] === '' && argv.includes('-')) args[name] = '-';
+  }
+  for (const [name, o] of Object.entries({ ...spec.options, ...spec.positionals })) {
+    const v = args[name];
+    if (o.type === 'number' && typeof v === 'number' && Number.isNaN(v)) throw new UsageError(`${dashed(name)}: not a number`, 'INVALID_NUMBER');
+    if (o.file === 'state' && v === '-') {
+      throw new UsageError(`${dashed(name)} -: a state file is read and rewritten after every request; give a path`, 'INVALID_FILE');
+    }
+  }
+}
+
+function register(parser: Argv, io: CliIo, argv: readonly string[], spec: CommandSpec<never>, setExit: (code: number) => void): Argv {
+  return parser.command({
+    command: spec.command,
+    describe: spec.describe,
+    builder: (y: Argv) => {
+      let b = y;
+      for (const [name, p] of Object.entries(spec.positionals ?? {})) {
+        const { file: _file, ...rest } = p;
+        b = b.positional(name, rest);
+      }
+      for (const [name, o] of Object.entries(spec.options ?? {})) {
+        const { file: _file, ...rest } = o;
+        b = b.option(name, rest);
+      }
+      for (const ex of spec.examples) b = b.example(...exampleLines(ex));
+      if (spec.epilog) b = b.epilog(spec.epilog);
+      return b;
+    },
+    handler: async (args: Record<string, unknown>) => {
+      normalizeArgs(spec, args, argv);
+      if (spec.longRunning) io.trapSignals?.();
+      setExit(await spec.run(args as never, io));
+    },
+  });
+}
+
+/** An example as yargs shows it: the description as a shell comment above the command, so long paths keep the full width. */
+function exampleLines(ex: Example): [string, string] {
+  return [`# ${ex.describe}\n  ${ex.command}`, ''];
+}
+
+function buildParser(io: CliIo, argv: readonly string[], setExit: (code: number) => void, fail: (e: CliError) => void): Argv {
+  let parser: Argv = yargs([...argv])
+    .scriptName('smi')
+    .usage('$0 <command> [options]\n\nSMI: an offline Sui Move sandbox and type-inhabitation benchmark. `smi help <command>` for details.');
+  for (const spec of COMMANDS) parser = register(parser, io, argv, spec, setExit);
+  for (const ex of MAIN_EXAMPLES) parser = parser.example(...exampleLines(ex));
+  return parser
+    .options(GLOBAL_OPTIONS)
+    .command('help [command..]', 'Show the help of a command')
+    .completion('__complete', false)
+    .epilog(EPILOG)
+    .strict()
+    .help()
+    .alias('help', 'h')
+    .version(VERSION)
+    .alias('version', 'V')
+    .showHelpOnFail(false)
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .exitProcess(false)
+    .fail((msg: string | null, err: Error | undefined) => {
+      if (err) throw err;
+      const name = firstWord(argv)?.word;
+      const failure = translateYargsFailure(msg ?? 'invalid arguments', argv, name === undefined ? undefined : specOf(name), GLOBAL_OPTIONS);
+      fail(failure);
+      throw failure;
+    });
 }
 
 /**
  * Run the CLI on `argv` (without the node and script paths) and resolve with the exit
- * code. Nothing calls `process.exit`.
+ * status. Nothing calls `process.exit`.
  */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
-  let exitCode = 0;
-  const setExit = (code: number) => {
-    exitCode = code;
-  };
-  let failure: { message: string; error: unknown } | null = null;
-  const parser = yargs([...argv])
-    .scriptName('smi')
-    .usage('$0 <command> [options]\n\nSMI: an offline Sui Move sandbox. Every command has --help.')
-    .command(extractCommand(io, setExit))
-    .command(corpusCommand(io, setExit))
-    .command(disasmCommand(io, setExit))
-    .command(stubsCommand(io, setExit))
-    .command(buildCommand(io, setExit))
-    .command(callCommand(io, setExit))
-    .command(conformanceCommand(io, setExit))
-    .command(replayCommand(io, setExit))
-    .command(sandboxExecCommand(io, setExit))
-    .demandCommand(1, 'name a command (smi --help lists them)')
-    .strict()
-    .recommendCommands()
-    .help()
-    .alias('help', 'h')
-    .version(false)
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
-    .exitProcess(false)
-    .fail((msg: string | null, err: Error | undefined) => {
-      failure = { message: msg ?? err?.message ?? 'invalid arguments', error: err ?? null };
-      throw err ?? new UsageError(msg ?? 'invalid arguments');
-    });
+  const json = wantsJson(argv);
+  const first = firstWord(argv);
+  const flags = new Set(argv);
+  const asksForInfo = ['--help', '-h', '--version', '-V', '--get-yargs-completions'].some((f) => flags.has(f));
+  if (first === null && !asksForInfo) {
+    return report(io, new UsageError(`name a command: ${allNames().join(', ')} (smi --help describes them)`, 'NO_COMMAND'), json);
+  }
+  let args = [...argv];
+  if (first !== null && !flags.has('--get-yargs-completions')) {
+    if (first.word === 'help') {
+      const rest = args.slice(first.index + 1).filter((a) => !a.startsWith('-'));
+      return runCli(rest.length === 0 ? ['--help'] : [...rest, '--help'], io);
+    }
+    const spec = specOf(first.word);
+    if (spec === undefined) {
+      const hint = didYouMean(closest(first.word, allNames()));
+      return report(io, new UsageError(`unknown command '${first.word}'${hint}; smi --help lists the commands`, 'UNKNOWN_COMMAND'), json);
+    }
+    args = joinDashValues(args, [...optionShapes(spec), ...optionShapes({ options: GLOBAL_OPTIONS })]);
+  }
+
+  let exitCode: number = EXIT.ok;
+  let failure: CliError | null = null;
+  const parser = buildParser(io, args, (c) => (exitCode = c), (f) => (failure = f));
   let output = '';
   try {
-    await parser.parseAsync([...argv], {}, (_err: unknown, _args: unknown, out: string) => {
+    await parser.parseAsync(args, {}, (_err: unknown, _args: unknown, out: string) => {
       output = out;
     });
   } catch (e) {
-    const f = failure as { message: string; error: unknown } | null;
-    const err = f?.error ?? e;
-    if (err === null || isInputError(err)) {
-      io.stderr(`smi: error: ${oneLine(f?.message ?? (e as Error).message)}\n`);
-      return 2;
-    }
-    io.stderr(`smi: internal error: ${oneLine((err as Error).message ?? String(err))}\n`);
-    if (process.env.SMI_DEBUG) io.stderr(`${(err as Error).stack ?? ''}\n`);
-    return 1;
+    return report(io, failure ?? e, json);
   }
   if (output) io.stdout(output.endsWith('\n') ? output : output + '\n');
+  // Stopped because the reader went away: the exit status says so, whatever the command returned.
+  if (io.signal?.aborted && io.signal.reason instanceof OutputClosedError) return io.signal.reason.exitCode;
   return exitCode;
 }

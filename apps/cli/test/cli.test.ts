@@ -141,7 +141,8 @@ describeWithFixtures('smi build', ['fixtures', 'framework'], () => {
 }
 `);
     const out = tmp();
-    const r = await smi('build', dir, '--out', out, '--framework', fixturePath('fixtures', 'framework'), '--json');
+    const r = await smi('build', dir, '--out', out, '--framework', fixturePath('fixtures', 'framework'), '--json', '--quiet');
+    // Warnings go to stderr, and --quiet silences them.
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const res = JSON.parse(r.stdout) as { modules: { name: string; size: number }[] };

@@ -1,16 +1,13 @@
 /**
- * Driving the built `smi` binary (`apps/cli/dist/cli.js`, from `pnpm build`) as a child
- * process: one-shot runs with stdin, and interactive sessions fed line by line.
+ * `smi sandbox-exec` driven through the built binary: one-shot runs (see
+ * `support/spawn-cli.ts`) and interactive sessions fed line by line.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { FIXTURES_ROOT } from '../../../test-support/fixtures.js';
+import { CLI, REPO } from './support/spawn-cli.js';
 
-export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const CLI = path.join(REPO, 'apps/cli/dist/cli.js');
+export { CLI, REPO, requireBuiltCli, runSmi } from './support/spawn-cli.js';
 
 /** A response as JSON. */
 export type Response = {
@@ -21,29 +18,6 @@ export type Response = {
   [k: string]: unknown;
 };
 
-function env(): NodeJS.ProcessEnv {
-  return { ...process.env, SMI_FIXTURES: FIXTURES_ROOT };
-}
-
-/** Fail clearly when the binary is missing (run `pnpm build` first). */
-export function requireBuiltCli(): void {
-  if (!existsSync(CLI)) throw new Error(`${CLI} not found: run \`pnpm build\` before these tests`);
-}
-
-/** Run `smi ...args` with `stdin`; resolves with exit code and output. */
-export function runSmi(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO, env: env() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
-
 /** An interactive `smi sandbox-exec --interactive` child. */
 export class Session {
   readonly child: ChildProcessWithoutNullStreams;
@@ -53,7 +27,7 @@ export class Session {
   private waiters: (() => void)[] = [];
 
   constructor(args: string[]) {
-    this.child = spawn(process.execPath, [CLI, 'sandbox-exec', '--interactive', ...args], { cwd: REPO, env: env() });
+    this.child = spawn(process.execPath, [CLI, 'sandbox-exec', '--interactive', ...args], { cwd: REPO, env: { ...process.env, SMI_FIXTURES: FIXTURES_ROOT } });
     this.child.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       this.lines.push(line);

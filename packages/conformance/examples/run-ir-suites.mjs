@@ -4,8 +4,8 @@
 import { runIrCompilerSuite, runIrVmSuite } from '@smi/conformance';
 
 const fixtures = process.env.SMI_FIXTURES ?? '../shared';
-const compiler = runIrCompilerSuite(`${fixtures}/fixtures/ir-tests/move-ir-compiler-transactional-tests`);
-const { verdicts, ...vm } = runIrVmSuite(`${fixtures}/fixtures/ir-tests/move-vm-transactional-tests`, {
+const compiler = await runIrCompilerSuite(`${fixtures}/fixtures/ir-tests/move-ir-compiler-transactional-tests`);
+const { verdicts, ...vm } = await runIrVmSuite(`${fixtures}/fixtures/ir-tests/move-vm-transactional-tests`, {
   frameworkDir: `${fixtures}/fixtures/framework`,
 });
 for (const s of [compiler, vm]) {

@@ -3,6 +3,6 @@
 import { runTraceSuite } from '@smi/conformance';
 
 const fixtures = process.env.SMI_FIXTURES ?? '../shared';
-const { outcomes, ...summary } = runTraceSuite(`${fixtures}/fixtures/vm-traces`, `${fixtures}/fixtures/framework`);
+const { outcomes, ...summary } = await runTraceSuite(`${fixtures}/fixtures/vm-traces`, `${fixtures}/fixtures/framework`);
 for (const o of outcomes) console.log(o.status.padEnd(8), o.name);
 console.log(JSON.stringify(summary, null, 2));

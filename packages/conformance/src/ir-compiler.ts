@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkAgainstSnapshot } from '@smi/move-ir';
 import { findMvirFiles } from './ir-vm.js';
-import { emptySummary, type SuiteOptions, type SuiteSummary } from './summary.js';
+import { emptySummary, type SuiteOptions, type SuiteSummary, untilStopped } from './summary.js';
 
 /**
  * Runs the suite under `dir` (the folder holding `tests/`, or `tests/` itself). A task
@@ -16,11 +16,13 @@ import { emptySummary, type SuiteOptions, type SuiteSummary } from './summary.js
  * task count differs from the snapshot's `processed N tasks` is reported as a failure of
  * task `count`.
  */
-export function runIrCompilerSuite(dir: string, options: SuiteOptions = {}): SuiteSummary {
+export async function runIrCompilerSuite(dir: string, options: SuiteOptions = {}): Promise<SuiteSummary> {
   const files = findMvirFiles(dir).filter((f) => options.filter === undefined || path.relative(dir, f).includes(options.filter));
   const summary = emptySummary('ir-compiler');
   let identical = 0;
-  files.forEach((f, i) => {
+  let run = 0;
+  for await (const [i, f] of untilStopped(files, summary, options.signal)) {
+    run++;
     const rel = path.relative(dir, f);
     const snapText = readFileSync(f.replace(/\.mvir$/, '.snap'), 'utf8');
     const check = checkAgainstSnapshot(readFileSync(f, 'utf8'), snapText);
@@ -40,8 +42,8 @@ export function runIrCompilerSuite(dir: string, options: SuiteOptions = {}): Sui
     const body = snapText.replace(/\r\n/g, '\n').replace(/^---\n[\s\S]*?\n---\n/, '');
     if (body.trimEnd() === check.transcript.trimEnd()) identical++;
     options.onFile?.(rel, i + 1, files.length);
-  });
-  summary.files = files.length;
-  summary.notes.push(`${identical} of ${files.length} transcripts are byte-identical to the snapshots`);
+  }
+  summary.files = run;
+  summary.notes.push(`${identical} of ${run} transcripts are byte-identical to the snapshots`);
   return summary;
 }

@@ -13,7 +13,7 @@ import { loadBundleFile, type MovePackage } from '@smi/bytecode';
 import { parseSnapshot, runTransactionalTestFile, type TaskOutcome } from '@smi/move-ir';
 import { IrVmAdapter, type ModuleVerifier } from './ir-vm-adapter.js';
 import { bytecodeVerifier } from './ir-vm-verifier.js';
-import { emptySummary, type SuiteOptions, type SuiteSummary } from './summary.js';
+import { emptySummary, type SuiteOptions, type SuiteSummary, untilStopped } from './summary.js';
 
 /** Options of {@link runIrVmSuite}. */
 export interface IrVmSuiteOptions extends SuiteOptions {
@@ -163,21 +163,23 @@ export function runIrVmFile(
  * Runs the `move-vm-transactional-tests` suite under `dir` (the folder holding `tests/`,
  * or `tests/` itself). Failures carry the task as `task K`.
  */
-export function runIrVmSuite(dir: string, options: IrVmSuiteOptions): SuiteSummary & { verdicts: IrTaskVerdict[] } {
+export async function runIrVmSuite(dir: string, options: IrVmSuiteOptions): Promise<SuiteSummary & { verdicts: IrTaskVerdict[] }> {
   const stdlib = loadBundleFile(path.join(options.frameworkDir, 'move-stdlib'));
   const files = findMvirFiles(dir).filter((f) => options.filter === undefined || path.relative(dir, f).includes(options.filter));
   const summary = emptySummary(options.suite ?? 'ir-vm');
   const verdicts: IrTaskVerdict[] = [];
   const verifier = options.verifier === null ? null : (options.verifier ?? bytecodeVerifier());
   let identical = 0;
-  files.forEach((f, i) => {
+  let run = 0;
+  for await (const [i, f] of untilStopped(files, summary, options.signal)) {
+    run++;
     const rel = path.relative(dir, f);
     const fileRun = runIrVmFile(readFileSync(f, 'utf8'), readFileSync(f.replace(/\.mvir$/, '.snap'), 'utf8'), rel, stdlib, verifier);
     verdicts.push(...fileRun.verdicts);
     if (fileRun.transcriptIdentical) identical++;
     options.onFile?.(rel, i + 1, files.length);
-  });
-  summary.files = files.length;
+  }
+  summary.files = run;
   summary.tasks = verdicts.length;
   let messageOnly = 0;
   for (const v of verdicts) {
@@ -198,7 +200,7 @@ export function runIrVmSuite(dir: string, options: IrVmSuiteOptions): SuiteSumma
       summary.failures.push({ file: v.file, task: `task ${v.task}`, expected: v.expected ?? '(no output)', got: `${v.got ?? '(no output)'}\n[${v.reason}]` });
     }
   }
-  summary.notes.push(`${identical} of ${files.length} transcripts are byte-identical to the snapshots`);
+  summary.notes.push(`${identical} of ${run} transcripts are byte-identical to the snapshots`);
   summary.notes.push(`${messageOnly} passing tasks differ from the snapshot only in the error's message line`);
   if (verifier === null) summary.notes.push('modules were published without bytecode verification');
   const moveTests = snapshotsWithoutIr(dir).filter((f) => options.filter === undefined || f.includes(options.filter));

@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadProtocolConfig } from '@smi/move-vm';
 import { readReplaySnapshot, replaySnapshot, type ReplayReport } from '@smi/simulation';
-import { emptySummary, type SuiteOptions, type SuiteSummary } from './summary.js';
+import { emptySummary, type SuiteOptions, type SuiteSummary, untilStopped } from './summary.js';
 
 /** Options of {@link runReplaySuite}. */
 export interface ReplaySuiteOptions extends SuiteOptions {
@@ -17,7 +17,7 @@ export interface ReplaySuiteOptions extends SuiteOptions {
 }
 
 /** Run every snapshot of `dir`. */
-export function runReplaySuite(dir: string, options: ReplaySuiteOptions): SuiteSummary & { reports: ReplayReport[] } {
+export async function runReplaySuite(dir: string, options: ReplaySuiteOptions): Promise<SuiteSummary & { reports: ReplayReport[] }> {
   const summary = emptySummary('replay');
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
@@ -26,7 +26,7 @@ export function runReplaySuite(dir: string, options: ReplaySuiteOptions): SuiteS
   const reports: ReplayReport[] = [];
   let gasMatches = 0;
   let eventsMatches = 0;
-  files.forEach((file, i) => {
+  for await (const [i, file] of untilStopped(files, summary, options.signal)) {
     summary.files += 1;
     summary.tasks += 1;
     try {
@@ -51,7 +51,7 @@ export function runReplaySuite(dir: string, options: ReplaySuiteOptions): SuiteS
       summary.failures.push({ file, task: file.replace(/\.json$/, ''), expected: 'a replay', got: e instanceof Error ? e.message : String(e) });
     }
     options.onFile?.(file, i + 1, files.length);
-  });
+  }
   summary.notes.push(`gas (computation, storage, rebate, non-refundable) equal on ${gasMatches}/${reports.length} snapshots`);
   summary.notes.push(`events digest equal on ${eventsMatches}/${reports.length} snapshots`);
   return { ...summary, reports };

@@ -33,6 +33,8 @@ export interface SuiteSummary {
   skips: SuiteSkip[];
   /** Extra figures reported beside the pass counts (e.g. gas agreement). */
   notes: string[];
+  /** Set when `signal` stopped the run: the counts cover the files run before it. */
+  interrupted?: true;
 }
 
 /** An empty summary for `suite`. */
@@ -46,4 +48,27 @@ export interface SuiteOptions {
   filter?: string;
   /** Called after each file (progress). */
   onFile?: (file: string, done: number, total: number) => void;
+  /**
+   * Checked between two files (after yielding to the event loop, so that a signal can
+   * arrive): when aborted, the run stops and its summary covers the files run, with
+   * `interrupted: true`.
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * The files of a run with their index, one at a time, until `signal` is aborted (then
+ * `summary.interrupted` is set). Without a signal the files are not delayed at all.
+ */
+export async function* untilStopped<T>(files: readonly T[], summary: SuiteSummary, signal: AbortSignal | undefined): AsyncGenerator<[number, T]> {
+  for (const [i, f] of files.entries()) {
+    if (signal !== undefined) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (signal.aborted) {
+        summary.interrupted = true;
+        return;
+      }
+    }
+    yield [i, f];
+  }
 }

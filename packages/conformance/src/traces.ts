@@ -17,7 +17,7 @@ import {
   UpstreamTraceRecorder,
   type TraceJson,
 } from '@smi/move-vm';
-import { emptySummary, type SuiteOptions, type SuiteSummary } from './summary.js';
+import { emptySummary, type SuiteOptions, type SuiteSummary, untilStopped } from './summary.js';
 
 const ZERO = '0'.repeat(64);
 const ONE = `${'0'.repeat(63)}1`;
@@ -191,11 +191,11 @@ export function runTraceCase(c: TraceCase, frameworkDir: string): TraceOutcome {
  * Run every trace under `dir` (the `vm-traces` folder). `frameworkDir` holds the
  * framework bundles (`move-stdlib`, ...).
  */
-export function runTraceSuite(dir: string, frameworkDir: string, options: SuiteOptions = {}): SuiteSummary & { outcomes: TraceOutcome[] } {
+export async function runTraceSuite(dir: string, frameworkDir: string, options: SuiteOptions = {}): Promise<SuiteSummary & { outcomes: TraceOutcome[] }> {
   const cases = findTraceCases(dir).filter((c) => options.filter === undefined || c.name.includes(options.filter));
   const summary = emptySummary('traces');
   const outcomes: TraceOutcome[] = [];
-  cases.forEach((c, i) => {
+  for await (const [i, c] of untilStopped(cases, summary, options.signal)) {
     let o: TraceOutcome;
     try {
       o = runTraceCase(c, frameworkDir);
@@ -204,9 +204,9 @@ export function runTraceSuite(dir: string, frameworkDir: string, options: SuiteO
     }
     outcomes.push(o);
     options.onFile?.(c.name, i + 1, cases.length);
-  });
-  summary.files = cases.length;
-  summary.tasks = cases.length;
+  }
+  summary.files = outcomes.length;
+  summary.tasks = outcomes.length;
   let steps = 0;
   let equalSteps = 0;
   let nearFinal = 0;

@@ -9,8 +9,8 @@ import { describeWithFixtures, fixturePath } from '../../../test-support/fixture
 const SUITE = ['fixtures', 'ir-tests', 'move-ir-compiler-transactional-tests'];
 
 describeWithFixtures('ir-compiler: move-ir-compiler-transactional-tests', SUITE, () => {
-  it('matches every task of every snapshot', () => {
-    const s = runIrCompilerSuite(fixturePath(...SUITE));
+  it('matches every task of every snapshot', async () => {
+    const s = await runIrCompilerSuite(fixturePath(...SUITE));
     // eslint-disable-next-line no-console
     console.log(`ir-compiler: ${s.files} files, ${s.tasks} tasks, ${s.passed} passed, ${s.failed} failed\n${s.notes.join('\n')}`);
     expect({ suite: s.suite, files: s.files, tasks: s.tasks, passed: s.passed, failed: s.failed, skipped: s.skipped }).toEqual({
@@ -25,13 +25,13 @@ describeWithFixtures('ir-compiler: move-ir-compiler-transactional-tests', SUITE,
     expect(s.notes).toEqual(['48 of 48 transcripts are byte-identical to the snapshots']);
   });
 
-  it('--filter keeps the files whose path contains it', () => {
-    const all = runIrCompilerSuite(fixturePath(...SUITE));
-    const some = runIrCompilerSuite(fixturePath(...SUITE), { filter: 'bytecode-generation/' });
+  it('--filter keeps the files whose path contains it', async () => {
+    const all = await runIrCompilerSuite(fixturePath(...SUITE));
+    const some = await runIrCompilerSuite(fixturePath(...SUITE), { filter: 'bytecode-generation/' });
     expect(some.files).toBeGreaterThan(0);
     expect(some.files).toBeLessThan(all.files);
     const seen: string[] = [];
-    runIrCompilerSuite(fixturePath(...SUITE), { filter: 'bytecode-generation/', onFile: (f) => seen.push(f) });
+    await runIrCompilerSuite(fixturePath(...SUITE), { filter: 'bytecode-generation/', onFile: (f) => seen.push(f) });
     expect(seen.length).toBe(some.files);
     expect(seen.every((f) => f.includes('bytecode-generation/'))).toBe(true);
   });

@@ -46,8 +46,8 @@ describeWithFixtures('ir-vm: move-vm-transactional-tests', SUITE, () => {
   const dir = fixturePath(...SUITE);
   const frameworkDir = fixturePath(...FRAMEWORK);
 
-  it('runs every task on the VM with the bytecode verifier: all 377 match the snapshots', () => {
-    const s = runIrVmSuite(dir, { frameworkDir });
+  it('runs every task on the VM with the bytecode verifier: all 377 match the snapshots', async () => {
+    const s = await runIrVmSuite(dir, { frameworkDir });
     // eslint-disable-next-line no-console
     console.log(`ir-vm: ${s.files} files, ${s.tasks} tasks, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped\n${s.notes.join('\n')}`);
     expect({ files: s.files, tasks: s.tasks, passed: s.passed, failed: s.failed, skipped: s.skipped }).toEqual({
@@ -65,15 +65,15 @@ describeWithFixtures('ir-vm: move-vm-transactional-tests', SUITE, () => {
     expect(s.notes).toContain('19 snapshots of Move-source tests (no .mvir beside them) are not part of this suite');
   });
 
-  it('without the verifier, skips the tasks that need it and passes the rest', () => {
-    const s = runIrVmSuite(dir, { frameworkDir, verifier: null });
+  it('without the verifier, skips the tasks that need it and passes the rest', async () => {
+    const s = await runIrVmSuite(dir, { frameworkDir, verifier: null });
     expect({ passed: s.passed, failed: s.failed, skipped: s.skipped }).toEqual({ passed: 369, failed: 0, skipped: 8 });
     expect(s.skips.map((k) => `${k.file} ${k.task}`)).toEqual(NEEDS_VERIFIER);
     expect(failures(s)).toEqual(KNOWN_FAILURES);
   });
 
-  it('--filter keeps the files whose path contains it', () => {
-    const s = runIrVmSuite(dir, { frameworkDir, filter: 'entry_points/' });
+  it('--filter keeps the files whose path contains it', async () => {
+    const s = await runIrVmSuite(dir, { frameworkDir, filter: 'entry_points/' });
     expect(s.files).toBe(10);
     expect(s.failed).toBe(0);
     expect(s.verdicts.every((v) => v.file.startsWith('tests/entry_points/'))).toBe(true);

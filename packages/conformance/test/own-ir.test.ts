@@ -7,8 +7,8 @@ import { describeWithFixtures, fixturePath } from '../../../test-support/fixture
 const OWN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ir');
 
 describeWithFixtures('our own Move IR tests (test/ir)', ['fixtures', 'framework'], () => {
-  it('every task matches its reviewed snapshot', () => {
-    const s = runIrVmSuite(OWN, { suite: 'own-ir', frameworkDir: fixturePath('fixtures', 'framework') });
+  it('every task matches its reviewed snapshot', async () => {
+    const s = await runIrVmSuite(OWN, { suite: 'own-ir', frameworkDir: fixturePath('fixtures', 'framework') });
     expect(s.failures).toEqual([]);
     expect(s.skipped).toBe(0);
     expect(s.files).toBeGreaterThanOrEqual(2);

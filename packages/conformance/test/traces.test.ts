@@ -33,8 +33,8 @@ function mvFiles(dir: string): Uint8Array[] {
 }
 
 describeWithFixtures('upstream VM traces', ROOT, () => {
-  it('records the upstream trace of every 0x1-only test', () => {
-    const summary = runTraceSuite(fixturePath(...ROOT), fixturePath('fixtures', 'framework'));
+  it('records the upstream trace of every 0x1-only test', async () => {
+    const summary = await runTraceSuite(fixturePath(...ROOT), fixturePath('fixtures', 'framework'));
     const lines = summary.outcomes.map((o) => `${o.status.padEnd(7)} ${o.name}: ${o.detail}`);
     // eslint-disable-next-line no-console
     console.log(`vm-traces:\n${lines.join('\n')}\n${summary.notes.join('\n')}`);

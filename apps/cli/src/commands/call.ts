@@ -3,7 +3,6 @@
  * corpus package with JSON arguments read by the parameter types. Exit 0 when the call
  * ran (success, abort or execution error alike), 2 on bad input.
  */
-import type { Argv } from 'yargs';
 import type { MovePackage } from '@smi/bytecode';
 import {
   formatType,
@@ -24,6 +23,8 @@ import {
 } from '@smi/move-vm';
 import { canonicalAddress } from '@smi/bytecode';
 import { defaultFrameworkDir, loadCorpora, loadFramework } from '../framework.js';
+import { defineCommand } from '../command.js';
+import { inputError, toCliError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
 
 interface CallArgs {
@@ -36,7 +37,6 @@ interface CallArgs {
   'protocol-version'?: number;
   sender: string;
   'permissive-crypto': boolean;
-  json: boolean;
 }
 
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
@@ -149,97 +149,100 @@ function humanResult(vm: MoveVM, r: CallResult): string {
   }
 }
 
-/** Register the command. */
-export function callCommand(io: CliIo, setExit: (code: number) => void) {
-  return {
-    command: 'call <target>',
-    describe: 'Run a Move function (address::module::function) with JSON arguments',
-    builder: (y: Argv) =>
-      y
-        .positional('target', { type: 'string', demandOption: true, describe: 'address::module::function (address: storage id, short forms allowed)' })
-        .option('type-args', { type: 'string', array: true, default: [] as string[], describe: 'Type arguments, e.g. u64 or 0x2::sui::SUI' })
-        .option('args', {
-          type: 'string',
-          array: true,
-          default: [] as string[],
-          describe: 'Arguments as JSON, one per parameter (a &TxContext parameter is supplied automatically)',
-        })
-        .option('corpus', { type: 'string', array: true, default: [] as string[], describe: 'Package directory or corpus root to load (repeatable)' })
-        .option('framework', { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' })
-        .option('gas-budget', { type: 'number', describe: 'Gas budget in internal units' })
-        .option('protocol-version', {
-          type: 'number',
-          describe: 'Mainnet protocol version whose limits apply (from $SMI_FIXTURES/fixtures/protocol-config; default: latest)',
-        })
-        .option('sender', { type: 'string', default: '0x0', describe: 'Sender address of the transaction context' })
-        .option('permissive-crypto', {
-          type: 'boolean',
-          default: false,
-          describe: 'Every signature/proof verification returns true (the original sandbox behaviour; recorded in the output)',
-        })
-        .option('json', { type: 'boolean', default: false, describe: 'Print exactly one JSON line' })
-        .example("$0 call 0x1::u64::pow --args 2 10 --json", '')
-        .example("$0 call 0x1::vector::reverse --type-args u8 --args '\"0x010203\"'", ''),
-    handler: (args: CallArgs) => {
-      let protocolConfig: ProtocolConfig | undefined;
-      if (args['protocol-version'] !== undefined) {
-        try {
-          protocolConfig = loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), args['protocol-version']);
-        } catch (e) {
-          throw new UsageError(e instanceof Error ? e.message : String(e));
-        }
-      }
-      const natives = suiNativeRegistry({ permissiveCrypto: args['permissive-crypto'] });
-      const vm = MoveVM.create({ packages: packagesFor(io, args.corpus, args.framework), protocolConfig, natives });
-      let sender: string;
-      try {
-        sender = canonicalAddress(args.sender);
-      } catch {
-        throw new UsageError(`--sender ${args.sender} is not an address`);
-      }
-      const runtime = new ObjectRuntime({
-        tx: { sender, digest: new Uint8Array(32), epoch: 0n, epochTimestampMs: 0n, gasPrice: 1000n, rgp: 1000n, gasBudget: 50_000_000_000n, sponsor: null },
-        bcs: vm.bcs,
-        ...(protocolConfig ? { protocolConfig } : {}),
-      });
-      const parts = args.target.split('::');
-      if (parts.length !== 3) throw new UsageError(`target ${args.target} is not address::module::function`);
-      let result: CallResult;
-      try {
-        const fn = vm.resolveFunction(parts[0], parts[1], parts[2]);
-        const typeArgs = args['type-args'].map((t) => vm.resolveType(t, parts[0]));
-        const params = fn.params.map((p) => vm.types.subst(p, typeArgs));
-        const needed = params.filter((p) => !isTxContextRef(p)).length;
-        if (args.args.length !== needed) {
-          throw new UsageError(`${args.target} takes ${needed} argument${needed === 1 ? '' : 's'} (--args), got ${args.args.length}`);
-        }
-        let next = 0;
-        const callArgs = params.map((p, i) => {
-          if (isTxContextRef(p)) return { $kind: 'Value' as const, value: runtime.txContextValue() };
-          const text = args.args[next++];
-          let json: Json;
-          try {
-            json = JSON.parse(text) as Json;
-          } catch {
-            throw new UsageError(`argument ${i} (${formatType(p)}): not JSON: ${text}`);
-          }
-          return { $kind: 'Value' as const, value: valueFromJson(vm.types, json, p, `argument ${i} (${formatType(p)})`) };
-        });
-        result = vm.call(args.target, {
-          typeArgs,
-          args: callArgs,
-          gasBudget: args['gas-budget'],
-          extensions: new Map([[OBJECT_RUNTIME_KEY, runtime]]),
-        });
-      } catch (e) {
-        if (e instanceof VmError) throw new UsageError(e.message);
-        throw e;
-      }
-      const out = callResultJson(vm, result);
-      if (result.$kind === 'Success') Object.assign(out, effectsJson(vm, runtime));
-      if (args['permissive-crypto']) out.permissive_crypto = true;
-      io.stdout(args.json ? jsonLine(out) : humanResult(vm, result) + humanEffects(out));
-      setExit(0);
+/** `smi call`. */
+export const callCommand = defineCommand<CallArgs>({
+  command: 'call <target>',
+  describe: 'Run a Move function (address::module::function) with JSON arguments',
+  positionals: { target: { type: 'string', demandOption: true, describe: 'address::module::function (address: storage id, short forms allowed)' } },
+  options: {
+    'type-args': { type: 'string', array: true, default: [] as string[], describe: 'Type arguments, e.g. u64 or 0x2::sui::SUI' },
+    args: {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Arguments as JSON, one per parameter (a &TxContext parameter is supplied automatically)',
     },
-  };
-}
+    corpus: { type: 'string', array: true, default: [] as string[], describe: 'Package directory or corpus root to load (repeatable)' },
+    framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },
+    'gas-budget': { type: 'number', describe: 'Gas budget in internal units' },
+    'protocol-version': {
+      type: 'number',
+      describe: 'Mainnet protocol version whose limits apply (from $SMI_FIXTURES/fixtures/protocol-config; default: latest)',
+    },
+    sender: { type: 'string', default: '0x0', describe: 'Sender address of the transaction context' },
+    'permissive-crypto': {
+      type: 'boolean',
+      default: false,
+      describe: 'Every signature/proof verification returns true (the original sandbox behaviour; recorded in the output)',
+    },
+  },
+  examples: [
+    { command: '$0 call 0x1::u64::pow --args 2 10 --json', describe: '2^10, as one JSON line' },
+    { command: "$0 call 0x1::vector::reverse --type-args u8 --args '\"0x010203\"'", describe: 'a generic function; vector<u8> as hex' },
+    { command: "$0 call 0x2::coin::value --type-args 0x2::sui::SUI --args '{\"id\":\"0x5\",\"balance\":{\"value\":\"7\"}}'", describe: 'a struct argument as JSON' },
+  ],
+  epilog:
+    'With --json: {"status":"success","return_values":[{"type","bcs","value"}],"gas_used"}, {"status":"aborted","abort_code","location","instruction"} ' +
+    'or {"status":"error","error_code","message"}. Exit 0 when the call ran (an abort is a result), 2 on bad input.',
+  run: (args, io) => {
+    let protocolConfig: ProtocolConfig | undefined;
+    if (args['protocol-version'] !== undefined) {
+      try {
+        protocolConfig = loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), args['protocol-version']);
+      } catch (e) {
+        throw inputError('--protocol-version', e);
+      }
+    }
+    const natives = suiNativeRegistry({ permissiveCrypto: args['permissive-crypto'] });
+    const vm = MoveVM.create({ packages: packagesFor(io, args.corpus, args.framework), protocolConfig, natives });
+    let sender: string;
+    try {
+      sender = canonicalAddress(args.sender);
+    } catch {
+      throw new UsageError(`--sender ${args.sender} is not an address`, 'INVALID_ADDRESS');
+    }
+    const runtime = new ObjectRuntime({
+      tx: { sender, digest: new Uint8Array(32), epoch: 0n, epochTimestampMs: 0n, gasPrice: 1000n, rgp: 1000n, gasBudget: 50_000_000_000n, sponsor: null },
+      bcs: vm.bcs,
+      ...(protocolConfig ? { protocolConfig } : {}),
+    });
+    const parts = args.target.split('::');
+    if (parts.length !== 3) throw new UsageError(`target ${args.target} is not address::module::function`, 'INVALID_TARGET');
+    let result: CallResult;
+    try {
+      const fn = vm.resolveFunction(parts[0], parts[1], parts[2]);
+      const typeArgs = args['type-args'].map((t) => vm.resolveType(t, parts[0]));
+      const params = fn.params.map((p) => vm.types.subst(p, typeArgs));
+      const needed = params.filter((p) => !isTxContextRef(p)).length;
+      if (args.args.length !== needed) {
+        throw new UsageError(`${args.target} takes ${needed} argument${needed === 1 ? '' : 's'} (--args), got ${args.args.length}`, 'ARGUMENT_COUNT');
+      }
+      let next = 0;
+      const callArgs = params.map((p, i) => {
+        if (isTxContextRef(p)) return { $kind: 'Value' as const, value: runtime.txContextValue() };
+        const text = args.args[next++];
+        let json: Json;
+        try {
+          json = JSON.parse(text) as Json;
+        } catch {
+          throw new UsageError(`argument ${i} (${formatType(p)}): not JSON: ${text}`, 'INVALID_JSON');
+        }
+        return { $kind: 'Value' as const, value: valueFromJson(vm.types, json, p, `argument ${i} (${formatType(p)})`) };
+      });
+      result = vm.call(args.target, {
+        typeArgs,
+        args: callArgs,
+        gasBudget: args['gas-budget'],
+        extensions: new Map([[OBJECT_RUNTIME_KEY, runtime]]),
+      });
+    } catch (e) {
+      if (e instanceof VmError) throw toCliError(e);
+      throw e;
+    }
+    const out = callResultJson(vm, result);
+    if (result.$kind === 'Success') Object.assign(out, effectsJson(vm, runtime));
+    if (args['permissive-crypto']) out.permissive_crypto = true;
+    io.stdout(args.json ? jsonLine(out) : humanResult(vm, result) + humanEffects(out));
+    return 0;
+  },
+});

@@ -9,9 +9,10 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Argv } from 'yargs';
 import { runAdapterSuite, runIrCompilerSuite, runIrVmSuite, runReplaySuite, runTraceSuite, type SuiteSummary } from '@smi/conformance';
 import { defaultFrameworkDir } from '../framework.js';
+import { defineCommand, type GlobalArgs } from '../command.js';
+import { EXIT, InterruptedError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
 import { Progress } from '../progress.js';
 
@@ -32,87 +33,96 @@ interface ConformanceArgs {
   framework?: string;
   verify: boolean;
   cache?: string;
-  json: boolean;
-  quiet: boolean;
 }
 
-async function run(io: CliIo, args: ConformanceArgs): Promise<SuiteSummary> {
+async function run(io: CliIo, args: ConformanceArgs & GlobalArgs): Promise<SuiteSummary> {
   const fixtures = path.join(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), 'fixtures');
   const dir = args.dir ? resolvePath(io, args.dir) : path.join(fixtures, SUITES[args.suite]);
-  if (!existsSync(dir)) throw new UsageError(`suite directory not found: ${dir}`);
+  if (!existsSync(dir)) throw new UsageError(`suite directory not found: ${dir}`, 'NOT_A_DIRECTORY');
   let progress: Progress | null = null;
-  const onFile = (file: string, done: number, total: number) => {
-    progress ??= new Progress(io, `conformance ${args.suite}`, total, args.quiet || args.json);
+  const onFile = (file: string, _done: number, total: number) => {
+    progress ??= new Progress(io, `conformance ${args.suite}`, total, args.quiet);
     progress.tick(file);
   };
-  switch (args.suite) {
-    case 'traces': {
-      const framework = args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io);
-      const { outcomes: _outcomes, ...summary } = runTraceSuite(dir, framework, { filter: args.filter, onFile });
-      return summary;
+  const common = { filter: args.filter, onFile, signal: io.signal };
+  const frameworkDir = args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io);
+  try {
+    switch (args.suite) {
+      case 'traces': {
+        const { outcomes: _outcomes, ...summary } = await runTraceSuite(dir, frameworkDir, common);
+        return summary;
+      }
+      case 'ir-vm':
+      case 'verifier': {
+        // The verifier suite is transactional too: its modules are published (and verified) on the VM.
+        const { verdicts: _verdicts, ...summary } = await runIrVmSuite(dir, {
+          ...common,
+          suite: args.suite,
+          frameworkDir,
+          verifier: args.verify ? undefined : null,
+        });
+        return summary;
+      }
+      case 'ir-compiler':
+        return await runIrCompilerSuite(dir, common);
+      case 'replay': {
+        const { reports: _reports, ...summary } = await runReplaySuite(dir, { ...common, fixturesRoot: path.dirname(fixtures) });
+        return summary;
+      }
+      case 'adapter': {
+        const cacheDir = args.cache ? resolvePath(io, args.cache) : null;
+        const { verdicts: _verdicts, ...summary } = await runAdapterSuite(dir, { ...common, fixturesRoot: path.dirname(fixtures), cacheDir });
+        return summary;
+      }
+      default:
+        throw new UsageError(`unknown suite ${args.suite} (known: ${Object.keys(SUITES).join(', ')})`, 'INVALID_CHOICE');
     }
-    case 'ir-vm':
-    case 'verifier': {
-      // The verifier suite is transactional too: its modules are published (and verified) on the VM.
-      const frameworkDir = args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io);
-      const { verdicts: _verdicts, ...summary } = runIrVmSuite(dir, {
-        suite: args.suite,
-        frameworkDir,
-        filter: args.filter,
-        onFile,
-        verifier: args.verify ? undefined : null,
-      });
-      return summary;
-    }
-    case 'ir-compiler':
-      return runIrCompilerSuite(dir, { filter: args.filter, onFile });
-    case 'replay': {
-      const { reports: _reports, ...summary } = runReplaySuite(dir, { fixturesRoot: path.dirname(fixtures), filter: args.filter, onFile });
-      return summary;
-    }
-    case 'adapter': {
-      const { verdicts: _verdicts, ...summary } = await runAdapterSuite(dir, { fixturesRoot: path.dirname(fixtures), filter: args.filter, onFile, cacheDir: args.cache ? resolvePath(io, args.cache) : null });
-      return summary;
-    }
-    default:
-      throw new UsageError(`unknown suite ${args.suite} (known: ${Object.keys(SUITES).join(', ')})`);
+  } finally {
+    (progress as Progress | null)?.finish();
   }
 }
 
-/** Register the command. */
-export function conformanceCommand(io: CliIo, setExit: (code: number) => void) {
-  return {
-    command: 'conformance <suite>',
-    describe: 'Run an upstream conformance suite against SMI and summarise the result',
-    builder: (y: Argv) =>
-      y
-        .positional('suite', { type: 'string', demandOption: true, choices: Object.keys(SUITES), describe: 'Suite to run' })
-        .option('dir', { type: 'string', describe: 'Suite directory (default: the fixture folder under $SMI_FIXTURES/fixtures)' })
-        .option('filter', { type: 'string', describe: 'Only files whose path contains this substring' })
-        .option('framework', { type: 'string', describe: 'Framework bundles directory (traces, ir-vm: move-stdlib is read from it)' })
-        .option('verify', { type: 'boolean', default: true, describe: 'ir-vm: run the bytecode verifier at publish (--no-verify skips the tasks that need it)' })
-        .option('cache', { type: 'string', describe: 'adapter: directory caching the compiled test packages between runs' })
-        .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line' })
-        .option('quiet', { type: 'boolean', default: false, describe: 'No progress output' })
-        .example('$0 conformance traces --json', '')
-        .example('$0 conformance ir-vm --filter enums/', '')
-        .example('$0 conformance ir-compiler --json', '')
-        .example('$0 conformance adapter --filter programmable/ --json', ''),
-    handler: async (args: ConformanceArgs) => {
-      const summary = await run(io, args);
-      if (args.json) {
-        const { skips: _skips, notes: _notes, ...shape } = summary;
-        io.stdout(jsonLine({ ...shape, skips: summary.skips, notes: summary.notes }));
-      } else {
-        io.stdout(
-          `${summary.suite}: ${summary.files} files, ${summary.tasks} tasks, ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped\n`,
-        );
-        const indent = (t: string): string => t.replace(/\n/g, '\n      ');
-        for (const f of summary.failures) io.stdout(`  FAIL ${f.file} ${f.task}: expected ${indent(f.expected)}; got ${indent(f.got)}\n`);
-        for (const s of summary.skips) io.stdout(`  skip ${s.file} ${s.task}: ${s.reason}\n`);
-        for (const n of summary.notes) io.stdout(`  note: ${n}\n`);
-      }
-      setExit(summary.failed > 0 ? 1 : 0);
-    },
-  };
-}
+/** `smi conformance`. */
+export const conformanceCommand = defineCommand<ConformanceArgs>({
+  command: 'conformance <suite>',
+  describe: 'Run an upstream conformance suite against SMI and summarise the result',
+  positionals: { suite: { type: 'string', demandOption: true, choices: Object.keys(SUITES), describe: 'Suite to run' } },
+  options: {
+    dir: { type: 'string', describe: 'Suite directory (default: the fixture folder under $SMI_FIXTURES/fixtures)' },
+    filter: { type: 'string', describe: 'Only files whose path contains this substring' },
+    framework: { type: 'string', describe: 'Framework bundles directory (traces, ir-vm: move-stdlib is read from it)' },
+    verify: { type: 'boolean', default: true, describe: 'ir-vm: run the bytecode verifier at publish (--no-verify skips the tasks that need it)' },
+    cache: { type: 'string', describe: 'adapter: directory caching the compiled test packages between runs' },
+  },
+  examples: [
+    { command: '$0 conformance traces --json', describe: 'VM execution traces against upstream, one JSON line' },
+    { command: '$0 conformance ir-vm --filter enums/', describe: 'part of the Move VM transactional suite' },
+    { command: '$0 conformance ir-compiler --quiet', describe: 'the IR compiler suite, without progress' },
+    { command: '$0 conformance adapter --filter programmable/split_coins --json', describe: 'Sui adapter tests of one folder' },
+  ],
+  epilog:
+    'With --json: {"suite","files","tasks","passed","failed","skipped","failures":[{"file","task","expected","got"}],"skips","notes"}. ' +
+    'Exit 1 when a task fails. Ctrl-C stops after the current file and prints the summary of the files run ("interrupted": true), exit 130.',
+  longRunning: true,
+  run: async (args, io) => {
+    const summary = await run(io, args);
+    if (args.json) {
+      const { skips: _skips, notes: _notes, ...shape } = summary;
+      io.stdout(jsonLine({ ...shape, skips: summary.skips, notes: summary.notes }));
+    } else {
+      const cut = summary.interrupted ? ' (interrupted)' : '';
+      io.stdout(
+        `${summary.suite}: ${summary.files} files, ${summary.tasks} tasks, ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped${cut}\n`,
+      );
+      const indent = (t: string): string => t.replace(/\n/g, '\n      ');
+      for (const f of summary.failures) io.stdout(`  FAIL ${f.file} ${f.task}: expected ${indent(f.expected)}; got ${indent(f.got)}\n`);
+      for (const s of summary.skips) io.stdout(`  skip ${s.file} ${s.task}: ${s.reason}\n`);
+      for (const n of summary.notes) io.stdout(`  note: ${n}\n`);
+    }
+    if (summary.interrupted) {
+      const reason: unknown = io.signal?.reason;
+      return reason instanceof InterruptedError ? reason.exitCode : EXIT.interrupted;
+    }
+    return summary.failed > 0 ? 1 : 0;
+  },
+});

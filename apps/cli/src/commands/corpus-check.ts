@@ -2,11 +2,12 @@
  * `smi corpus check`: read every module of every package of a corpus, write it back and
  * compare the bytes.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Argv } from 'yargs';
 import { BytecodeError, deserializeModule, findPackageDirs, serializeModule } from '@smi/bytecode';
-import { type CliIo, jsonLine, resolvePath } from '../io.js';
+import { defineCommand } from '../command.js';
+import { type CliError, OutputClosedError, UsageError } from '../errors.js';
+import { endStopped, jsonLine, resolvePath, stopRequested } from '../io.js';
 import { Progress } from '../progress.js';
 
 /** One failure of the corpus check. */
@@ -23,59 +24,79 @@ export interface CorpusCheckSummary {
   modules: number;
   roundtrip_identical: number;
   errors: CorpusCheckError[];
+  /** Set when Ctrl-C stopped the check: the counts cover the packages checked before it. */
+  interrupted?: true;
+}
+
+/** Add one package's modules to `summary`. */
+function checkPackage(dir: string, summary: CorpusCheckSummary): void {
+  const pkg = path.basename(dir);
+  const modDir = path.join(dir, 'bytecode_modules');
+  for (const f of readdirSync(modDir).filter((x) => x.endsWith('.mv')).sort()) {
+    summary.modules++;
+    const name = f.slice(0, -3);
+    try {
+      const bytes = new Uint8Array(readFileSync(path.join(modDir, f)));
+      const out = serializeModule(deserializeModule(bytes));
+      if (Buffer.compare(Buffer.from(out), Buffer.from(bytes)) === 0) summary.roundtrip_identical++;
+      else summary.errors.push({ package: pkg, module: name, code: 'ROUNDTRIP_MISMATCH', message: `written ${out.length} bytes differ from the ${bytes.length} read` });
+    } catch (e) {
+      const code = e instanceof BytecodeError ? e.code : 'IO_ERROR';
+      summary.errors.push({ package: pkg, module: name, code, message: (e as Error).message });
+    }
+  }
+}
+
+function emptySummary(packages: number): CorpusCheckSummary {
+  return { packages, modules: 0, roundtrip_identical: 0, errors: [] };
 }
 
 /** Check every module under `root`; `onPackage` is called after each package. */
 export function checkCorpus(root: string, onPackage: (dir: string) => void = () => {}): CorpusCheckSummary {
   const dirs = findPackageDirs(root);
-  const summary: CorpusCheckSummary = { packages: dirs.length, modules: 0, roundtrip_identical: 0, errors: [] };
+  const summary = emptySummary(dirs.length);
   for (const dir of dirs) {
-    const pkg = path.basename(dir);
-    const modDir = path.join(dir, 'bytecode_modules');
-    for (const f of readdirSync(modDir).filter((x) => x.endsWith('.mv')).sort()) {
-      summary.modules++;
-      const name = f.slice(0, -3);
-      try {
-        const bytes = new Uint8Array(readFileSync(path.join(modDir, f)));
-        const out = serializeModule(deserializeModule(bytes));
-        if (Buffer.compare(Buffer.from(out), Buffer.from(bytes)) === 0) summary.roundtrip_identical++;
-        else summary.errors.push({ package: pkg, module: name, code: 'ROUNDTRIP_MISMATCH', message: `written ${out.length} bytes differ from the ${bytes.length} read` });
-      } catch (e) {
-        const code = e instanceof BytecodeError ? e.code : 'IO_ERROR';
-        summary.errors.push({ package: pkg, module: name, code, message: (e as Error).message });
-      }
-    }
+    checkPackage(dir, summary);
     onPackage(dir);
   }
   return summary;
 }
 
-/** Register `corpus check` under `corpus`. */
-export function corpusCommand(io: CliIo, setExit: (code: number) => void) {
-  return {
-    command: 'corpus <action>',
-    describe: 'Work on a whole corpus of packages (sui-packages layout)',
-    builder: (y: Argv) =>
-      y
-        .positional('action', { choices: ['check'] as const, describe: 'check: read, write back and compare every module' })
-        .option('corpus', { type: 'string', demandOption: true, describe: 'Corpus root directory' })
-        .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line: {packages, modules, roundtrip_identical, errors}' })
-        .option('quiet', { type: 'boolean', default: false, describe: 'No progress output' })
-        .example('$0 corpus check --corpus ../shared/corpus --json', ''),
-    handler: (args: { corpus: string; json: boolean; quiet: boolean }) => {
-      const root = resolvePath(io, args.corpus);
-      const total = findPackageDirs(root).length;
-      const progress = new Progress(io, 'corpus check', total, args.quiet || args.json);
-      const summary = checkCorpus(root, (dir) => progress.tick(path.basename(dir)));
-      const elapsed = progress.finish();
-      if (args.json) io.stdout(jsonLine(summary));
-      else {
-        io.stdout(
-          `${summary.packages} packages, ${summary.modules} modules, ${summary.roundtrip_identical} round-trip identical, ${summary.errors.length} errors (${elapsed} ms)\n`,
-        );
-        for (const e of summary.errors) io.stdout(`  ${e.package}::${e.module}: ${e.code}: ${e.message}\n`);
+/** `smi corpus check`. */
+export const corpusCommand = defineCommand<{ action: 'check'; corpus: string }>({
+  command: 'corpus <action>',
+  describe: 'Work on a whole corpus of packages (sui-packages layout)',
+  positionals: { action: { choices: ['check'] as const, describe: 'check: read, write back and compare every module' } },
+  options: { corpus: { type: 'string', demandOption: true, describe: 'Corpus root directory' } },
+  examples: [{ command: '$0 corpus check --corpus ../shared/corpus --json', describe: 'every module of the shared corpus, as one JSON line' }],
+  epilog: 'With --json: {"packages","modules","roundtrip_identical","errors":[{"package","module","code","message"}]}. Exit 1 when a module fails.',
+  longRunning: true,
+  run: async (args, io) => {
+    const root = resolvePath(io, args.corpus);
+    if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`--corpus ${args.corpus}: not a directory`, 'NOT_A_DIRECTORY');
+    const dirs = findPackageDirs(root);
+    const progress = new Progress(io, 'corpus check', dirs.length, args.quiet);
+    const summary = emptySummary(dirs.length);
+    let stopped: CliError | null = null;
+    for (const dir of dirs) {
+      stopped = await stopRequested(io);
+      if (stopped !== null) {
+        summary.interrupted = true;
+        break;
       }
-      setExit(summary.errors.length > 0 ? 1 : 0);
-    },
-  };
-}
+      checkPackage(dir, summary);
+      progress.tick(path.basename(dir));
+    }
+    const elapsed = progress.finish();
+    if (stopped instanceof OutputClosedError) throw stopped;
+    if (args.json) io.stdout(jsonLine(summary));
+    else {
+      io.stdout(
+        `${summary.packages} packages, ${summary.modules} modules, ${summary.roundtrip_identical} round-trip identical, ${summary.errors.length} errors (${elapsed} ms)${stopped ? ' (interrupted)' : ''}\n`,
+      );
+      for (const e of summary.errors) io.stdout(`  ${e.package}::${e.module}: ${e.code}: ${e.message}\n`);
+    }
+    if (stopped !== null) return endStopped(stopped);
+    return summary.errors.length > 0 ? 1 : 0;
+  },
+});

@@ -4,7 +4,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Argv } from 'yargs';
 import {
   buildInterfaceJson,
   findPackageDirs,
@@ -12,7 +11,9 @@ import {
   PackageError,
   renderInterfaceJson,
 } from '@smi/bytecode';
-import { type CliIo, jsonLine, resolvePath, UsageError, writeOutput } from '../io.js';
+import { defineCommand } from '../command.js';
+import { type CliError, OutputClosedError } from '../errors.js';
+import { type CliIo, endStopped, jsonLine, resolveInputPath, resolvePath, stopRequested, UsageError, writeOutput } from '../io.js';
 import { Progress } from '../progress.js';
 
 interface ExtractArgs {
@@ -21,8 +22,6 @@ interface ExtractArgs {
   out?: string;
   corpus?: string;
   'out-dir'?: string;
-  json?: boolean;
-  quiet?: boolean;
 }
 
 /** The package id as the package states it (metadata.json or bcs.json `id`), unmodified. */
@@ -52,78 +51,105 @@ function fileNameFor(id: string): string {
   return id.replace(/[^0-9A-Za-z_x-]/g, '_') + '.json';
 }
 
-function runCorpus(io: CliIo, args: ExtractArgs): number {
-  if (args['out-dir'] === undefined) throw new UsageError('--corpus needs --out-dir <dir>');
+/** What `extract --corpus` did; written to `corpus_summary.json` and printed with `--json`. */
+interface CorpusSummary {
+  packages: number;
+  ok: number;
+  failed: number;
+  modules: number;
+  out_dir: string;
+  elapsed_ms: number;
+  interrupted?: true;
+  errors: { package_dir: string; code: string; message: string }[];
+}
+
+async function runCorpus(io: CliIo, args: ExtractArgs & { json: boolean; quiet: boolean }): Promise<number> {
+  if (args['out-dir'] === undefined) throw new UsageError('--corpus needs --out-dir <dir>', 'MISSING_ARGUMENT');
   const root = resolvePath(io, args.corpus as string);
   const dirs = findPackageDirs(root);
+  const outDir = resolvePath(io, args['out-dir']);
   const progress = new Progress(io, 'extract', dirs.length, args.quiet);
-  const errors: { package_dir: string; code: string; message: string }[] = [];
+  const summary: CorpusSummary = { packages: dirs.length, ok: 0, failed: 0, modules: 0, out_dir: outDir, elapsed_ms: 0, errors: [] };
   const index: string[] = [];
-  let modules = 0;
-  let ok = 0;
+  let stopped: CliError | null = null;
   for (const dir of dirs) {
+    stopped = await stopRequested(io);
+    if (stopped !== null) break;
     try {
       const r = extractPackage(dir);
-      writeOutput(io, path.join(resolvePath(io, args['out-dir']), fileNameFor(r.id)), r.text);
+      writeOutput(io, path.join(outDir, fileNameFor(r.id)), r.text);
       index.push(jsonLine({ package_id: r.id, package_dir: dir }));
-      modules += r.modules;
-      ok++;
+      summary.modules += r.modules;
+      summary.ok++;
     } catch (e) {
       if (!(e instanceof PackageError)) throw e;
-      errors.push({ package_dir: dir, code: e.code, message: e.message });
+      summary.errors.push({ package_dir: dir, code: e.code, message: e.message });
+      summary.failed++;
     }
     progress.tick(path.basename(dir));
   }
-  const elapsed = progress.finish();
-  const outDir = resolvePath(io, args['out-dir']);
+  summary.elapsed_ms = progress.finish();
+  // What was finished is kept: the index and summary name it, even when interrupted.
+  if (stopped !== null) summary.interrupted = true;
   writeOutput(io, path.join(outDir, 'index.jsonl'), index.join(''));
-  const summary = { packages: dirs.length, ok, failed: errors.length, modules, out_dir: outDir, elapsed_ms: elapsed, errors };
   writeOutput(io, path.join(outDir, 'corpus_summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  if (stopped instanceof OutputClosedError) throw stopped;
   if (args.json) io.stdout(jsonLine(summary));
   else {
-    io.stdout(`extracted ${ok}/${dirs.length} packages (${modules} modules) into ${outDir} in ${elapsed} ms\n`);
-    for (const e of errors) io.stdout(`  failed ${e.package_dir}: ${e.message}\n`);
+    const of = stopped === null ? `${dirs.length}` : `${dirs.length} (interrupted after ${summary.ok + summary.failed})`;
+    io.stdout(`extracted ${summary.ok}/${of} packages (${summary.modules} modules) into ${outDir} in ${summary.elapsed_ms} ms\n`);
+    for (const e of summary.errors) io.stdout(`  failed ${e.package_dir}: ${e.message}\n`);
   }
-  return errors.length > 0 ? 1 : 0;
+  if (stopped !== null) return endStopped(stopped);
+  return summary.errors.length > 0 ? 1 : 0;
 }
 
-/** Register the command. */
-export function extractCommand(io: CliIo, setExit: (code: number) => void) {
-  return {
-    command: 'extract',
-    describe: 'Write the bytecode interface JSON (schema_version 1) of a package, or of every package of a corpus',
-    builder: (y: Argv) =>
-      y
-        .option('package-dir', {
-          type: 'string',
-          alias: 'bytecode-package-dir',
-          describe: 'Package directory (sui-packages layout: bytecode_modules/*.mv, metadata.json, bcs.json)',
-        })
-        .option('package-id', { type: 'string', describe: 'Package id when the directory does not state one' })
-        .option('out', {
-          type: 'string',
-          alias: 'emit-bytecode-json',
-          describe: 'Output file, or - for standard output',
-          default: '-',
-        })
-        .option('corpus', { type: 'string', alias: 'bytecode-corpus-root', describe: 'Corpus root: extract every package under it' })
-        .option('out-dir', { type: 'string', describe: 'Corpus mode: directory for <package_id>.json files, index.jsonl, corpus_summary.json' })
-        .option('json', { type: 'boolean', default: false, describe: 'Corpus mode: print the summary as one JSON line' })
-        .option('quiet', { type: 'boolean', default: false, describe: 'No progress output' })
-        .example('$0 extract --package-dir ../shared/corpus/0x2 --out 0x2.json', 'one package')
-        .example('$0 extract --corpus ../shared/corpus --out-dir out/interfaces', 'a whole corpus'),
-    handler: (args: ExtractArgs) => {
-      if (args.corpus !== undefined) {
-        if (args['package-dir'] !== undefined) throw new UsageError('--package-dir and --corpus cannot be combined');
-        setExit(runCorpus(io, args));
-        return;
-      }
-      if (args['package-dir'] === undefined) throw new UsageError('give --package-dir <dir> or --corpus <root> (see smi extract --help)');
-      if (args['out-dir'] !== undefined) throw new UsageError('--out-dir is for corpus mode; use --out with --package-dir');
-      const r = extractPackage(resolvePath(io, args['package-dir']), args['package-id']);
-      writeOutput(io, args.out ?? '-', r.text);
-      setExit(0);
+/** `smi extract`. */
+export const extractCommand = defineCommand<ExtractArgs>({
+  command: 'extract',
+  describe: 'Write the bytecode interface JSON (schema_version 1) of a package, or of every package of a corpus',
+  options: {
+    'package-dir': {
+      type: 'string',
+      alias: 'bytecode-package-dir',
+      describe: 'Package directory (sui-packages layout: bytecode_modules/*.mv, metadata.json, bcs.json)',
     },
-  };
-}
-
+    'package-id': { type: 'string', describe: 'Package id when the directory does not state one' },
+    out: {
+      type: 'string',
+      alias: 'emit-bytecode-json',
+      describe: 'Output file, or - for standard output',
+      default: '-',
+      file: 'write',
+    },
+    corpus: { type: 'string', alias: 'bytecode-corpus-root', describe: 'Corpus root: extract every package under it' },
+    'out-dir': { type: 'string', describe: 'Corpus mode: directory for <package_id>.json files, index.jsonl, corpus_summary.json' },
+  },
+  examples: [
+    { command: '$0 extract --package-dir ../shared/corpus/0x2 --out 0x2.json', describe: 'one package, into a file' },
+    { command: '$0 extract --bytecode-package-dir ../shared/corpus/0x1 --emit-bytecode-json - | head -5', describe: "the original tool's spelling, to stdout" },
+    { command: '$0 extract --corpus ../shared/corpus --out-dir out/interfaces', describe: 'a whole corpus' },
+  ],
+  epilog:
+    'With --json, one package prints its interface on one line (--out -) or {"status","package_id","modules","out"}; ' +
+    'a corpus prints its summary. Ctrl-C keeps the packages already written (and says so in corpus_summary.json).',
+  longRunning: true,
+  run: async (args, io) => {
+    if (args.corpus !== undefined) {
+      if (args['package-dir'] !== undefined) throw new UsageError('--package-dir and --corpus cannot be combined');
+      return runCorpus(io, args);
+    }
+    if (args['package-dir'] === undefined) throw new UsageError('give --package-dir <dir> or --corpus <root> (see smi extract --help)', 'MISSING_ARGUMENT');
+    if (args['out-dir'] !== undefined) throw new UsageError('--out-dir is for corpus mode; use --out with --package-dir');
+    const r = extractPackage(resolveInputPath(io, args['package-dir']), args['package-id']);
+    const out = args.out ?? '-';
+    if (out === '-') {
+      io.stdout(args.json ? jsonLine(JSON.parse(r.text)) : r.text);
+      return 0;
+    }
+    writeOutput(io, out, r.text);
+    if (args.json) io.stdout(jsonLine({ status: 'success', package_id: r.id, modules: r.modules, out: resolvePath(io, out) }));
+    else if (!args.quiet) io.stderr(`extract: wrote ${out} (${r.modules} modules of ${r.id})\n`);
+    return 0;
+  },
+});

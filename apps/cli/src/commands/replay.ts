@@ -4,15 +4,14 @@
  * version, digest), gas next to the recorded figures, the events digest and dependencies.
  * Exit 0 when status and objects match, 1 when they differ, 2 on bad input.
  */
-import path from 'node:path';
-import type { Argv } from 'yargs';
-import { loadProtocolConfig, ProtocolConfigError } from '@smi/move-vm';
-import { readReplaySnapshot, replaySnapshot, type ReplayReport, SimulationError } from '@smi/simulation';
-import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
+import { loadProtocolConfig } from '@smi/move-vm';
+import { parseReplaySnapshot, replaySnapshot, type ReplayReport } from '@smi/simulation';
+import { defineCommand } from '../command.js';
+import { inputError, UsageError } from '../errors.js';
+import { type CliIo, jsonLine, readInput, resolvePath } from '../io.js';
 
 interface ReplayArgs {
   snapshot: string;
-  json: boolean;
   'permissive-crypto': boolean;
 }
 
@@ -38,31 +37,39 @@ function printReport(io: CliIo, r: ReplayReport): void {
   io.stdout(`${r.match ? 'MATCH' : 'MISMATCH'}: ${matched}/${r.objects.length} objects${r.gasMatch ? ', gas equal' : ', gas differs'}\n`);
 }
 
-/** Register the command. */
-export function replayCommand(io: CliIo, setExit: (code: number) => void) {
-  return {
-    command: 'replay',
-    describe: 'Replay a mainnet transaction from a sui-replay snapshot offline and compare with its recorded effects',
-    builder: (y: Argv) =>
-      y
-        .option('snapshot', { type: 'string', demandOption: true, describe: 'sui-replay snapshot JSON (fixtures/replay/<digest>.json)' })
-        .option('json', { type: 'boolean', default: false, describe: 'Print the comparison as one JSON line' })
-        .option('permissive-crypto', { type: 'boolean', default: false, describe: 'Signature checks always pass (benchmark runs)' })
-        .example('$0 replay --snapshot ../shared/fixtures/replay/4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP.json', ''),
-    handler: (args: ReplayArgs) => {
-      const fixtures = resolvePath(io, process.env.SMI_FIXTURES ?? '../shared');
-      let report: ReplayReport;
-      try {
-        const snap = readReplaySnapshot(resolvePath(io, args.snapshot));
-        const protocolConfig = loadProtocolConfig(fixtures, snap.protocolVersion);
-        report = replaySnapshot(snap, { protocolConfig, natives: { permissiveCrypto: args['permissive-crypto'] } });
-      } catch (e) {
-        if (e instanceof SimulationError || e instanceof ProtocolConfigError) throw new UsageError(`${path.basename(args.snapshot)}: ${e.message}`);
-        throw e;
-      }
-      if (args.json) io.stdout(jsonLine(replayJson(report)));
-      else printReport(io, report);
-      setExit(report.match ? 0 : 1);
-    },
-  };
-}
+/** `smi replay`. */
+export const replayCommand = defineCommand<ReplayArgs>({
+  command: 'replay',
+  describe: 'Replay a mainnet transaction from a sui-replay snapshot offline and compare with its recorded effects',
+  options: {
+    snapshot: { type: 'string', demandOption: true, describe: 'sui-replay snapshot JSON (fixtures/replay/<digest>.json), or - for standard input', file: 'read' },
+    'permissive-crypto': { type: 'boolean', default: false, describe: 'Signature checks always pass (benchmark runs)' },
+  },
+  examples: [
+    { command: '$0 replay --snapshot ../shared/fixtures/replay/4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP.json', describe: 'a mainnet transaction, compared object by object' },
+    { command: '$0 replay --snapshot - --json < ../shared/fixtures/replay/ozN2rhczEUC39poaeVYxMN6b6TEAjiFX7jFSQFhbKmL.json', describe: 'a snapshot on standard input; the report as one JSON line' },
+  ],
+  epilog: 'Exit 0 when status and every object match, 1 when they differ, 2 on bad input.',
+  run: async (args, io) => {
+    const fixtures = resolvePath(io, process.env.SMI_FIXTURES ?? '../shared');
+    const source = args.snapshot === '-' ? 'standard input' : args.snapshot;
+    const text = (await readInput(io, args.snapshot, '--snapshot')).toString('utf8');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw new UsageError(`--snapshot ${source}: not JSON: ${e instanceof Error ? e.message : String(e)}`, 'INVALID_JSON');
+    }
+    let report: ReplayReport;
+    try {
+      const snap = parseReplaySnapshot(json);
+      const protocolConfig = loadProtocolConfig(fixtures, snap.protocolVersion);
+      report = replaySnapshot(snap, { protocolConfig, natives: { permissiveCrypto: args['permissive-crypto'] } });
+    } catch (e) {
+      throw inputError(`--snapshot ${source}`, e);
+    }
+    if (args.json) io.stdout(jsonLine(replayJson(report)));
+    else printReport(io, report);
+    return report.match ? 0 : 1;
+  },
+});

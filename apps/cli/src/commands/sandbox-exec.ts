@@ -15,13 +15,13 @@
  * before its response is written, so an answered request is on disk — unless
  * `--no-save-state`.
  */
-import { closeSync, createReadStream, existsSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import type { Argv } from 'yargs';
 import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { SandboxSession, type SandboxResponse, serializeSandboxResponse } from '@smi/simulation';
-import { type CliIo, resolvePath, UsageError, writeOutput } from '../io.js';
+import { defineCommand, type GlobalArgs } from '../command.js';
+import { InterruptedError, inputError } from '../errors.js';
+import { type CliIo, inputStream, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
 import { packagesFor } from './call.js';
 
 interface SandboxExecArgs {
@@ -38,11 +38,13 @@ interface SandboxExecArgs {
   verbose: boolean;
 }
 
+type Args = SandboxExecArgs & GlobalArgs;
+
 function protocolConfigFor(io: CliIo, version: number | undefined): ProtocolConfig {
   try {
     return loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), version);
   } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
+    throw inputError('--protocol-version', e);
   }
 }
 
@@ -67,7 +69,7 @@ async function startSession(io: CliIo, args: SandboxExecArgs): Promise<SandboxSe
     }
   }
   if (args['bytecode-dir'] !== undefined) {
-    const r = await session.handle({ action: 'load_module', bytecode_path: resolvePath(io, args['bytecode-dir']) });
+    const r = await session.handle({ action: 'load_module', bytecode_path: resolveInputPath(io, args['bytecode-dir']) });
     if (!r.success) throw new UsageError(`--bytecode-dir ${args['bytecode-dir']}: ${r.error ?? 'could not be loaded'}`);
   }
   return session;
@@ -91,44 +93,32 @@ function logRequest(io: CliIo, args: SandboxExecArgs, n: number, line: string, r
   io.stderr(`[sandbox-exec] #${n} ${action}: ${r.success ? 'ok' : `${r.error_category ?? 'error'}: ${r.error ?? ''}`} (${ms} ms)\n`);
 }
 
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function inputStream(io: CliIo, input: string): Readable {
-  if (input === '-') return process.stdin;
-  const file = resolvePath(io, input);
-  if (!existsSync(file)) throw new UsageError(`--input ${input}: no such file`);
-  return createReadStream(file, { encoding: 'utf8' });
-}
-
-async function singleShot(io: CliIo, args: SandboxExecArgs, session: SandboxSession): Promise<number> {
-  const text = await readAll(inputStream(io, args.input));
+async function singleShot(io: CliIo, args: Args, session: SandboxSession): Promise<number> {
+  const text = (await readInput(io, args.input, '--input')).toString('utf8');
   const started = Date.now();
   const response = await session.handleLine(text);
   logRequest(io, args, 1, text, response, Date.now() - started);
   const saved = saveAfterRequest(io, session, args);
-  // A reader that closes the pipe early (`| head -1`) is not an error of ours.
-  if (args.output === '-') process.stdout.once('error', () => {});
-  writeOutput(io, args.output, serializeSandboxResponse(response, true) + '\n');
+  // --json: the response on one line; otherwise pretty, as the original prints it.
+  writeOutput(io, args.output, serializeSandboxResponse(response, !args.json) + '\n');
   if (!saved) return 1;
   return response.error_category === 'ParseError' ? 2 : 0;
 }
 
-async function interactive(io: CliIo, args: SandboxExecArgs, session: SandboxSession): Promise<number> {
+async function interactive(io: CliIo, args: Args, session: SandboxSession): Promise<number> {
+  const input = inputStream(io, args.input, '--input');
   const fd = args.output === '-' ? null : openSync(resolvePath(io, args.output), 'w');
-  const input = inputStream(io, args.input);
   const lines = createInterface({ input, crlfDelay: Infinity });
-  // The reader went away (`| head -1`): stop answering, quietly.
+  // Ctrl-C, SIGTERM or a reader that went away (`| head -1`): stop reading; the request
+  // being answered is finished (and its state saved) first.
   let closed = false;
-  const onOutputError = (): void => {
+  const stop = (): void => {
     closed = true;
     lines.close();
     input.destroy();
   };
-  if (fd === null) process.stdout.on('error', onOutputError);
+  if (io.signal?.aborted) stop();
+  io.signal?.addEventListener('abort', stop, { once: true });
   const emit = (text: string): void => {
     if (fd === null) io.stdout(text);
     else writeSync(fd, text);
@@ -148,42 +138,50 @@ async function interactive(io: CliIo, args: SandboxExecArgs, session: SandboxSes
     }
   } finally {
     if (fd !== null) closeSync(fd);
-    // Once the pipe broke, late write errors must not surface as an unhandled 'error'.
-    else if (!closed) process.stdout.off('error', onOutputError);
+    io.signal?.removeEventListener('abort', stop);
   }
+  const reason: unknown = io.signal?.reason;
+  if (closed && reason instanceof InterruptedError) return reason.exitCode;
   return failedSaves > 0 ? 1 : 0;
 }
 
-/** Register the command. */
-export function sandboxExecCommand(io: CliIo, setExit: (code: number) => void) {
-  return {
-    command: 'sandbox-exec',
-    describe: 'Answer JSON sandbox requests ({"action": ...}) on an offline simulation, once or line by line',
-    builder: (y: Argv) =>
-      y
-        .option('input', { type: 'string', default: '-', describe: 'Request file, or - for standard input' })
-        .option('output', { type: 'string', default: '-', describe: 'Response file, or - for standard output' })
-        .option('state-file', { type: 'string', describe: 'State file: loaded at start if it exists, saved after every request' })
-        .option('save-state', { type: 'boolean', default: true, describe: 'Save the state file after each request (--no-save-state: load only)' })
-        .option('interactive', { type: 'boolean', default: false, describe: 'One JSON request per line, one compact JSON response per line' })
-        .option('corpus', { type: 'string', array: true, default: [] as string[], describe: 'Package directory or corpus root to load (repeatable)' })
-        .option('framework', { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' })
-        .option('protocol-version', { type: 'number', describe: 'Mainnet protocol version to run (default: latest in $SMI_FIXTURES)' })
-        .option('bytecode-dir', { type: 'string', describe: 'Load this bytecode directory at start (as the load_module action)' })
-        .option('enable-fetching', { type: 'boolean', default: false, hidden: true })
-        .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'One line per request on stderr' })
-        .example(`echo '{"action":"call_function","package":"0x1","module":"u64","function":"max","args":[3,7]}' | $0 sandbox-exec`, '')
-        .example('$0 sandbox-exec --interactive --state-file state.json < requests.jsonl', '')
-        .epilog(
-          'Actions: load_module, create_object, execute_ptb, call_function, inspect_object, list_objects, get_state, reset, ' +
-            'get_clock/get_time, set_clock/set_time, register_coin, get_coin_metadata, list_coins, list_modules, list_functions, ' +
-            'list_structs, get_function_info, find_constructors, search_types, search_functions, inspect_struct, get_struct_info, ' +
-            'disassemble_function, get_system_object_info, validate_type, encode_bcs, decode_bcs, compile_move, create_test_object ' +
-            '(see packages/simulation/README.md). Exit codes: 0 handled, 2 invalid request (ParseError) or bad options, 1 state not saved.',
-        ),
-    handler: async (args: SandboxExecArgs) => {
-      const session = await startSession(io, args);
-      setExit(args.interactive ? await interactive(io, args, session) : await singleShot(io, args, session));
+/** `smi sandbox-exec`. */
+export const sandboxExecCommand = defineCommand<SandboxExecArgs>({
+  command: 'sandbox-exec',
+  describe: 'Answer JSON sandbox requests ({"action": ...}) on an offline simulation, once or line by line',
+  options: {
+    input: { type: 'string', default: '-', describe: 'Request file, or - for standard input', file: 'read' },
+    output: { type: 'string', default: '-', describe: 'Response file, or - for standard output', file: 'write' },
+    'state-file': { type: 'string', describe: 'State file: loaded at start if it exists, saved after every request', file: 'state' },
+    'save-state': { type: 'boolean', default: true, describe: 'Save the state file after each request (--no-save-state: load only)' },
+    interactive: { type: 'boolean', default: false, describe: 'One JSON request per line, one compact JSON response per line' },
+    corpus: { type: 'string', array: true, default: [] as string[], describe: 'Package directory or corpus root to load (repeatable)' },
+    framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },
+    'protocol-version': { type: 'number', describe: 'Mainnet protocol version to run (default: latest in $SMI_FIXTURES)' },
+    'bytecode-dir': { type: 'string', describe: 'Load this bytecode directory at start (as the load_module action)' },
+    'enable-fetching': { type: 'boolean', default: false, hidden: true },
+    verbose: { alias: 'v', type: 'boolean', default: false, describe: 'One line per request on stderr' },
+  },
+  examples: [
+    {
+      command: `echo '{"action":"call_function","package":"0x1","module":"u64","function":"max","args":[3,7]}' | $0 sandbox-exec`,
+      describe: 'one request on standard input, a pretty response',
     },
-  };
-}
+    {
+      command: `printf '%s\\n' '{"action":"list_modules"}' '{"action":"get_clock"}' | $0 sandbox-exec --interactive --state-file state.json`,
+      describe: 'a session: one request per line, one response line each; the state is saved after every request',
+    },
+  ],
+  epilog:
+    'Actions: load_module, create_object, execute_ptb, call_function, inspect_object, list_objects, get_state, reset, ' +
+    'get_clock/get_time, set_clock/set_time, register_coin, get_coin_metadata, list_coins, list_modules, list_functions, ' +
+    'list_structs, get_function_info, find_constructors, search_types, search_functions, inspect_struct, get_struct_info, ' +
+    'disassemble_function, get_system_object_info, validate_type, encode_bcs, decode_bcs, compile_move, create_test_object ' +
+    '(see packages/simulation/README.md). With --json a single response is printed on one line. Exit codes: 0 handled, ' +
+    '2 invalid request (ParseError) or bad options, 1 state not saved, 130 interrupted (the answered requests are saved).',
+  longRunning: true,
+  run: async (args, io) => {
+    const session = await startSession(io, args);
+    return args.interactive ? interactive(io, args, session) : singleShot(io, args, session);
+  },
+});

@@ -13,7 +13,7 @@ import { loadSnapshotFile, type MovePackage } from '@smi/bytecode';
 import { parseSnapshot } from '@smi/move-ir';
 import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { loadFrameworkDir } from '@smi/simulation';
-import { emptySummary, type SuiteOptions, type SuiteSummary } from '../summary.js';
+import { emptySummary, type SuiteOptions, type SuiteSummary, untilStopped } from '../summary.js';
 import { compareTask, expectedOutput, type ComparisonCategory } from './compare.js';
 import { runAdapterFile, type AdapterRunnerOptions } from './runner.js';
 
@@ -172,7 +172,9 @@ export async function runAdapterSuite(dir: string, options: AdapterSuiteOptions)
   const verdicts: AdapterVerdict[] = [];
   let eventsCompared = 0;
   let eventsMatched = 0;
-  for (const [i, f] of files.entries()) {
+  let run = 0;
+  for await (const [i, f] of untilStopped(files, summary, options.signal)) {
+    run++;
     const rel = path.relative(dir, f);
     const folder = rel.split(path.sep)[0];
     const counts = (summary.folders[folder] ??= { files: 0, tasks: 0, passed: 0, failed: 0, skipped: 0 });
@@ -206,7 +208,7 @@ export async function runAdapterSuite(dir: string, options: AdapterSuiteOptions)
     }
     options.onFile?.(rel, i + 1, files.length);
   }
-  summary.files = files.length;
+  summary.files = run;
   summary.tasks = verdicts.length;
   summary.notes.push(`gas summaries agree on ${summary.gas.matched} of ${summary.gas.compared} compared transactions (gas is reported, not required)`);
   summary.notes.push(`event contents (BCS) agree on ${eventsMatched} of ${eventsCompared} tasks with events (reported, not required)`);

@@ -1,0 +1,25 @@
+/** Every command of `smi`, in the order `smi --help` lists them. */
+import type { CommandSpec } from '../command.js';
+import { buildCommand } from './build.js';
+import { callCommand } from './call.js';
+import { completionCommand } from './completion.js';
+import { conformanceCommand } from './conformance.js';
+import { corpusCommand } from './corpus-check.js';
+import { disasmCommand } from './disasm.js';
+import { extractCommand } from './extract.js';
+import { replayCommand } from './replay.js';
+import { sandboxExecCommand } from './sandbox-exec.js';
+import { stubsCommand } from './stubs.js';
+
+export const COMMANDS: readonly CommandSpec<never>[] = [
+  extractCommand,
+  corpusCommand,
+  disasmCommand,
+  stubsCommand,
+  buildCommand,
+  callCommand,
+  conformanceCommand,
+  replayCommand,
+  sandboxExecCommand,
+  completionCommand,
+];

@@ -1,0 +1,105 @@
+/**
+ * How a command ends when it does not end well: typed errors with a stable `code` and the
+ * exit status each one gives, and the one JSON shape every command prints for them under
+ * `--json`: `{"status":"error","error_code","message"}`.
+ *
+ * Exit statuses (the README's table):
+ * - 0   the command did what was asked;
+ * - 1   it ran, and its result is a failure or a difference (a replay that differs, a suite
+ *       with failing tasks, a corpus with unreadable modules);
+ * - 2   bad input: options, files, bytecode, JSON, types; nothing was done;
+ * - 70  an internal error of smi (a bug: please report it, with `SMI_DEBUG=1` for the stack);
+ * - 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM; what was finished is kept;
+ * - 141 the reader of standard output went away (`| head`), as for any program killed by SIGPIPE.
+ */
+import { BytecodeError, DisassemblerError, PackageError } from '@smi/bytecode';
+import { ProtocolConfigError, VmError } from '@smi/move-vm';
+import { SimulationError } from '@smi/simulation';
+
+/** Exit statuses of `smi`. */
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  internal: 70,
+  interrupted: 130,
+  outputClosed: 141,
+  terminated: 143,
+} as const;
+
+/** An error that ends a command with a stable code and exit status. */
+export class CliError extends Error {
+  override readonly name: string = 'CliError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Bad input from the user (exit 2). `code` defaults to `USAGE`; library codes are kept. */
+export class UsageError extends CliError {
+  override readonly name = 'UsageError';
+  constructor(message: string, code = 'USAGE', options?: { cause?: unknown }) {
+    super(code, message, EXIT.usage, options);
+  }
+}
+
+/** Ctrl-C (SIGINT, exit 130) or SIGTERM (exit 143) stopped the command. */
+export class InterruptedError extends CliError {
+  override readonly name = 'InterruptedError';
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
+    super('INTERRUPTED', `interrupted by ${signal}`, signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated);
+  }
+}
+
+/** Standard output was closed by its reader: nothing more can be printed (exit 141). */
+export class OutputClosedError extends CliError {
+  override readonly name = 'OutputClosedError';
+  constructor() {
+    super('OUTPUT_CLOSED', 'standard output was closed by its reader', EXIT.outputClosed);
+  }
+}
+
+/** Errors of the libraries that mean "the input is wrong", with their own stable codes. */
+const INPUT_ERRORS = [PackageError, BytecodeError, DisassemblerError, VmError, SimulationError, ProtocolConfigError] as const;
+
+/** The library error's own code, when it has one. */
+function codeOf(e: Error): string | undefined {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'string' && code !== '' ? code : undefined;
+}
+
+/** Any thrown value as a {@link CliError}: input errors keep their code (exit 2), the rest is internal (exit 70). */
+export function toCliError(e: unknown): CliError {
+  if (e instanceof CliError) return e;
+  if (INPUT_ERRORS.some((cls) => e instanceof cls)) {
+    const err = e as Error;
+    const code = codeOf(err) ?? 'INVALID_INPUT';
+    // Some libraries start their message with the code; it is in `error_code` already.
+    const message = err.message.startsWith(`${code}: `) ? err.message.slice(code.length + 2) : err.message;
+    return new UsageError(message, code, { cause: e });
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return new CliError('INTERNAL', message, EXIT.internal, { cause: e });
+}
+
+/** Wrap a library's input error with context (`--snapshot x.json: ...`), keeping its code. */
+export function inputError(context: string, e: unknown): UsageError {
+  const err = toCliError(e);
+  if (err.exitCode === EXIT.internal) throw e;
+  return new UsageError(`${context}: ${err.message}`, err.code, { cause: e });
+}
+
+/** Collapse a multi-line message to one line. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** The JSON line printed for an error under `--json`. */
+export function errorJson(e: CliError): { status: 'error'; error_code: string; message: string } {
+  return { status: 'error', error_code: e.code, message: oneLine(e.message) };
+}

@@ -1,0 +1,129 @@
+/**
+ * Every option that names a file takes `-` for standard input or output, written as a
+ * separate word (`--out -`) or with `=` (`--out=-`), aliases included. The cases come from
+ * the commands' own declarations (`file: 'read' | 'write' | 'state'`), so a new file option
+ * without a case here fails the first test.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, expect, it } from 'vitest';
+import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
+import { commandName } from '../src/command.js';
+import { COMMANDS } from '../src/index.js';
+import { requireBuiltCli, runSmi, type SpawnRun } from './support/spawn-cli.js';
+
+const PKG_0X1 = fixturePath('corpus', '0x0000000000000000000000000000000000000000000000000000000000000001');
+const REPLAY = fixturePath('fixtures', 'replay', '4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP.json');
+const REQUEST = JSON.stringify({ action: 'call_function', package: '0x1', module: 'u64', function: 'max', args: [3, 7] });
+
+interface Case {
+  /** The command line before the file option. */
+  args: string[];
+  /** What `-` reads, for a read option. */
+  stdin?: () => Buffer | string;
+  /** What a run with `-` must show. */
+  check: (r: SpawnRun) => void;
+}
+
+/** One case per `command --option` (positionals as `command <name>`). */
+const CASES: Record<string, Case> = {
+  'extract --out': {
+    args: ['extract', '--package-dir', PKG_0X1],
+    check: (r) => {
+      expect(r.code).toBe(0);
+      expect((JSON.parse(r.stdout) as { module_names: string[] }).module_names).toContain('vector');
+    },
+  },
+  'disasm --out': {
+    args: ['disasm', fixturePath('corpus', '0x0000000000000000000000000000000000000000000000000000000000000001', 'bytecode_modules', 'option.mv')],
+    check: (r) => {
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('module 1.option {');
+    },
+  },
+  'disasm <target>': {
+    args: ['disasm'],
+    stdin: () => readFileSync(`${PKG_0X1}/bytecode_modules/option.mv`),
+    check: (r) => {
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('module 1.option {');
+    },
+  },
+  'replay --snapshot': {
+    args: ['replay'],
+    stdin: () => readFileSync(REPLAY),
+    check: (r) => {
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('MATCH');
+    },
+  },
+  'sandbox-exec --input': {
+    args: ['sandbox-exec'],
+    stdin: () => REQUEST,
+    check: (r) => {
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ success: true });
+    },
+  },
+  'sandbox-exec --output': {
+    args: ['sandbox-exec'],
+    stdin: () => REQUEST,
+    check: (r) => {
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ success: true });
+    },
+  },
+  'sandbox-exec --state-file': {
+    args: ['sandbox-exec'],
+    stdin: () => REQUEST,
+    // Standard input cannot be rewritten: a clear error, the same both ways.
+    check: (r) => {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe('smi: error: --state-file -: a state file is read and rewritten after every request; give a path\n');
+    },
+  },
+};
+
+/** Every file option and positional the commands declare, with its aliases. */
+function declaredFileOptions(): { key: string; spellings: string[]; positional: boolean }[] {
+  const out: { key: string; spellings: string[]; positional: boolean }[] = [];
+  for (const spec of COMMANDS) {
+    const name = commandName(spec);
+    for (const [opt, o] of Object.entries(spec.options ?? {})) {
+      if (o.file === undefined) continue;
+      const aliases = o.alias === undefined ? [] : Array.isArray(o.alias) ? o.alias : [o.alias];
+      out.push({ key: `${name} --${opt}`, spellings: [opt, ...aliases], positional: false });
+    }
+    for (const [pos, p] of Object.entries(spec.positionals ?? {})) {
+      if (p.file !== undefined) out.push({ key: `${name} <${pos}>`, spellings: [], positional: true });
+    }
+  }
+  return out;
+}
+
+describeWithFixtures('smi: - for standard input/output in every file option', ['corpus'], () => {
+  beforeAll(() => requireBuiltCli());
+
+  it('every declared file option has a case', () => {
+    expect(declaredFileOptions().map((o) => o.key).sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  it('each file option takes - as a separate word and with =, under every alias', async () => {
+    const runs: Promise<void>[] = [];
+    for (const { key, spellings, positional } of declaredFileOptions()) {
+      const c = CASES[key];
+      const forms = positional ? [['-']] : spellings.flatMap((s) => [[`--${s}`, '-'], [`--${s}=-`]]);
+      for (const form of forms) {
+        runs.push(
+          runSmi([...c.args, ...form], { stdin: c.stdin?.() }).then((r) => {
+            try {
+              c.check(r);
+            } catch (e) {
+              throw new Error(`${key} as \`${form.join(' ')}\`: ${e instanceof Error ? e.message : String(e)}\nstderr: ${r.stderr}`);
+            }
+          }),
+        );
+      }
+    }
+    await Promise.all(runs);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * Every example of every `--help` is shown there and runs: each one is run, as written, in
+ * a fresh working directory laid out like a checkout (`../shared` beside it), through the
+ * built binary, so that none of them rots.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, expect, it } from 'vitest';
+import { describeWithFixtures } from '../../../test-support/fixtures.js';
+import { commandName, type Example } from '../src/command.js';
+import { COMMANDS, MAIN_EXAMPLES } from '../src/index.js';
+import { requireBuiltCli, runShell, runSmi, scratchCheckout, STACK_TRACE } from './support/spawn-cli.js';
+
+const EXAMPLES: { help: string[]; example: Example }[] = [
+  ...MAIN_EXAMPLES.map((example) => ({ help: ['--help'], example })),
+  ...COMMANDS.flatMap((spec) => spec.examples.map((example) => ({ help: [commandName(spec), '--help'], example }))),
+];
+
+describeWithFixtures('smi: every --help example', ['corpus'], () => {
+  beforeAll(() => requireBuiltCli());
+
+  it('every command has at least one example, and --help shows each one', async () => {
+    for (const spec of COMMANDS) expect(spec.examples.length, commandName(spec)).toBeGreaterThan(0);
+    // Help wraps long lines at spaces: compare with runs of whitespace as one space.
+    const flat = (t: string): string => t.replace(/\s+/g, ' ');
+    for (const { help, example } of EXAMPLES) {
+      const shown = flat((await runSmi(help)).stdout);
+      expect(shown, example.command).toContain(flat(example.command.replace(/\$0/g, 'smi')));
+      expect(shown, example.command).toContain(flat(`# ${example.describe}`));
+    }
+  });
+
+  it.each(EXAMPLES.map(({ example }) => [example.command, example] as const))('runs: %s', async (_name, example) => {
+    const line = example.command.replace(/\$0/g, 'smi');
+    const cwd = scratchCheckout();
+    const r = await runShell(line, { cwd });
+    // A pipe into `head` may cut the output short: 141 is the status of that, not a failure.
+    const ok = /\|\s*head\b/.test(line) ? [0, 141] : [0];
+    expect(ok, `${line}\nstdout: ${r.stdout.slice(0, 400)}\nstderr: ${r.stderr.slice(0, 800)}`).toContain(r.code);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    const redirected = /[^2]>\s*(\S+)\s*$/.exec(line);
+    const printed = redirected ? readFileSync(path.join(cwd, redirected[1]), 'utf8') : r.stdout + r.stderr;
+    expect(printed.length, `${line} printed nothing`).toBeGreaterThan(0);
+  });
+});
