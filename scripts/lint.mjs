@@ -3,6 +3,7 @@
 // - no `any` in source (`: any`, `as any`, `<any>`, `any[]`);
 // - every package and app has src/index.ts and a README.md; every package has examples/;
 // - no fixture data copied into the repo (.mv files, framework bundles).
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -48,8 +49,12 @@ for (const { group, dir } of units) {
   }
 }
 
-for (const file of walk(root, [])) {
-  const f = path.relative(root, file);
+// Files git would commit (tracked, or new and not ignored): outputs of example commands
+// (build/, out/, ...) are ignored, not part of the repo.
+const repoFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' })
+  .split('\0')
+  .filter((f) => f !== '' && existsSync(path.join(root, f)));
+for (const f of repoFiles) {
   if (f.endsWith('.mv')) problems.push(`${f}: bytecode files must come from SMI_FIXTURES, not the repo`);
 }
 

@@ -24,6 +24,15 @@ interface Case {
   check: (r: SpawnRun) => void;
 }
 
+const SANDBOX_ROUND_TRIP: Case = {
+  args: ['sandbox-exec'],
+  stdin: () => REQUEST,
+  check: (r) => {
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ success: true });
+  },
+};
+
 /** One case per `command --option` (positionals as `command <name>`). */
 const CASES: Record<string, Case> = {
   'extract --out': {
@@ -56,22 +65,9 @@ const CASES: Record<string, Case> = {
       expect(r.stdout).toContain('MATCH');
     },
   },
-  'sandbox-exec --input': {
-    args: ['sandbox-exec'],
-    stdin: () => REQUEST,
-    check: (r) => {
-      expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ success: true });
-    },
-  },
-  'sandbox-exec --output': {
-    args: ['sandbox-exec'],
-    stdin: () => REQUEST,
-    check: (r) => {
-      expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ success: true });
-    },
-  },
+  // One request read from stdin, its response written to stdout, whichever option is `-`.
+  'sandbox-exec --input': SANDBOX_ROUND_TRIP,
+  'sandbox-exec --output': SANDBOX_ROUND_TRIP,
   'sandbox-exec --state-file': {
     args: ['sandbox-exec'],
     stdin: () => REQUEST,
