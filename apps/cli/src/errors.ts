@@ -83,6 +83,11 @@ export function toCliError(e: unknown): CliError {
     const message = err.message.startsWith(`${code}: `) ? err.message.slice(code.length + 2) : err.message;
     return new UsageError(message, code, { cause: e });
   }
+  // A file that cannot be read or written (permissions, a missing directory, a full disk):
+  // the path given is at fault, not smi.
+  if (e instanceof Error && typeof (e as NodeJS.ErrnoException).syscall === 'string') {
+    return new UsageError(e.message, 'IO_ERROR', { cause: e });
+  }
   const message = e instanceof Error ? e.message : String(e);
   return new CliError('INTERNAL', message, EXIT.internal, { cause: e });
 }

@@ -90,7 +90,11 @@ export function removePendingTemps(): void {
 
 /** Write `data` to `file` atomically: a temp file beside it, synced, then renamed over it. */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+  } catch (e) {
+    throw new UsageError(`cannot create the directory of ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, 'IO_ERROR', { cause: e });
+  }
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`);
   pendingTemps.add(temp);
   try {
@@ -104,7 +108,8 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
     renameSync(temp, file);
   } catch (e) {
     rmSync(temp, { force: true });
-    throw e;
+    const reason = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+    throw new UsageError(`cannot write ${file}: ${reason}`, 'IO_ERROR', { cause: e });
   } finally {
     pendingTemps.delete(temp);
   }

@@ -65,6 +65,12 @@ function report(io: CliIo, e: unknown, json: boolean): number {
   return err.exitCode;
 }
 
+/** `true` when `--name` (or an alias) is the last word or followed by another option: yargs would use the default. */
+function lacksValue(argv: readonly string[], name: string, alias: string | readonly string[] | undefined): boolean {
+  const names = [name, ...(alias === undefined ? [] : typeof alias === 'string' ? [alias] : alias)];
+  return argv.some((a, i) => names.some((n) => a === dashed(n)) && (i + 1 === argv.length || (argv[i + 1].startsWith('-') && argv[i + 1] !== '-')));
+}
+
 /**
  * What yargs leaves to us: a positional `-` (yargs reads it as an empty string), numbers
  * that are not numbers, `-` for a state file.
@@ -76,6 +82,10 @@ function normalizeArgs(spec: CommandSpec<never>, args: Record<string, unknown>, 
   for (const [name, o] of Object.entries({ ...spec.options, ...spec.positionals })) {
     const v = args[name];
     if (o.type === 'number' && typeof v === 'number' && Number.isNaN(v)) throw new UsageError(`${dashed(name)}: not a number`, 'INVALID_NUMBER');
+    if (o.file !== undefined && (v === '' || lacksValue(argv, name, o.alias))) {
+      const what = o.file === 'read' ? 'a file, or - for standard input' : o.file === 'write' ? 'a file, or - for standard output' : 'a file';
+      throw new UsageError(`${name in (spec.positionals ?? {}) ? `<${name}>` : dashed(name)} needs a value: ${what}`, 'MISSING_ARGUMENT');
+    }
     if (o.file === 'state' && v === '-') {
       throw new UsageError(`${dashed(name)} -: a state file is read and rewritten after every request; give a path`, 'INVALID_FILE');
     }
@@ -170,15 +180,16 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   let exitCode: number = EXIT.ok;
   let failure: CliError | null = null;
   const parser = buildParser(io, args, (c) => (exitCode = c), (f) => (failure = f));
-  let output = '';
   try {
+    let output = '';
     await parser.parseAsync(args, {}, (_err: unknown, _args: unknown, out: string) => {
       output = out;
     });
+    // Help, --version and completions: what yargs printed.
+    if (output) io.stdout(output.endsWith('\n') ? output : output + '\n');
   } catch (e) {
     return report(io, failure ?? e, json);
   }
-  if (output) io.stdout(output.endsWith('\n') ? output : output + '\n');
   // Stopped because the reader went away: the exit status says so, whatever the command returned.
   if (io.signal?.aborted && io.signal.reason instanceof OutputClosedError) return io.signal.reason.exitCode;
   return exitCode;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
+import { type CliIo, runCli } from '../src/index.js';
 import { smi } from './support/run-cli.js';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'smi-cli-'));
@@ -25,6 +26,19 @@ describe('smi: usage', () => {
     const r = await smi();
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+  it('an internal error (a bug) exits 70 with one line and the SMI_DEBUG hint, not a stack', async () => {
+    let stderr = '';
+    const io: CliIo = {
+      stdout: () => {
+        throw new TypeError('boom');
+      },
+      stderr: (t) => (stderr += t),
+      isTty: false,
+      cwd: process.cwd(),
+    };
+    expect(await runCli(['--version'], io)).toBe(70);
+    expect(stderr).toBe('smi: internal error: boom\nsmi: this is a bug in smi; SMI_DEBUG=1 prints the stack\n');
   });
   it('unknown command and unknown option: exit 2', async () => {
     expect((await smi('frobnicate')).code).toBe(2);

@@ -129,6 +129,20 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     expect(e.message).toContain('did you mean --package-dir?');
     expect(jsonErrorOf((await runSmi(['frob', '--json'])).stdout).error_code).toBe('UNKNOWN_COMMAND');
   });
+
+  it('a file option without its value, an unwritable path, a suite with nothing to run: exit 2 with a code', async () => {
+    const [noValue, unwritable, noTests, notModule] = await Promise.all([
+      runSmi(['extract', '--package-dir', PKG_0X1, '--out', '--json']),
+      runSmi(['extract', '--package-dir', PKG_0X1, '--out', '/etc/passwd/iface.json', '--json']),
+      runSmi(['conformance', 'ir-vm', '--filter', 'no-such-test', '--json']),
+      runSmi(['disasm', path.join(PKG_0X1, 'metadata.json'), '--json']),
+    ]);
+    expect(jsonErrorOf(noValue.stdout)).toMatchObject({ error_code: 'MISSING_ARGUMENT', message: '--out needs a value: a file, or - for standard output' });
+    expect(jsonErrorOf(unwritable.stdout)).toMatchObject({ error_code: 'IO_ERROR' });
+    expect(jsonErrorOf(noTests.stdout)).toMatchObject({ error_code: 'NO_TESTS' });
+    expect(jsonErrorOf(notModule.stdout).message).toMatch(/metadata\.json: /);
+    for (const r of [noValue, unwritable, noTests, notModule]) expect(r.code).toBe(2);
+  });
 });
 
 describeWithFixtures('smi: a reader that goes away', ['corpus'], () => {

@@ -106,6 +106,11 @@ export const conformanceCommand = defineCommand<ConformanceArgs>({
   longRunning: true,
   run: async (args, io) => {
     const summary = await run(io, args);
+    // An empty run passes nothing: say so rather than report a clean 0 of 0.
+    if (summary.files === 0 && !summary.interrupted) {
+      const where = args.dir ?? SUITES[args.suite];
+      throw new UsageError(`no ${args.suite} tests in ${where}${args.filter === undefined ? '' : ` match --filter ${args.filter}`}`, 'NO_TESTS');
+    }
     if (args.json) {
       const { skips: _skips, notes: _notes, ...shape } = summary;
       io.stdout(jsonLine({ ...shape, skips: summary.skips, notes: summary.notes }));

@@ -14,6 +14,7 @@ import {
   moduleName,
 } from '@smi/bytecode';
 import { defineCommand } from '../command.js';
+import { inputError } from '../errors.js';
 import { type CliIo, jsonLine, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
 
 async function loadModules(io: CliIo, target: string): Promise<CompiledModule[]> {
@@ -22,7 +23,12 @@ async function loadModules(io: CliIo, target: string): Promise<CompiledModule[]>
     if (!existsSync(file)) throw new UsageError(`${target}: no such file or directory`, 'FILE_NOT_FOUND');
     if (statSync(file).isDirectory()) return loadPackageDir(file).modules.map((m) => m.module);
   }
-  return [deserializeModule(new Uint8Array(await readInput(io, target, 'disasm')))];
+  const bytes = new Uint8Array(await readInput(io, target, 'disasm'));
+  try {
+    return [deserializeModule(bytes)];
+  } catch (e) {
+    throw inputError(target === '-' ? 'standard input' : target, e);
+  }
 }
 
 interface DisasmArgs {
