@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^@smi\/move-ir$/, replacement: src('./packages/move-ir/src/index.ts') },
       { find: /^@smi\/ptb$/, replacement: src('./packages/ptb/src/index.ts') },
       { find: /^@smi\/simulation$/, replacement: src('./packages/simulation/src/index.ts') },
+      { find: /^@smi\/inhabit$/, replacement: src('./packages/inhabit/src/index.ts') },
     ],
   },
   test: {

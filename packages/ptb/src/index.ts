@@ -162,6 +162,7 @@ export {
   executeProgrammableTransaction,
   ExecutionFailure,
   packageDigest,
+  dependencyOrder,
   toBcsOwner,
   toRuntimeOwner,
   decodeObject,

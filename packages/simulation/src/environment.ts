@@ -90,6 +90,8 @@ export interface ExecuteOptions {
   gasCoin?: string;
   /** `false`: run, report, keep nothing (a dry run). Default `true`. */
   commit?: boolean;
+  /** Before the commands, run the `init` functions of this loaded package (see {@link SimulationEnvironment.runPackageInits}). */
+  runInitsOf?: { package: string; modules?: readonly string[] };
 }
 
 /** What {@link SimulationEnvironment.execute} returns. */
@@ -284,6 +286,7 @@ export class SimulationEnvironment {
       referenceGasPrice: price,
       protocolConfig: this.protocolConfig,
       checks,
+      ...(options.runInitsOf === undefined ? {} : { runInitsOf: { ...options.runInitsOf, package: canonicalAddress(options.runInitsOf.package) } }),
     });
     this.finish(result, options.commit ?? true, mock ? gasCoin : null);
     return { ...result, digest, gasCoin };
@@ -461,6 +464,20 @@ export class SimulationEnvironment {
     return publishModules(this, modules, options);
   }
 
+  /**
+   * Run the `init` functions of a loaded package as its publish did: one transaction of
+   * the sender (default: the configured one), no commands, each module's `init` in
+   * dependency order with its one-time witness (only the inits of `modules` when given).
+   * What the inits create (shared objects, capabilities sent to the sender) is then in the
+   * store, as on chain after the publish.
+   */
+  runPackageInits(packageId: string, options: ExecuteOptions & { modules?: readonly string[] } = {}): TransactionOutcome {
+    const id = canonicalAddress(packageId);
+    if (this.vm.packageById(id) === undefined) throw new SimulationError('MISSING_PACKAGE', `package ${id} is not loaded`, { packageId: id });
+    const { modules, ...rest } = options;
+    return this.execute({ inputs: [], commands: [] }, { ...rest, runInitsOf: { package: id, ...(modules === undefined ? {} : { modules }) } });
+  }
+
   /** Load a package as it is (bytecode at its own address; no `init`). */
   loadPackage(pkg: MovePackage): void {
     loadPackage(this, pkg);
@@ -476,12 +493,21 @@ export class SimulationEnvironment {
 
   /** Everything needed to resume (objects as BCS, settings, counters). */
   exportState(): StateFile {
-    return encodeState({
+    return encodeState(this.captureState());
+  }
+
+  /**
+   * The state as it is now, in memory (objects are immutable values, so nothing is
+   * copied): `importState(captured)` brings the environment back to this point exactly,
+   * counters included, so what runs next runs as it would have then.
+   */
+  captureState(): StateSnapshot {
+    return {
       protocolVersion: this.protocolConfig.version,
       config: { ...this.config, randomSeed: Uint8Array.from(this.config.randomSeed) },
       counters: { ...this.counters },
       objects: this.store.entries().filter(([id]) => !this.basePackageIds.has(id)),
-    });
+    };
   }
 
   /** Replace this environment's state by an exported one. */

@@ -1,5 +1,6 @@
 /** Every command of `smi`, in the order `smi --help` lists them. */
 import type { CommandSpec } from '../command.js';
+import { benchmarkLocalCommand } from './benchmark-local.js';
 import { buildCommand } from './build.js';
 import { callCommand } from './call.js';
 import { completionCommand } from './completion.js';
@@ -21,5 +22,6 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   conformanceCommand,
   replayCommand,
   sandboxExecCommand,
+  benchmarkLocalCommand,
   completionCommand,
 ];

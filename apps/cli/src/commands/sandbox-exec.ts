@@ -35,6 +35,7 @@ interface SandboxExecArgs {
   'protocol-version'?: number;
   'bytecode-dir'?: string;
   'enable-fetching': boolean;
+  'permissive-crypto': boolean;
   verbose: boolean;
 }
 
@@ -55,7 +56,7 @@ async function startSession(io: CliIo, args: SandboxExecArgs): Promise<SandboxSe
   const protocolConfig = protocolConfigFor(io, args['protocol-version']);
   let session: SandboxSession;
   try {
-    session = SandboxSession.create({ packages, protocolConfig, cwd: io.cwd });
+    session = SandboxSession.create({ packages, protocolConfig, cwd: io.cwd, natives: { permissiveCrypto: args['permissive-crypto'] } });
   } catch (e) {
     // E.g. a framework newer than the protocol version asked for (a native without its gas cost).
     throw new UsageError(`cannot start a simulation at protocol ${protocolConfig.version}: ${e instanceof Error ? e.message : String(e)}`);
@@ -159,6 +160,11 @@ export const sandboxExecCommand = defineCommand<SandboxExecArgs>({
     framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },
     'protocol-version': { type: 'number', describe: 'Mainnet protocol version to run (default: latest in $SMI_FIXTURES)' },
     'bytecode-dir': { type: 'string', describe: 'Load this bytecode directory at start (as the load_module action)' },
+    'permissive-crypto': {
+      type: 'boolean',
+      default: false,
+      describe: 'Every signature/proof verification returns true (replays benchmark-local rows made with --no-strict-crypto)',
+    },
     'enable-fetching': { type: 'boolean', default: false, hidden: true },
     verbose: { alias: 'v', type: 'boolean', default: false, describe: 'One line per request on stderr' },
   },

@@ -13,7 +13,7 @@ import { moveCall, transferObjects, splitCoins, mergeCoins, makeMoveVec, type Co
 import { finishTransaction } from './effects.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import { decodeObject, objectSizeForGas, objectTypeTag, toRuntimeOwner } from './objects.js';
-import { publishPackage, upgradePackage } from './publish.js';
+import { publishPackage, runPackageInits, upgradePackage } from './publish.js';
 import { checkUnifiedLinkage } from './linkage.js';
 import { checkTransactionStatically } from './static-verify.js';
 import { ExecutionState, type InputObjectInfo, type Slot } from './state.js';
@@ -315,6 +315,14 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
       failure = e;
     }
     if (failure === null && cfg.flag('enable_unified_linkage')) failure = checkUnifiedLinkage(vm, store, input.transaction.commands, cfg);
+  }
+  if (failure === null && input.runInitsOf !== undefined) {
+    try {
+      runPackageInits(env, input.runInitsOf.package, input.runInitsOf.modules);
+    } catch (e) {
+      if (!(e instanceof ExecutionFailure)) throw e;
+      failure = e;
+    }
   }
   if (failure === null) {
     input.transaction.commands.forEach((c, i) => {

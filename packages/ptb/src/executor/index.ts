@@ -5,7 +5,7 @@ export { ExecutionFailure } from './errors.js';
 export { checkTransactionInput, TransactionInputError } from './input-checks.js';
 export type { InputCheckRequest, TransactionInputErrorCode } from './input-checks.js';
 export type { CommandArgumentErrorKind } from './errors.js';
-export { packageDigest } from './publish.js';
+export { packageDigest, dependencyOrder } from './publish.js';
 export { toBcsOwner, toRuntimeOwner, decodeObject, objectTypeTag, moveObjectTypeOf, objectSizeForGas } from './objects.js';
 export { isPureType } from './state.js';
 export { transactionInputError } from './validity.js';

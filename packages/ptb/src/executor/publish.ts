@@ -143,6 +143,50 @@ function runInits(env: CommandEnv, id: string, modules: CompiledModule[]): void 
   }
 }
 
+/**
+ * The modules of a package in dependency order (a module after the modules of its own
+ * package it uses; ties by name): the order a compiler emits them for publishing, so the
+ * order their `init` functions ran in.
+ */
+export function dependencyOrder(modules: readonly CompiledModule[]): CompiledModule[] {
+  const byName = new Map(modules.map((m) => [moduleName(m), m]));
+  const self = (m: CompiledModule): string => m.addressIdentifiers[m.moduleHandles[m.selfModuleHandleIndex].address];
+  const out: CompiledModule[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (m: CompiledModule): void => {
+    const name = moduleName(m);
+    if (state.get(name) !== undefined) return;
+    state.set(name, 'visiting');
+    const deps = m.moduleHandles
+      .filter((h, i) => i !== m.selfModuleHandleIndex && m.addressIdentifiers[h.address] === self(m))
+      .map((h) => m.identifiers[h.name])
+      .sort();
+    for (const d of deps) {
+      const dep = byName.get(d);
+      if (dep !== undefined && state.get(d) === undefined) visit(dep);
+    }
+    state.set(name, 'done');
+    out.push(m);
+  };
+  for (const name of [...byName.keys()].sort()) visit(byName.get(name) as CompiledModule);
+  return out;
+}
+
+/**
+ * Run the `init` functions of package `id`, already loaded, as its publish did (dependency
+ * order, one-time witnesses): state that a package loaded from its bytecode never got.
+ */
+export function runPackageInits(env: CommandEnv, id: string, only?: readonly string[]): void {
+  const pkg = env.vm.packageById(id);
+  if (pkg === undefined) throw simpleFailure('PublishUpgradeMissingDependency', `package ${id} is not loaded`);
+  const modules = dependencyOrder(pkg.modules.map((m) => m.module));
+  if (only !== undefined) {
+    const missing = only.filter((n) => !modules.some((m) => moduleName(m) === n));
+    if (missing.length > 0) throw simpleFailure('PublishUpgradeMissingDependency', `package ${id} has no module ${missing.join(', ')}`);
+  }
+  runInits(env, canonicalAddress(id), only === undefined ? modules : modules.filter((m) => only.includes(moduleName(m))));
+}
+
 function chargeBytes(env: CommandEnv, bytes: readonly Uint8Array[]): void {
   const perByte = Number(env.vm.protocolConfig?.optionalInt('package_publish_cost_per_byte') ?? 80);
   env.gasLeft -= perByte * bytes.reduce((n, b) => n + b.length, 0);

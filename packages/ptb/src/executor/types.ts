@@ -62,6 +62,12 @@ export interface ExecutionInput {
    * values need not be consumed, return values of every command are reported.
    */
   checks?: CheckMode;
+  /**
+   * Before the commands, run the `init` functions of this already-loaded package (storage
+   * id) as its publish did (only those of `modules` when given). Simulation only: a package
+   * loaded from bytecode never ran them.
+   */
+  runInitsOf?: { package: string; modules?: readonly string[] };
 }
 
 /** A value a command returned or a reference it mutated, with its type tag and BCS. */

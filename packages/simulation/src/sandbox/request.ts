@@ -89,9 +89,21 @@ export const ACTION_SCHEMAS = {
   }),
   get_struct_info: z.object({ type_path: name }),
   create_test_object: z.object({ type_tag: name, value: jsonValue.optional(), object_id: address.optional(), owner: owner.optional() }),
+  /** Run the `init` functions of a loaded package, as its publish did (new); `modules`: only theirs. */
+  init_package: z.object({ package: address, modules: z.array(name).optional(), ...txOptions }),
+  /** Settings of the environment (new): each one given is changed, the others stay. */
+  configure: z.object({
+    sender: address.optional(),
+    epoch: u64.optional(),
+    gas_price: u64.optional(),
+    gas_budget: u64.optional(),
+    checks: checks.optional(),
+    /** 32 bytes of hex (`0x` optional): new randomness behind Random 0x8. */
+    random_seed: z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'expected 32 bytes of hex').optional(),
+  }),
 } as const;
 
-/** Action names (31, aliases included). */
+/** Action names (33, aliases included). */
 export type SandboxAction = keyof typeof ACTION_SCHEMAS;
 
 /** Every action name. */

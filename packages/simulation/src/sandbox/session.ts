@@ -123,7 +123,31 @@ const HANDLERS: { [A in SandboxAction]: Handler<A> } = {
   compile_move: (s, p) => compileMove(s.env, p),
   get_struct_info: (s, p) => ok(structInfo(s.env, p.type_path)),
   create_test_object: (s, p) => ok(createTestObject(s.env, p)),
+  init_package: (s, p) => {
+    const out = s.env.runPackageInits(p.package, { ...txOptions(p), ...(p.modules === undefined ? {} : { modules: p.modules }) });
+    return transactionResponse(s.env, out, { mockGas: p.gas_coin === undefined, describe: () => `init of package ${p.package}` }, { package: p.package, modules: p.modules ?? null });
+  },
+  configure: (s, p) => ok(configure(s.env, p)),
 };
+
+/** Apply the settings a `configure` request gives; answer with all of them. */
+function configure(env: SimulationEnvironment, p: RequestOf<'configure'>): Json {
+  if (p.sender !== undefined) env.setSender(p.sender);
+  if (p.epoch !== undefined) env.setEpoch(p.epoch);
+  if (p.gas_price !== undefined) env.setGasPrice(p.gas_price);
+  if (p.gas_budget !== undefined) env.setGasBudget(p.gas_budget);
+  if (p.checks !== undefined) env.setChecks(p.checks);
+  if (p.random_seed !== undefined) env.setRandomSeed(Uint8Array.from(Buffer.from(p.random_seed.replace(/^0x/, ''), 'hex')));
+  const c = env.config;
+  return {
+    sender: c.sender,
+    epoch: Number(c.epoch),
+    gas_price: Number(c.gasPrice),
+    gas_budget: Number(c.gasBudget),
+    checks: c.checks,
+    random_seed: `0x${Buffer.from(c.randomSeed).toString('hex')}`,
+  };
+}
 
 /** A sandbox session: an environment plus the protocol's dispatcher. */
 export class SandboxSession {

@@ -1,0 +1,215 @@
+/**
+ * `smi benchmark-local`: type inhabitation of every public or entry function of a corpus
+ * (Tier A static stages, Tier B real transactions), one JSONL row per function, and a
+ * summary. The original's flags, all wired; rows replay through `smi sandbox-exec`.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { findPackageDirs, loadPackageDir, type MovePackage, PackageError } from '@smi/bytecode';
+import { type BenchmarkRow, type BenchmarkSummary, rowLine, runBenchmark, runTargets, summaryText } from '@smi/inhabit';
+import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
+import { defineCommand } from '../command.js';
+import { inputError } from '../errors.js';
+import { defaultFrameworkDir, loadCorpora, loadFramework } from '../framework.js';
+import { type CliIo, jsonLine, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
+import { Progress } from '../progress.js';
+import { RowFile } from '../row-file.js';
+import { parseBenchmarkFlags } from './benchmark-flags.js';
+
+export interface BenchmarkLocalArgs {
+  'target-corpus': string;
+  output: string;
+  'tier-a-only': boolean;
+  'restricted-state': boolean;
+  'use-mm2': boolean;
+  'static-only': boolean;
+  'max-chain-depth': number;
+  'phase-errors': boolean;
+  'error-distribution': boolean;
+  'function-filter'?: string;
+  'module-filter'?: string;
+  'use-ptb': boolean;
+  'strict-crypto': boolean;
+  'clock-base-ms'?: string;
+  'random-seed'?: string;
+  corpus: string[];
+  'package-ids-file'?: string;
+  'include-framework': boolean;
+  jobs?: number;
+  shard?: string;
+  summary?: string;
+  resume: boolean;
+  timings: boolean;
+  'max-attempts': number;
+  'gas-budget'?: string;
+  'timeout-ms': number;
+  framework?: string;
+  'protocol-version'?: number;
+}
+
+/** A row for a target package that could not be read: the run goes on without it. */
+function loadFailureRow(id: string, reason: string): BenchmarkRow {
+  return { target_package: id, target_module: '', target_function: '', status: 'miss', failure_stage: 'A1', failure_reason: `package failed to load: ${reason}`, error_code: 'E101' };
+}
+
+/** The target packages (each directory read on its own, so one bad package does not stop the run). */
+function loadTargets(io: CliIo, root: string): { packages: MovePackage[]; failures: BenchmarkRow[] } {
+  const dir = resolveInputPath(io, root);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--target-corpus ${root}: not a directory`, 'NOT_A_DIRECTORY');
+  const dirs = existsSync(path.join(dir, 'bytecode_modules')) ? [dir] : findPackageDirs(dir);
+  if (dirs.length === 0) throw new UsageError(`--target-corpus ${root}: no packages (a package directory has bytecode_modules/*.mv)`, 'NO_PACKAGES');
+  const packages: MovePackage[] = [];
+  const failures: BenchmarkRow[] = [];
+  for (const d of dirs) {
+    try {
+      packages.push(loadPackageDir(d));
+    } catch (e) {
+      if (!(e instanceof PackageError)) throw e;
+      failures.push(loadFailureRow(path.basename(d), e.message));
+    }
+  }
+  return { packages, failures };
+}
+
+async function packageIds(io: CliIo, file: string): Promise<Set<string>> {
+  const text = (await readInput(io, file, '--package-ids-file')).toString('utf8');
+  const ids = new Set<string>();
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.replace(/#.*$/, '').trim();
+    if (line === '') continue;
+    if (!/^(0x)?[0-9a-fA-F]{1,64}$/.test(line)) throw new UsageError(`--package-ids-file ${file}:${i + 1}: ${JSON.stringify(line)} is not a package id`, 'INVALID_ADDRESS');
+    ids.add('0x' + line.replace(/^0x/, '').toLowerCase().padStart(64, '0'));
+  }
+  return ids;
+}
+
+function protocolConfigFor(io: CliIo, version: number | undefined): ProtocolConfig {
+  try {
+    return loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), version);
+  } catch (e) {
+    throw inputError('--protocol-version', e);
+  }
+}
+
+/** `smi benchmark-local`. */
+export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
+  command: 'benchmark-local',
+  describe: 'Type inhabitation of every public/entry function of a corpus: Tier A (static) and Tier B (real transactions), JSONL rows and a summary',
+  options: {
+    'target-corpus': { type: 'string', demandOption: true, describe: 'Packages to benchmark: a corpus root (sui-packages layout) or one package directory' },
+    output: { type: 'string', default: '-', describe: 'JSONL rows: a file (written as <file>.partial until the run ends), or - for standard output', file: 'write' },
+    'tier-a-only': { type: 'boolean', default: false, describe: 'Static stages only (no transactions)' },
+    'restricted-state': { type: 'boolean', default: false, describe: 'Never forge objects from raw BCS: only objects of the state, chains and setup transactions' },
+    'use-mm2': { type: 'boolean', default: true, alias: 'mm2', describe: 'Multi-hop constructor chains (--no-mm2: single hop)' },
+    'static-only': { type: 'boolean', default: false, describe: 'Stop after the static checks (A1, A2, type-argument bounds): status static_pass' },
+    'max-chain-depth': { type: 'number', default: 5, describe: 'Longest constructor chain' },
+    'phase-errors': { type: 'boolean', default: true, describe: 'Add the taxonomy phase, error source and limitation flag to failing rows (--no-phase-errors: stage and E-code only)' },
+    'error-distribution': { type: 'boolean', default: false, describe: 'Print the failures by phase of the taxonomy with the summary' },
+    'function-filter': { type: 'string', describe: 'Only functions whose name matches this regular expression' },
+    'module-filter': { type: 'string', describe: 'Only modules whose name matches this regular expression' },
+    'use-ptb': { type: 'boolean', default: false, describe: 'Tier B as one PTB per target (chain results feed the target); without it, one transaction per call' },
+    'strict-crypto': { type: 'boolean', default: true, describe: 'Real signature verification (--no-strict-crypto: every verification passes, as the original; rows say permissive_crypto)' },
+    'clock-base-ms': { type: 'string', describe: 'Clock time of the state, ms (default 1704067200000)' },
+    'random-seed': { type: 'string', describe: 'Randomness behind Random 0x8: hex, up to 32 bytes (default zeros)' },
+    corpus: { type: 'string', array: true, default: [] as string[], describe: 'Dependencies to load but not benchmark: package directories or corpus roots (repeatable)' },
+    'package-ids-file': { type: 'string', describe: 'Only these packages of the target corpus: one id per line (# comments), or - for standard input', file: 'read' },
+    'include-framework': { type: 'boolean', default: false, describe: 'Benchmark 0x1, 0x2 and 0x3 too (skipped by default, as the original)' },
+    jobs: { type: 'number', describe: 'Worker threads (default: the number of cores)' },
+    shard: { type: 'string', describe: 'Run part K of N (K/N): targets i with i mod N = K-1; the rows of all N parts, sorted, are the rows of one run' },
+    summary: { type: 'string', describe: 'Write the summary JSON to this file, or - for standard output', file: 'write' },
+    resume: { type: 'boolean', default: false, describe: 'Keep the rows an interrupted run wrote to --output and do the rest' },
+    timings: { type: 'boolean', default: true, describe: 'elapsed_ms in rows (--no-timings: output is byte-for-byte the same on every run)' },
+    'max-attempts': { type: 'number', default: 5, describe: 'Tier B attempts per function (value profiles, then alternative sources)' },
+    'gas-budget': { type: 'string', describe: 'Gas budget of each transaction, MIST (default 5000000000)' },
+    'timeout-ms': { type: 'number', default: 60000, describe: 'Wall-clock limit of one function on a worker' },
+    framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },
+    'protocol-version': { type: 'number', describe: 'Protocol version (default: the latest in $SMI_FIXTURES)' },
+  },
+  examples: [
+    { command: '$0 benchmark-local --target-corpus ../shared/corpus --use-ptb --output results.jsonl', describe: 'the whole shared corpus, Tier A and B, summary on stderr' },
+    { command: '$0 benchmark-local --target-corpus ../shared/corpus/0xca441b44943c16be0e6e23c5a955bb971537ea3289ae8016fbf33fffe1fd210f --corpus ../shared/corpus --use-ptb --jobs 1 | head -c 300', describe: 'one package, rows on stdout' },
+    { command: '$0 benchmark-local --target-corpus ../shared/corpus --tier-a-only --error-distribution --output a.jsonl --summary summary.json', describe: 'Tier A only, with the taxonomy table and a summary file' },
+  ],
+  epilog:
+    'Rows: the original JSONL schema (target_package, target_module, target_function, status, failure_stage, failure_reason, tier_a_details, tier_b_details) ' +
+    'plus error_code, type_args, abort, gas_used, created_object_types, provenance, elapsed_ms and transactions: the smi sandbox-exec requests that ' +
+    'reproduce the outcome (feed them to smi sandbox-exec --interactive --corpus <the same corpus dirs>). Exit 0 when the run finished, 130 when interrupted ' +
+    '(the rows written are kept; --resume continues), 2 on bad input.',
+  longRunning: true,
+  run: async (args, io) => {
+    const flags = parseBenchmarkFlags(args);
+    if (args.json && args.output === '-') throw new UsageError('--json prints the summary on standard output: give the rows a file with --output <file>', 'USAGE');
+    const { packages: loaded, failures } = loadTargets(io, args['target-corpus']);
+    let targets = loaded;
+    if (args['package-ids-file'] !== undefined) {
+      const ids = await packageIds(io, args['package-ids-file']);
+      targets = loaded.filter((p) => ids.has(p.id));
+      const missing = [...ids].filter((id) => !loaded.some((p) => p.id === id));
+      if (missing.length > 0 && !args.quiet) io.stderr(`benchmark-local: warning: ${missing.length} package ids of --package-ids-file are not in --target-corpus (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})\n`);
+    }
+    const dependencies = loadCorpora(io, args.corpus);
+    const targetIds = new Set(targets.map((p) => p.id));
+    const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io))
+      .map((f) => f.pkg)
+      .filter((p) => !targetIds.has(p.id) && !dependencies.some((d) => d.id === p.id));
+    const options = {
+      framework,
+      dependencies: dependencies.filter((d) => !targetIds.has(d.id)),
+      targets,
+      protocolConfig: protocolConfigFor(io, args['protocol-version']),
+      ...flags,
+    };
+    const order = [...failures, ...runTargets(options).map((t) => ({ target_package: t.packageId, target_module: t.module, target_function: t.name }))];
+    const { out, done } = RowFile.open(io, args.output, args.resume, order);
+    const doneFailures = done.slice(0, failures.length);
+    for (const row of failures.slice(doneFailures.length)) out.write(rowLine(row));
+    const doneTargets = done.slice(failures.length);
+    let progress: Progress | null = null;
+    let hitsA = 0;
+    let hitsB = 0;
+    for (const r of done) {
+      if (r.status === 'tier_a_hit' || r.status === 'tier_b_hit') hitsA++;
+      if (r.status === 'tier_b_hit') hitsB++;
+    }
+    let result;
+    try {
+      result = await runBenchmark({
+        ...options,
+        done: doneTargets,
+        ...(io.signal ? { signal: io.signal } : {}),
+        onStart: (info) => {
+          if (!args.quiet) {
+            const inits = info.inits.filter((i) => i.success).length;
+            io.stderr(`benchmark-local: ${info.targets} functions in ${targets.length} packages${info.skipped > 0 ? ` (${info.skipped} done before, resumed)` : ''}; ${inits}/${info.inits.length} inits ran; ${flags.jobs} worker${flags.jobs === 1 ? '' : 's'}\n`);
+          }
+          progress = new Progress(io, 'benchmark-local', info.targets, args.quiet, info.skipped);
+        },
+        onRow: (row) => {
+          out.write(rowLine(row));
+          if (row.status === 'tier_a_hit' || row.status === 'tier_b_hit') hitsA++;
+          if (row.status === 'tier_b_hit') hitsB++;
+          (progress as Progress | null)?.tick(`${row.target_module} · A ${hitsA} · B ${hitsB}`);
+        },
+      });
+    } catch (e) {
+      out.close();
+      throw e;
+    }
+    (progress as Progress | null)?.finish();
+    out.close();
+    const summary: BenchmarkSummary = { ...result.summary };
+    for (const f of failures) {
+      summary.rows++;
+      summary.by_status.miss = (summary.by_status.miss ?? 0) + 1;
+      summary.by_stage.A1 = (summary.by_stage.A1 ?? 0) + 1;
+      summary.by_error_code.E101 = (summary.by_error_code.E101 ?? 0) + 1;
+      summary.per_package[f.target_package] = { functions: 0, tier_a_hits: 0, tier_b_hits: 0 };
+    }
+    if (args.summary !== undefined) writeOutput(io, args.summary, JSON.stringify(summary, null, 2) + '\n');
+    if (!args.quiet) io.stderr(summaryText(summary, { errorDistribution: args['error-distribution'] }));
+    if (args.json) io.stdout(jsonLine(summary));
+    const reason: unknown = io.signal?.reason;
+    if (result.interrupted) return reason !== null && typeof reason === 'object' && 'exitCode' in reason ? (reason as { exitCode: number }).exitCode : 130;
+    return 0;
+  },
+});

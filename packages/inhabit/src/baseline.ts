@@ -1,0 +1,85 @@
+/**
+ * The state every function's Tier B starts from: the clock and randomness set, and the
+ * `init` functions of every non-framework package run once, as their publish did (one
+ * module at a time, in dependency order, so a module that cannot link does not keep the
+ * others from running). It is built from `smi sandbox-exec` requests, recorded, so that
+ * a row's transactions begin with them and replay from a fresh session.
+ */
+import { canonicalAddress, moduleName } from '@smi/bytecode';
+import type { Json } from '@smi/move-vm';
+import { dependencyOrder } from '@smi/ptb';
+import type { SandboxResponse, SandboxSession, StateSnapshot } from '@smi/simulation';
+import type { Catalogue } from './catalogue.js';
+import { type InventoryObject, inventoryOf } from './inventory.js';
+
+/** Packages that are part of the framework (their state exists from genesis). */
+export const FRAMEWORK_IDS: ReadonlySet<string> = new Set(['0x1', '0x2', '0x3', '0xb', '0xdee9'].map((a) => canonicalAddress(a)));
+
+/** Settings of the baseline. */
+export interface BaselineOptions {
+  /** Clock 0x6 time (ms). */
+  clockMs: bigint;
+  /** 32 bytes behind Random 0x8, or `null` for the default (zeros). */
+  randomSeed: Uint8Array | null;
+  /** Gas budget of every transaction (MIST). */
+  gasBudget: bigint;
+}
+
+/** One `init` that ran (or failed). */
+export interface InitRun {
+  package: string;
+  module: string;
+  success: boolean;
+  error?: string;
+  created: number;
+}
+
+/** The baseline: its requests, what the inits did, the state to return to and its objects. */
+export interface Baseline {
+  requests: readonly Json[];
+  inits: readonly InitRun[];
+  snapshot: StateSnapshot;
+  inventory: readonly InventoryObject[];
+}
+
+async function run(session: SandboxSession, requests: Json[], request: Json): Promise<SandboxResponse> {
+  requests.push(request);
+  return session.handle(request);
+}
+
+/**
+ * Build the baseline in `session` (a fresh one). The inits of each original package run
+ * once, from its lowest loaded version (the one that was published first).
+ */
+export async function buildBaseline(session: SandboxSession, catalogue: Catalogue, options: BaselineOptions): Promise<Baseline> {
+  const requests: Json[] = [];
+  const settings: Record<string, Json> = { action: 'configure', gas_budget: options.gasBudget.toString() };
+  if (options.randomSeed !== null) settings.random_seed = `0x${Buffer.from(options.randomSeed).toString('hex')}`;
+  const configured = await run(session, requests, settings);
+  if (!configured.success) throw new Error(`the sandbox could not be configured: ${configured.error ?? ''}`);
+  const clock = await run(session, requests, { action: 'set_clock', timestamp_ms: options.clockMs.toString() });
+  if (!clock.success) throw new Error(`the clock could not be set: ${clock.error ?? ''}`);
+  const first = new Map<string, { id: string; version: number }>();
+  for (const p of catalogue.packages) {
+    if (FRAMEWORK_IDS.has(p.id) || FRAMEWORK_IDS.has(p.originalId)) continue;
+    const cur = first.get(p.originalId);
+    if (cur === undefined || p.version < cur.version) first.set(p.originalId, { id: p.id, version: p.version });
+  }
+  const inits: InitRun[] = [];
+  for (const { id } of [...first.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    const pkg = session.env.vm.packageById(id);
+    if (pkg === undefined) continue;
+    const modules = dependencyOrder(pkg.modules.map((m) => m.module))
+      .filter((m) => m.functionDefs.some((d) => m.identifiers[m.functionHandles[d.function].name] === 'init'))
+      .map((m) => moduleName(m));
+    for (const module of modules) {
+      const r = await run(session, requests, { action: 'init_package', package: id, modules: [module] });
+      const effects = r.effects as { created?: unknown[] } | undefined;
+      // A failed init stays among the requests: it counts as a transaction (ids after it
+      // derive from the count), so a replay must run it too.
+      inits.push({ package: id, module, success: r.success, ...(r.success ? {} : { error: r.error ?? 'failed' }), created: effects?.created?.length ?? 0 });
+    }
+  }
+  const snapshot = session.env.captureState();
+  return { requests, inits, snapshot, inventory: inventoryOf(session.env, catalogue, 'init_state') };
+}

@@ -1,0 +1,34 @@
+/**
+ * @smi/inhabit: type inhabitation over a corpus of Sui packages. A constructor graph read
+ * from the bytecode, values and type arguments that meet their types' constraints, Tier A
+ * (static stages A1–A5) and Tier B (real PTBs on the simulation), rows in the original's
+ * JSONL schema that replay through `smi sandbox-exec`, and a summary.
+ */
+export { Benchmark, DEFAULT_CLOCK_BASE_MS } from './benchmark.js';
+export type { BenchmarkOptions, TargetRef } from './benchmark.js';
+export { Catalogue, isCoreFramework } from './catalogue.js';
+export type { DatatypeDecl, FunctionDecl, PackageInfo, CallSite, FieldDecl } from './catalogue.js';
+export { ConstructorGraph, isCallable } from './constructor-graph.js';
+export type { ConstructorEdge, SetupEdge, GraphStats, EdgeKind } from './constructor-graph.js';
+export { Planner } from './planner.js';
+export type { PlannerOptions, PlanOutcome, TargetPlan, ParamPlan } from './planner.js';
+export { buildBaseline, FRAMEWORK_IDS } from './baseline.js';
+export type { Baseline, BaselineOptions, InitRun } from './baseline.js';
+export { inventoryOf, tyFromTag } from './inventory.js';
+export type { InventoryObject, ObjectOrigin, ObjectOwnership } from './inventory.js';
+export { rowLine, rowSortKey } from './row.js';
+export type { BenchmarkRow, RowStatus, TierADetails, TierBDetails, StaticCall, AbortInfo, TypeArgJson } from './row.js';
+export { ERROR_CODES, STAGE_CODES, ABORT_CATEGORIES, abortCategory, errorSource, isExpectedLimitation } from './taxonomy.js';
+export type { Stage, ErrorCode, Phase, ErrorSource, AbortCategory, StageFailure } from './taxonomy.js';
+export { pureValue, isPureTy, bcsRoundTrip, VALUE_PROFILES } from './values.js';
+export type { ValueProfile } from './values.js';
+export { defaultTypeArg, completeTypeArgs } from './type-args.js';
+export type { ChosenTypeArg } from './type-args.js';
+export { formatTy, tyFromToken, datatypeKey } from './types.js';
+export type { Ty, DatatypeTy, PrimName } from './types.js';
+export type { Source, Arg, ParamUse, Provenance } from './sources.js';
+export { runBenchmark, runTargets, unfinishedRow } from './runner.js';
+export type { RunOptions, RunResult } from './runner.js';
+export { SummaryBuilder, summaryText } from './summary.js';
+export type { BenchmarkSummary, PackageSummary } from './summary.js';
+export { selectTargets } from './benchmark.js';

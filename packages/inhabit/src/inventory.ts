@@ -1,0 +1,72 @@
+/**
+ * The objects a benchmark transaction may use as inputs: what the baseline state holds
+ * (objects the packages' `init` functions created, the system objects) and, per
+ * function, what a setup transaction created. Only objects the sender can use: owned by
+ * the sender, shared, or immutable.
+ */
+import { canonicalAddress } from '@smi/bytecode';
+import { parseTypeTag, type TypeTagAst } from '@smi/move-vm';
+import { objectTypeTag } from '@smi/ptb';
+import type { SimulationEnvironment } from '@smi/simulation';
+import type { Catalogue } from './catalogue.js';
+import { datatype, type DatatypeTy, datatypeKey, prim, type Ty, vectorOf } from './types.js';
+
+/** How an object can be passed: owned by the sender, shared, or frozen. */
+export type ObjectOwnership = 'owned' | 'shared' | 'immutable';
+
+/** Where an object came from (the provenance of a row that uses it). */
+export type ObjectOrigin = 'system' | 'init_state' | 'setup' | 'synthesized';
+
+/** An object a transaction can take as input. */
+export interface InventoryObject {
+  id: string;
+  type: DatatypeTy;
+  /** Type tag as stored (type-origin addresses). */
+  typeTag: string;
+  ownership: ObjectOwnership;
+  origin: ObjectOrigin;
+}
+
+/** Ids of the system objects (Clock, Random, DenyList, CoinRegistry, ...): genuine, usable by anyone. */
+const SYSTEM_IDS = new Set(['0x6', '0x8', '0x403', '0xc', '0xacc', '0x5', '0x7'].map((a) => canonicalAddress(a)));
+
+/**
+ * A type tag as a {@link Ty} keyed by original ids: a datatype named by the storage id of
+ * an upgraded package (its type origin) is named by the package's original id instead.
+ */
+export function tyFromTag(tag: string | TypeTagAst, catalogue: Catalogue): Ty {
+  const ast = typeof tag === 'string' ? parseTypeTag(tag) : tag;
+  switch (ast.$kind) {
+    case 'Primitive':
+      return prim(ast.name);
+    case 'Vector':
+      return vectorOf(tyFromTag(ast.elem, catalogue));
+    case 'Datatype': {
+      const address = canonicalAddress(ast.address);
+      const original = catalogue.packages.find((p) => p.id === address)?.originalId ?? address;
+      return datatype(
+        datatypeKey(original, ast.module, ast.name),
+        ast.typeArgs.map((a) => tyFromTag(a, catalogue)),
+      );
+    }
+  }
+}
+
+/** The usable objects of `env` now, sorted by id; `origin` labels the non-system ones. */
+export function inventoryOf(env: SimulationEnvironment, catalogue: Catalogue, origin: ObjectOrigin): InventoryObject[] {
+  const sender = env.sender;
+  const out: InventoryObject[] = [];
+  for (const [id, o] of env.store.entries()) {
+    if (o.data.$kind !== 'Move') continue;
+    let ownership: ObjectOwnership;
+    if (o.owner.$kind === 'Shared') ownership = 'shared';
+    else if (o.owner.$kind === 'Immutable') ownership = 'immutable';
+    else if (o.owner.$kind === 'AddressOwner' && canonicalAddress(o.owner.AddressOwner) === sender) ownership = 'owned';
+    else continue;
+    const typeTag = objectTypeTag(o);
+    const type = tyFromTag(typeTag, catalogue);
+    if (type.$kind !== 'Datatype') continue;
+    out.push({ id, type, typeTag, ownership, origin: SYSTEM_IDS.has(id) ? 'system' : origin });
+  }
+  return out;
+}

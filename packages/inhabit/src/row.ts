@@ -1,0 +1,117 @@
+/**
+ * A row of `benchmark-local` output: the original's JSONL schema (`BenchmarkReport`, keys
+ * without a value left out), plus the keys the original lacked. Keys are always written
+ * in this order, so the same outcome is the same bytes.
+ */
+import type { Json } from '@smi/move-vm';
+import type { Provenance } from './sources.js';
+import type { AbortCategory, ErrorCode, ErrorSource, Phase, Stage } from './taxonomy.js';
+
+/** The status of a row: the highest tier reached (`static_pass` only with `--static-only`). */
+export type RowStatus = 'tier_b_hit' | 'tier_a_hit' | 'miss' | 'static_pass';
+
+/** `tier_a_details`. */
+export interface TierADetails {
+  resolved_params: string[];
+  bcs_roundtrip_verified: boolean;
+  has_object_params: boolean;
+}
+
+/** A call the target's body makes to a module outside 0x1/0x2/0x3. */
+export interface StaticCall {
+  target_module: string;
+  function_name: string;
+  is_generic: boolean;
+}
+
+/** `tier_b_details`. */
+export interface TierBDetails {
+  execution_success: boolean;
+  error?: string;
+  target_modules_accessed?: string[];
+  static_calls?: StaticCall[];
+  /** New: `ptb` (`--use-ptb`) or `direct` (one call per transaction). */
+  path: 'ptb' | 'direct';
+  /** New: attempts made (value profiles, alternative sources) before this outcome. */
+  attempts: number;
+  /** New: the value profile of the attempt reported. */
+  value_profile: string;
+  /** New: `relaxed` when the transaction ran with dev-inspect rules (a value it could neither drop nor send). */
+  checks: 'strict' | 'relaxed';
+  /** New: values the transaction could neither drop nor send (why it ran relaxed). */
+  undisposable?: string[];
+}
+
+/** `abort`: what stopped a failed Tier B. */
+export interface AbortInfo {
+  /** The abort code (decimal), or `null` for an execution error that is not an abort. */
+  code: string | null;
+  /** `module::function` where it happened, when known. */
+  location: string | null;
+  category: AbortCategory;
+}
+
+/** A type argument and why it was chosen. */
+export interface TypeArgJson {
+  type: string;
+  reason: 'bound' | 'default';
+}
+
+/** One row. */
+export interface BenchmarkRow {
+  target_package: string;
+  target_module: string;
+  target_function: string;
+  status: RowStatus;
+  failure_stage?: Stage;
+  failure_reason?: string;
+  tier_a_details?: TierADetails;
+  tier_b_details?: TierBDetails;
+  error_code?: ErrorCode;
+  error_phase?: Phase;
+  error_source?: ErrorSource;
+  is_expected_limitation?: boolean;
+  type_args?: TypeArgJson[];
+  abort?: AbortInfo;
+  gas_used?: number;
+  created_object_types?: string[];
+  provenance?: Provenance;
+  permissive_crypto?: true;
+  elapsed_ms?: number;
+  transactions?: Json[];
+}
+
+const ORDER: readonly (keyof BenchmarkRow)[] = [
+  'target_package',
+  'target_module',
+  'target_function',
+  'status',
+  'failure_stage',
+  'failure_reason',
+  'tier_a_details',
+  'tier_b_details',
+  'error_code',
+  'error_phase',
+  'error_source',
+  'is_expected_limitation',
+  'type_args',
+  'abort',
+  'gas_used',
+  'created_object_types',
+  'provenance',
+  'permissive_crypto',
+  'elapsed_ms',
+  'transactions',
+];
+
+/** The row as one JSON line (keys in schema order, absent ones left out). */
+export function rowLine(row: BenchmarkRow): string {
+  const out: Record<string, unknown> = {};
+  for (const k of ORDER) if (row[k] !== undefined) out[k] = row[k];
+  return JSON.stringify(out) + '\n';
+}
+
+/** The order rows are written in: package id, module name, then position in the module. */
+export function rowSortKey(row: Pick<BenchmarkRow, 'target_package' | 'target_module'>, defIndex: number): string {
+  return `${row.target_package}::${row.target_module}::${defIndex.toString().padStart(6, '0')}`;
+}

@@ -1,0 +1,135 @@
+/**
+ * The error taxonomy (the original's v0.4/v0.5 `errors.rs`, defined there but never
+ * emitted): stages A1–A5/B1–B2, E-codes by phase, whether a failure is an expected
+ * limitation of the sandbox, and the categories of aborts.
+ */
+
+/** The stages of a row (the spec's meanings). */
+export type Stage = 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'B1' | 'B2';
+
+/** The E-codes. */
+export type ErrorCode =
+  | 'E101'
+  | 'E102'
+  | 'E103'
+  | 'E201'
+  | 'E202'
+  | 'E203'
+  | 'E204'
+  | 'E205'
+  | 'E301'
+  | 'E302'
+  | 'E303'
+  | 'E304'
+  | 'E401'
+  | 'E402'
+  | 'E403'
+  | 'E404'
+  | 'E501'
+  | 'E502';
+
+/** Phases of the taxonomy. */
+export type Phase = 'Resolution' | 'TypeCheck' | 'Synthesis' | 'Execution' | 'Validation';
+
+/** Who is at fault. */
+export type ErrorSource = 'infrastructure_limitation' | 'target_package_limitation' | 'unknown';
+
+/** Categories of a Move abort or execution error. */
+export type AbortCategory =
+  | 'unsupported_native'
+  | 'assertion_failed'
+  | 'object_error'
+  | 'arithmetic_error'
+  | 'vector_bounds_error'
+  | 'type_error'
+  | 'out_of_gas'
+  | 'unknown';
+
+/** Every abort category, in the order tables list them. */
+export const ABORT_CATEGORIES: readonly AbortCategory[] = [
+  'assertion_failed',
+  'object_error',
+  'arithmetic_error',
+  'vector_bounds_error',
+  'type_error',
+  'out_of_gas',
+  'unsupported_native',
+  'unknown',
+];
+
+/** What each code means. */
+export const ERROR_CODES: Readonly<Record<ErrorCode, { phase: Phase; description: string }>> = {
+  E101: { phase: 'Resolution', description: 'module not found (or it does not link: a package it needs is not loaded)' },
+  E102: { phase: 'Resolution', description: 'function not found' },
+  E103: { phase: 'Resolution', description: 'function not callable (neither public nor entry)' },
+  E201: { phase: 'TypeCheck', description: 'type mismatch (an argument kind a transaction cannot pass)' },
+  E202: { phase: 'TypeCheck', description: 'ability violation' },
+  E203: { phase: 'TypeCheck', description: 'generic bounds not satisfied' },
+  E204: { phase: 'TypeCheck', description: 'recursive type' },
+  E205: { phase: 'TypeCheck', description: 'unknown type (its module is not loaded)' },
+  E301: { phase: 'Synthesis', description: 'no constructor or object for a parameter type' },
+  E302: { phase: 'Synthesis', description: 'constructor chain too deep' },
+  E303: { phase: 'Synthesis', description: 'unsupported constructor parameter' },
+  E304: { phase: 'Synthesis', description: 'BCS round trip failed' },
+  E401: { phase: 'Execution', description: 'transaction setup failed (linking, inputs, a setup transaction)' },
+  E402: { phase: 'Execution', description: 'a constructor in the chain aborted' },
+  E403: { phase: 'Execution', description: 'the target aborted or failed' },
+  E404: { phase: 'Execution', description: 'unsupported native' },
+  E501: { phase: 'Validation', description: 'no target modules accessed' },
+  E502: { phase: 'Validation', description: 'return type mismatch' },
+};
+
+/** The code a stage stands for when nothing more precise is known. */
+export const STAGE_CODES: Readonly<Record<Stage, ErrorCode>> = {
+  A1: 'E102',
+  A2: 'E205',
+  A3: 'E301',
+  A4: 'E201',
+  A5: 'E203',
+  B1: 'E402',
+  B2: 'E403',
+};
+
+/** Limitations of the sandbox or of what construction can reach, not of the target's types. */
+const EXPECTED: ReadonlySet<ErrorCode> = new Set(['E404', 'E302', 'E303', 'E101', 'E205']);
+
+/** `true` when the failure is an expected limitation (unsupported native, chain depth, missing packages). */
+export function isExpectedLimitation(code: ErrorCode): boolean {
+  return EXPECTED.has(code);
+}
+
+/** Who is at fault for a code. */
+export function errorSource(code: ErrorCode): ErrorSource {
+  if (code === 'E404' || code === 'E302' || code === 'E303' || code === 'E304' || code === 'E401') return 'infrastructure_limitation';
+  if (code === 'E101' || code === 'E205' || code === 'E402' || code === 'E403' || code === 'E301') return 'target_package_limitation';
+  return 'unknown';
+}
+
+/** A failure at a stage. */
+export interface StageFailure {
+  stage: Stage;
+  code: ErrorCode;
+  reason: string;
+}
+
+const OBJECT_MODULES = new Set(['dynamic_field', 'dynamic_object_field', 'object', 'transfer', 'table', 'bag', 'object_table', 'object_bag', 'linked_table']);
+
+/**
+ * The category of a failed transaction, from the sandbox's answer: `error` (`Kind: ...` or
+ * `Contract abort in m::f with code N (0x..::m, ...)`) and `error_category`.
+ */
+export function abortCategory(error: string, errorCategory: string | undefined): AbortCategory {
+  if (/UNSUPPORTED_NATIVE|unsupported native|NOT_SUPPORTED/i.test(error)) return 'unsupported_native';
+  if (errorCategory === 'ContractAbort') {
+    const m = /\((0x[0-9a-f]+)::([A-Za-z0-9_]+), instruction/.exec(error);
+    if (m && /^0x0+2$/.test(m[1]) && OBJECT_MODULES.has(m[2])) return 'object_error';
+    return 'assertion_failed';
+  }
+  const kind = /^([A-Za-z]+)/.exec(error)?.[1] ?? '';
+  if (/ArithmeticError|Overflow|DivisionByZero|ARITHMETIC_ERROR/.test(error) || kind === 'MovePrimitiveRuntimeError' && /ARITHMETIC/.test(error)) return 'arithmetic_error';
+  if (/VECTOR_OPERATION_ERROR|IndexOutOfBounds|INDEX_OUT_OF_BOUNDS/.test(error)) return 'vector_bounds_error';
+  if (/InsufficientGas|OUT_OF_GAS|out of gas/i.test(error)) return 'out_of_gas';
+  if (errorCategory === 'MissingObject' || errorCategory === 'SharedObjectLockConflict' || /Object|Shared|Receiving|Transfer|Ownership/.test(kind)) return 'object_error';
+  if (errorCategory === 'TypeMismatch' || errorCategory === 'DeserializationFailed' || /CommandArgumentError|TypeArgumentError|TypeMismatch|InvalidBCS|UnusedValue|Verification/.test(error)) return 'type_error';
+  return 'unknown';
+}

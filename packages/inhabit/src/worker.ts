@@ -1,0 +1,31 @@
+/**
+ * A worker thread of `runBenchmark`: builds its own benchmark (session, baseline) from
+ * the options it was given, then answers `{type: "run", position, target}` messages with
+ * the target's row, one at a time, in the order they came.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Benchmark, type TargetRef } from './benchmark.js';
+import { unfinishedRow, type WorkerMessage } from './runner.js';
+import { deserializeOptions, type SerializedOptions } from './serialize.js';
+
+const port = parentPort;
+if (port === null) throw new Error('worker.ts runs as a worker thread of runBenchmark');
+
+const post = (m: WorkerMessage): void => port.postMessage(m);
+
+try {
+  const bench = await Benchmark.create(deserializeOptions(workerData as SerializedOptions));
+  // One target at a time: they share the session, whose state each one restores.
+  let queue: Promise<void> = Promise.resolve();
+  port.on('message', (m: { type: 'run'; position: number; target: TargetRef }) => {
+    queue = queue.then(() =>
+      bench.runTarget(m.target).then(
+        (row) => post({ type: 'row', position: m.position, row }),
+        (e: unknown) => post({ type: 'row', position: m.position, row: unfinishedRow(m.target, `internal error: ${e instanceof Error ? e.message : String(e)}`) }),
+      ),
+    );
+  });
+  post({ type: 'ready', graph: bench.graphStats, inits: [...bench.baseline.inits] });
+} catch (e) {
+  post({ type: 'fatal', message: e instanceof Error ? e.message : String(e) });
+}
