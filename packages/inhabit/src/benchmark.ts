@@ -257,6 +257,7 @@ export class Benchmark {
     row.tier_b_details = {
       execution_success: b.success,
       ...(b.success ? {} : { error: b.reason ?? 'failed' }),
+      ...(b.modulesAccessed.length > 0 ? { target_modules_accessed: b.modulesAccessed } : {}),
       ...(staticCalls.length > 0 ? { static_calls: staticCalls } : {}),
       path: this.options.usePtb ? 'ptb' : 'direct',
       attempts: b.attempts,

@@ -12,7 +12,7 @@
 import type { Json } from '@smi/move-vm';
 import type { SandboxResponse, SandboxSession } from '@smi/simulation';
 import type { Baseline } from './baseline.js';
-import { type Catalogue, SUI } from './catalogue.js';
+import { type Catalogue, isCoreFramework, SUI } from './catalogue.js';
 import { tyFromTag } from './inventory.js';
 import type { TargetPlan } from './planner.js';
 import { type PreparedObjects, PtbDraft } from './ptb-draft.js';
@@ -48,6 +48,8 @@ export interface TierBOutcome {
   checks: 'strict' | 'relaxed';
   undisposable: string[];
   provenance: Provenance;
+  /** Modules outside 0x1/0x2/0x3 whose code the target's transaction ran. */
+  modulesAccessed: string[];
 }
 
 /** A failure to report, with how far the attempt got (B2 beats B1). */
@@ -159,10 +161,12 @@ export class TierBRunner {
       checks: 'strict',
       undisposable: [],
       provenance: argsProvenance(args),
+      modulesAccessed: [],
     };
     try {
       const prepared = await this.prepare(args, choice.profile, requests);
       const response = this.options.usePtb ? await this.runPtb(plan, args, choice.profile, prepared, requests, base) : await this.runDirect(plan, args, choice.profile, prepared, requests, base);
+      base.modulesAccessed = this.accessed;
       base.gasUsed = gasOf(response);
       const created = (response.effects as { created?: { object_type: string }[] } | undefined)?.created ?? [];
       base.createdTypes = created.map((c) => c.object_type);
@@ -170,6 +174,7 @@ export class TierBRunner {
       return base;
     } catch (e) {
       if (!(e instanceof AttemptFailure)) throw e;
+      base.modulesAccessed = this.accessed;
       base.stage = e.stage;
       base.code = e.code;
       base.reason = e.message;
@@ -189,9 +194,16 @@ export class TierBRunner {
     }
   }
 
+  /** Modules (outside 0x1/0x2/0x3) the last transaction sent ran code of. */
+  private accessed: string[] = [];
+
   private async send(requests: Json[], request: Json): Promise<SandboxResponse> {
     requests.push(request);
-    return this.session.handle(request);
+    const before = this.session.env.lastOutcome;
+    const response = await this.session.handle(request);
+    const after = this.session.env.lastOutcome;
+    this.accessed = after === null || after === before ? [] : after.modulesTouched.filter((m) => !isCoreFramework(m.split('::')[0]));
+    return response;
   }
 
   /** Make the objects forged or set up before the transaction; their ids by source. */

@@ -126,6 +126,7 @@ export class SimulationEnvironment {
   /** Counters behind deterministic digests and ids. */
   protected counters = { tx: 0n, system: 0n, created: 0n, randomRound: 0n };
   private readonly seedRandomness: boolean;
+  private last: TransactionOutcome | null = null;
 
   protected constructor(options: SimulationOptions) {
     this.protocolConfig = options.protocolConfig;
@@ -289,7 +290,13 @@ export class SimulationEnvironment {
       ...(options.runInitsOf === undefined ? {} : { runInitsOf: { ...options.runInitsOf, package: canonicalAddress(options.runInitsOf.package) } }),
     });
     this.finish(result, options.commit ?? true, mock ? gasCoin : null);
-    return { ...result, digest, gasCoin };
+    this.last = { ...result, digest, gasCoin };
+    return this.last;
+  }
+
+  /** The last transaction {@link execute} ran (any request that ran one), or `null`. */
+  get lastOutcome(): TransactionOutcome | null {
+    return this.last;
   }
 
   /** Commit (or, for a dry run, undo the package side effects of) a result. */

@@ -54,6 +54,8 @@ export interface CommandEnv {
    * which a non-public entry function may not take (`InvalidArgumentToPrivateEntryFunction`).
    */
   nonEntryValues?: WeakSet<Slot>;
+  /** Modules the Move calls of the transaction ran code of (`0x…::module`). */
+  modulesTouched?: Set<string>;
 }
 
 function isTxContext(t: Type): boolean {
@@ -230,6 +232,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
     meter: (env.meter ??= { instructions: 0 }),
   });
   env.gasLeft -= r.gasUsed;
+  for (const m of r.modulesTouched) (env.modulesTouched ??= new Set()).add(m);
   if (r.$kind !== 'Success') {
     const f = callFailure(r);
     // Protocol 108+: an abort names the package version that ran, not its original id.

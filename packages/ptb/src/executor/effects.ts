@@ -444,6 +444,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
     commandResults: a.commandResults,
     gasUsed,
     loadedChildObjects: [...children].map(([id, c]) => ({ id, version: c.version })),
+    modulesTouched: [...(a.env.modulesTouched ?? [])].sort(),
   };
 }
 

@@ -126,6 +126,7 @@ function runInits(env: CommandEnv, id: string, modules: CompiledModule[]): void 
       meter: (env.meter ??= { instructions: 0 }),
     });
     env.gasLeft -= r.gasUsed;
+    for (const t of r.modulesTouched) (env.modulesTouched ??= new Set()).add(t);
     if (r.$kind !== 'Success') {
       const f = callFailure(r);
       // Protocol 108+: an abort in an upgrade's `init` names the new package version.

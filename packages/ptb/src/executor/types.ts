@@ -122,4 +122,6 @@ export interface ExecutionResult {
   gasUsed: GasCostSummary;
   /** Dynamic-field children read, with their versions. */
   loadedChildObjects: { id: string; version: bigint }[];
+  /** Modules whose code the transaction's Move calls ran (`0x…::module`, sorted). */
+  modulesTouched: string[];
 }

@@ -1,0 +1,209 @@
+/**
+ * The benchmark on the demo package: every situation of the stages, the row schema, the
+ * replay of every Tier B row in a fresh sandbox session, and rows that do not depend on
+ * the order targets run in.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Benchmark, type BenchmarkOptions, type BenchmarkRow, rowLine } from '@smi/inhabit';
+import { SandboxSession } from '@smi/simulation';
+import { describeWithFixtures } from '../../../test-support/fixtures.js';
+import { DEMO, demoPackage, framework, rowOf } from './support.js';
+
+async function run(options: Partial<BenchmarkOptions> = {}, reverse = false): Promise<BenchmarkRow[]> {
+  const demo = await demoPackage();
+  const bench = await Benchmark.create({ ...framework(), targets: [demo], usePtb: true, timings: false, ...options });
+  const targets = bench.targets();
+  const rows: BenchmarkRow[] = new Array(targets.length);
+  for (const t of reverse ? [...targets].reverse() : targets) rows[t.index] = await bench.runTarget(t);
+  return rows;
+}
+
+describeWithFixtures('benchmark: the demo package, Tier A and B', ['fixtures', 'framework'], () => {
+  let rows: BenchmarkRow[];
+  beforeAll(async () => {
+    rows = await run();
+  }, 120_000);
+
+  it('one row per public or entry function, in definition order; init, package and private functions are not targets', () => {
+    const names = rows.map((r) => r.target_function);
+    expect(names).toContain('private_entry');
+    for (const n of ['init', 'package_only', 'private_only', 'make_secret']) expect(names).not.toContain(n);
+    expect(rows.every((r) => r.target_package === DEMO && r.target_module === 'shop')).toBe(true);
+  });
+
+  it('constructor chains feed the target in one PTB (Result/NestedResult), with real return types', () => {
+    const fee = rowOf(rows, 'fee_of');
+    expect(fee).toMatchObject({ status: 'tier_b_hit', provenance: 'chain' });
+    expect(fee.tier_a_details?.resolved_params).toEqual(['constructible_ref_hop1:&shop::Config']);
+    const ptb = fee.transactions?.at(-1) as { commands: { type: string; function?: string; args?: unknown[] }[] };
+    expect(ptb.commands.map((c) => c.function)).toEqual(['new_config', 'fee_of']);
+    expect(ptb.commands[1].args).toEqual([{ nested_result: [0, 0] }]);
+    const two = rowOf(rows, 'unwrap_fee');
+    expect(two).toMatchObject({ status: 'tier_b_hit' });
+    expect(two.tier_a_details?.resolved_params).toEqual(['constructible_ref_hop2:&shop::Wrapped']);
+    expect(rowOf(rows, 'finish_purchase')).toMatchObject({ status: 'tier_b_hit', provenance: 'chain' });
+  });
+
+  it('objects the init created (a capability sent to the sender, a shared object) are usable, and say so', () => {
+    const add = rowOf(rows, 'add_item');
+    expect(add).toMatchObject({ status: 'tier_b_hit', provenance: 'init_state' });
+    expect(add.tier_a_details?.resolved_params).toEqual(['init_state:&shop::AdminCap', 'init_state:&mut shop::Shop', 'construct_hop1:shop::Item']);
+    expect(add.transactions?.some((t) => (t as { action: string; modules?: string[] }).action === 'init_package')).toBe(true);
+  });
+
+  it('a Coin<SUI> comes from the gas coin; returned objects are sent to the sender', () => {
+    const buy = rowOf(rows, 'buy');
+    expect(buy).toMatchObject({ status: 'tier_b_hit', provenance: 'init_state' });
+    expect(buy.tier_a_details?.resolved_params[1]).toBe('gas_coin:coin::Coin');
+    expect(buy.created_object_types).toContain(`${DEMO}::shop::Item`);
+  });
+
+  it('a setup transaction makes an object a function shares or freezes, used by the next transaction', () => {
+    const post = rowOf(rows, 'post');
+    expect(post).toMatchObject({ status: 'tier_b_hit', provenance: 'chain' });
+    expect(post.tier_a_details?.resolved_params).toEqual(['setup_hop1:&mut shop::Board']);
+    const txs = post.transactions?.filter((t) => (t as { action: string }).action === 'execute_ptb') ?? [];
+    expect(txs).toHaveLength(2);
+    expect(rowOf(rows, 'read_plaque')).toMatchObject({ status: 'tier_b_hit' });
+  });
+
+  it('type arguments meet their constraints and are recorded', () => {
+    const keep = rowOf(rows, 'keep');
+    expect(keep.status).toBe('tier_b_hit');
+    expect(keep.type_args).toEqual([{ type: '0x0000000000000000000000000000000000000000000000000000000000000002::coin::Coin<0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI>', reason: 'default' }]);
+  });
+
+  it('pure values of every kind, the clock, private entry functions', () => {
+    for (const n of ['name_len', 'now', 'private_entry']) expect(rowOf(rows, n).status, n).toBe('tier_b_hit');
+    expect(rowOf(rows, 'now').tier_a_details?.resolved_params).toEqual(['synthesizable:Clock']);
+  });
+
+  it('a value the transaction can neither drop nor send: the transaction runs relaxed, and the row says so', () => {
+    const r = rowOf(rows, 'leave_receipt');
+    expect(r.status).toBe('tier_b_hit');
+    expect(r.tier_b_details).toMatchObject({ checks: 'relaxed', undisposable: [`${DEMO}::shop::Receipt`] });
+  });
+
+  it('value profiles are tried in turn: a function that needs large values succeeds on a later attempt', () => {
+    expect(rowOf(rows, 'needs_large').tier_b_details).toMatchObject({ execution_success: true, attempts: 3, value_profile: 'large' });
+  });
+
+  it('B2: an abort keeps its code, location and category; status stays tier_a_hit', () => {
+    const r = rowOf(rows, 'needs_42');
+    expect(r).toMatchObject({ status: 'tier_a_hit', failure_stage: 'B2', error_code: 'E403', abort: { code: '7', location: 'shop::needs_42', category: 'assertion_failed' } });
+    expect(r.tier_b_details?.attempts).toBe(3);
+    expect(rowOf(rows, 'always_underflow').abort?.category).toBe('arithmetic_error');
+  });
+
+  it('A4: Clock only by immutable reference; A5: a function returning a reference', () => {
+    expect(rowOf(rows, 'set_clock')).toMatchObject({ status: 'miss', failure_stage: 'A4', error_code: 'E201' });
+    expect(rowOf(rows, 'set_clock').failure_reason).toMatch(/Clock can only be passed by immutable reference/);
+    expect(rowOf(rows, 'items_ref')).toMatchObject({ status: 'miss', failure_stage: 'A5' });
+  });
+
+  it('objects nothing can construct are synthesized from raw BCS, and labelled as such', () => {
+    const r = rowOf(rows, 'read_secret');
+    expect(r).toMatchObject({ status: 'tier_b_hit', provenance: 'synthesized' });
+    expect(r.transactions?.some((t) => (t as { action: string }).action === 'create_test_object')).toBe(true);
+  });
+
+  it('rows carry the schema keys, with phase errors on failures', () => {
+    const r = rowOf(rows, 'needs_42');
+    expect(Object.keys(JSON.parse(rowLine(r)) as object)).toEqual([
+      'target_package',
+      'target_module',
+      'target_function',
+      'status',
+      'failure_stage',
+      'failure_reason',
+      'tier_a_details',
+      'tier_b_details',
+      'error_code',
+      'error_phase',
+      'error_source',
+      'is_expected_limitation',
+      'abort',
+      'gas_used',
+      'provenance',
+      'transactions',
+    ].filter((k) => (r as unknown as Record<string, unknown>)[k] !== undefined));
+    expect(r.tier_b_details?.target_modules_accessed).toEqual([`${DEMO}::shop`]);
+    expect(r).toMatchObject({ error_phase: 'Execution', error_source: 'target_package_limitation', is_expected_limitation: false });
+  });
+
+  it('every Tier B row replays from its transactions in a fresh sandbox session', async () => {
+    const demo = await demoPackage();
+    const { framework: fw, protocolConfig } = framework();
+    let replayed = 0;
+    for (const r of rows.filter((x) => x.transactions !== undefined)) {
+      const session = SandboxSession.create({ packages: [...fw, demo], protocolConfig });
+      let last: Awaited<ReturnType<SandboxSession['handle']>> | undefined;
+      for (const t of r.transactions ?? []) last = await session.handle(t);
+      if (r.status === 'tier_b_hit') expect(last?.success, r.target_function).toBe(true);
+      else {
+        expect(last?.success, r.target_function).toBe(false);
+        expect(last?.abort_code === undefined ? null : String(last.abort_code), r.target_function).toBe(r.abort?.code ?? null);
+      }
+      replayed++;
+    }
+    expect(replayed).toBeGreaterThan(15);
+  });
+
+  it('rows do not depend on the order the targets run in', async () => {
+    const reversed = await run({}, true);
+    expect(reversed.map(rowLine)).toEqual(rows.map(rowLine));
+  });
+});
+
+describeWithFixtures('benchmark: options', ['fixtures', 'framework'], () => {
+  it('--restricted-state never forges: objects nothing builds stop at A3 (or A4 when only a frozen one exists)', async () => {
+    const rows = await run({ restrictedState: true, tierAOnly: true });
+    expect(rowOf(rows, 'read_secret')).toMatchObject({ status: 'miss', failure_stage: 'A3', error_code: 'E301' });
+    expect(rowOf(rows, 'engrave')).toMatchObject({ status: 'miss', failure_stage: 'A4' });
+    expect(rowOf(rows, 'engrave').failure_reason).toMatch(/immutable/);
+    expect(rows.some((r) => r.tier_a_details?.resolved_params.some((p) => p.startsWith('synthesized')))).toBe(false);
+  });
+
+  it('--no-mm2 and --max-chain-depth 1 allow single-hop chains only', async () => {
+    for (const options of [{ multiHop: false }, { maxChainDepth: 1 }]) {
+      const rows = await run({ ...options, tierAOnly: true });
+      expect(rowOf(rows, 'fee_of').status).toBe('tier_a_hit');
+      expect(rowOf(rows, 'unwrap_fee')).toMatchObject({ status: 'miss', failure_stage: 'A3', error_code: 'E302' });
+    }
+  });
+
+  it('--tier-a-only and --static-only stop early', async () => {
+    const a = await run({ tierAOnly: true });
+    expect(a.every((r) => r.tier_b_details === undefined && r.transactions === undefined)).toBe(true);
+    expect(rowOf(a, 'fee_of').status).toBe('tier_a_hit');
+    const s = await run({ staticOnly: true });
+    expect(rowOf(s, 'fee_of')).toEqual({ target_package: DEMO, target_module: 'shop', target_function: 'fee_of', status: 'static_pass' });
+  });
+
+  it('the direct path (no --use-ptb): one transaction per call; values that are not objects cannot pass', async () => {
+    const rows = await run({ usePtb: false });
+    expect(rowOf(rows, 'add_item')).toMatchObject({ status: 'tier_b_hit', tier_b_details: { path: 'direct' } });
+    const fee = rowOf(rows, 'fee_of');
+    expect(fee).toMatchObject({ failure_stage: 'B1' });
+    expect(fee.failure_reason).toMatch(/cannot carry/);
+    expect(rowOf(rows, 'add_item').transactions?.filter((t) => (t as { action: string }).action === 'call_function')).toHaveLength(2);
+  });
+
+  it('crypto, clock, seed, phase errors and filters are wired', async () => {
+    const rows = await run({ strictCrypto: false, clockBaseMs: 5000n, randomSeed: new Uint8Array(32).fill(7), phaseErrors: false, functionFilter: /^(needs_42|fee_of)$/ });
+    expect(rows.map((r) => r.target_function)).toEqual(['fee_of', 'needs_42']);
+    expect(rows.every((r) => r.permissive_crypto === true)).toBe(true);
+    const txs = rowOf(rows, 'fee_of').transactions as { action: string; timestamp_ms?: string; random_seed?: string }[];
+    expect(txs[0]).toMatchObject({ action: 'configure', random_seed: `0x${'07'.repeat(32)}` });
+    expect(txs[1]).toEqual({ action: 'set_clock', timestamp_ms: '5000' });
+    expect(rowOf(rows, 'needs_42').error_phase).toBeUndefined();
+    expect(rowOf(rows, 'needs_42').error_code).toBe('E403');
+    expect((await run({ moduleFilter: /^nope$/ })).length).toBe(0);
+  });
+});
+
+describe('benchmark: nothing to run', () => {
+  it('a filter that keeps nothing gives no rows', async () => {
+    expect(await run({ functionFilter: /^$/ })).toEqual([]);
+  });
+});
