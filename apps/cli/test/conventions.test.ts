@@ -101,6 +101,7 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     replay: { args: ['replay', '--snapshot', missing], code: 'FILE_NOT_FOUND' },
     'sandbox-exec': { args: ['sandbox-exec', '--state-file', '-'], code: 'INVALID_FILE' },
     completion: { args: ['completion', 'fish'], code: 'INVALID_CHOICE' },
+    'benchmark-local': { args: ['benchmark-local', '--target-corpus', missing], code: 'NOT_A_DIRECTORY' },
   };
 
   it('every command has a bad-input case here', () => {

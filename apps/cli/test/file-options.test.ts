@@ -4,7 +4,9 @@
  * the commands' own declarations (`file: 'read' | 'write' | 'state'`), so a new file option
  * without a case here fails the first test.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { commandName } from '../src/command.js';
@@ -16,8 +18,8 @@ const REPLAY = fixturePath('fixtures', 'replay', '4fxF3X4N8D6JGByWdbJvCCv1iuoT8G
 const REQUEST = JSON.stringify({ action: 'call_function', package: '0x1', module: 'u64', function: 'max', args: [3, 7] });
 
 interface Case {
-  /** The command line before the file option. */
-  args: string[];
+  /** The command line before the file option (a function: fresh for every run). */
+  args: string[] | (() => string[]);
   /** What `-` reads, for a read option. */
   stdin?: () => Buffer | string;
   /** What a run with `-` must show. */
@@ -33,8 +35,24 @@ const SANDBOX_ROUND_TRIP: Case = {
   },
 };
 
+const ORACLE = fixturePath('corpus', '0xca441b44943c16be0e6e23c5a955bb971537ea3289ae8016fbf33fffe1fd210f');
+const BENCH = ['benchmark-local', '--target-corpus', ORACLE, '--tier-a-only', '--quiet', '--jobs', '1'];
+const sixRows = (r: SpawnRun): void => {
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { target_package: string }).target_package)).toEqual(Array(6).fill(path.basename(ORACLE)));
+};
+
 /** One case per `command --option` (positionals as `command <name>`). */
 const CASES: Record<string, Case> = {
+  'benchmark-local --output': { args: BENCH, check: sixRows },
+  'benchmark-local --package-ids-file': { args: [...BENCH.slice(0, 2), fixturePath('corpus'), ...BENCH.slice(3)], stdin: () => `${path.basename(ORACLE)}\n`, check: sixRows },
+  'benchmark-local --summary': {
+    args: () => [...BENCH, '--output', path.join(mkdtempSync(path.join(os.tmpdir(), 'smi-file-options-')), 'rows.jsonl')],
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, tier_a_hits: 6 });
+    },
+  },
   'extract --out': {
     args: ['extract', '--package-dir', PKG_0X1],
     check: (r) => {
@@ -110,7 +128,7 @@ describeWithFixtures('smi: - for standard input/output in every file option', ['
       const forms = positional ? [['-']] : spellings.flatMap((s) => [[`--${s}`, '-'], [`--${s}=-`]]);
       for (const form of forms) {
         runs.push(
-          runSmi([...c.args, ...form], { stdin: c.stdin?.() }).then((r) => {
+          runSmi([...(typeof c.args === 'function' ? c.args() : c.args), ...form], { stdin: c.stdin?.() }).then((r) => {
             try {
               c.check(r);
             } catch (e) {

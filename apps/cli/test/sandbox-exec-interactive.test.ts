@@ -149,6 +149,14 @@ describeWithFixtures('smi sandbox-exec --interactive', ['fixtures', 'framework']
     expect((await good({ action: 'decode_bcs', type_str: 'vector<u16>', bytes_hex: '0201000200' })).value).toEqual([1, 2]);
     await bad({ action: 'decode_bcs', type_str: 'vector<u16>', bytes_hex: '05' }, 'DeserializationFailed');
 
+    // Settings and inits (actions the original lacked).
+    expect(await good({ action: 'configure', gas_budget: '2000000000', random_seed: `0x${'11'.repeat(32)}` })).toMatchObject({ gas_budget: 2000000000, random_seed: `0x${'11'.repeat(32)}` });
+    await bad({ action: 'configure', random_seed: '0x12' }, 'ParseError');
+    const init = await s.ask({ action: 'init_package', package: pkg });
+    expect(init.success, init.error).toBe(true);
+    seen.add('init_package');
+    await bad({ action: 'init_package', package: '0x999' }, 'MissingPackage');
+
     // Reset last: everything but the base packages goes.
     await bad({ action: 'reset', keep_packages: 'no' }, 'ParseError');
     expect(await good({ action: 'reset', keep_packages: true })).toMatchObject({ reset: true });

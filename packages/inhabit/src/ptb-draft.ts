@@ -55,7 +55,7 @@ export class PtbDraft {
   emit(source: Source, use: ParamUse): Json {
     switch (source.$kind) {
       case 'Pure':
-        return this.input({ type: 'pure', value: pureValue(source.type, this.profile, this.sender), value_type: formatTy(source.type) });
+        return this.input({ type: 'pure', value: pureValue(source.type, this.profile, this.sender) ?? null, value_type: formatTy(source.type) });
       case 'Object':
         return this.object(source.object.id, source.object.ownership === 'shared' && use === 'ref');
       case 'Setup':

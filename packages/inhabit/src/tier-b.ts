@@ -250,7 +250,7 @@ export class TierBRunner {
     const valueOf = async (s: Source, param: Ty): Promise<Json> => {
       switch (s.$kind) {
         case 'Pure':
-          return pureValue(s.type, profile, this.options.sender);
+          return pureValue(s.type, profile, this.options.sender) ?? null;
         case 'Object':
           return s.object.id;
         case 'Setup':

@@ -48,25 +48,26 @@ function primValue(name: PrimName, profile: ValueProfile, sender: string): Json 
 
 /**
  * A JSON value of pure type `t` in `profile` (as `smi sandbox-exec` pure inputs take
- * them), or `null` when `t` is not pure. `sender` is the address addresses default to.
+ * them; `null` is an empty `Option`), or `undefined` when `t` is not pure. `sender` is the
+ * address addresses default to.
  */
-export function pureValue(t: Ty, profile: ValueProfile, sender: string): Json | null {
-  if (!isPureTy(t)) return null;
+export function pureValue(t: Ty, profile: ValueProfile, sender: string): Json | undefined {
+  if (!isPureTy(t)) return undefined;
   switch (t.$kind) {
     case 'Prim':
       return primValue(t.name, profile, sender);
     case 'Vector': {
       if (profile === 'zero') return t.elem.$kind === 'Prim' && t.elem.name === 'u8' ? '0x' : [];
       if (t.elem.$kind === 'Prim' && t.elem.name === 'u8') return profile === 'one' ? '0x01' : '0x736d69';
-      return [pureValue(t.elem, profile, sender) as Json];
+      return [pureValue(t.elem, profile, sender) ?? null];
     }
     case 'Datatype':
       if (t.key.endsWith('::String')) return profile === 'zero' ? '' : profile === 'one' ? 'a' : 'smi';
       if (t.key.endsWith('::ID')) return profile === 'zero' ? '0x0' : sender;
       // Option<T>
-      return profile === 'zero' ? null : pureValue(t.args[0], profile, sender);
+      return profile === 'zero' ? null : (pureValue(t.args[0], profile, sender) ?? null);
     default:
-      return null;
+      return undefined;
   }
 }
 

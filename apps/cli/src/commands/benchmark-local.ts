@@ -138,8 +138,10 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
   longRunning: true,
   run: async (args, io) => {
     const flags = parseBenchmarkFlags(args);
-    if (args.json && args.output === '-') throw new UsageError('--json prints the summary on standard output: give the rows a file with --output <file>', 'USAGE');
     const { packages: loaded, failures } = loadTargets(io, args['target-corpus']);
+    if ((args.json || args.summary === '-') && args.output === '-') {
+      throw new UsageError(`${args.json ? '--json' : '--summary -'} prints the summary on standard output: give the rows a file with --output <file>`, 'USAGE');
+    }
     let targets = loaded;
     if (args['package-ids-file'] !== undefined) {
       const ids = await packageIds(io, args['package-ids-file']);
@@ -159,7 +161,9 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
       protocolConfig: protocolConfigFor(io, args['protocol-version']),
       ...flags,
     };
-    const order = [...failures, ...runTargets(options).map((t) => ({ target_package: t.packageId, target_module: t.module, target_function: t.name }))];
+    const selected = runTargets(options);
+    const order = [...failures, ...selected.map((t) => ({ target_package: t.packageId, target_module: t.module, target_function: t.name }))];
+    const packageCount = new Set(selected.map((t) => t.packageId)).size;
     const { out, done } = RowFile.open(io, args.output, args.resume, order);
     const doneFailures = done.slice(0, failures.length);
     for (const row of failures.slice(doneFailures.length)) out.write(rowLine(row));
@@ -180,7 +184,7 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
         onStart: (info) => {
           if (!args.quiet) {
             const inits = info.inits.filter((i) => i.success).length;
-            io.stderr(`benchmark-local: ${info.targets} functions in ${targets.length} packages${info.skipped > 0 ? ` (${info.skipped} done before, resumed)` : ''}; ${inits}/${info.inits.length} inits ran; ${flags.jobs} worker${flags.jobs === 1 ? '' : 's'}\n`);
+            io.stderr(`benchmark-local: ${info.targets} functions in ${packageCount} package${packageCount === 1 ? '' : 's'}${info.skipped > 0 ? ` (${info.skipped} done before, resumed)` : ''}; ${inits}/${info.inits.length} inits ran; ${flags.jobs} worker${flags.jobs === 1 ? '' : 's'}\n`);
           }
           progress = new Progress(io, 'benchmark-local', info.targets, args.quiet, info.skipped);
         },
