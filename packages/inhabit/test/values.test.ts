@@ -39,7 +39,7 @@ describeWithFixtures('pure values', ['fixtures', 'framework'], () => {
       for (const profile of VALUE_PROFILES) {
         const v = pureValue(t, profile, '0xa11ce');
         expect(v, `${formatTy(t)} ${profile}`).not.toBeUndefined();
-        expect(bcsRoundTrip(vm, t, v).$kind, `${formatTy(t)} ${profile}`).toBe('Ok');
+        expect(bcsRoundTrip(vm, t, v ?? null).$kind, `${formatTy(t)} ${profile}`).toBe('Ok');
       }
     }
     expect(pureValue(prim('u64'), 'zero', '0x1')).toBe('0');

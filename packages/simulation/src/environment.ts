@@ -32,7 +32,8 @@ import {
   checkTransactionInput,
 } from '@smi/ptb';
 import { balanceAccumulatorId, collectSettlements, eventsDigest, isBalanceAccumulator, suiFlows } from './accumulators.js';
-import { PtbBuilder, type CommandOutput } from './builder.js';
+import { PtbBuilder } from './builder.js';
+import { EnvTransactionBuilder } from './env-builder.js';
 import { callFunction, type CallOutcome } from './call-function.js';
 import { createObject, type CreateObjectSpec } from './create-object.js';
 import { loadPackage, packageFromObject, packageObjectOf, publishModules, type PublishOutcome } from './packages.js';
@@ -564,28 +565,6 @@ export class SimulationEnvironment {
     const id = syntheticId('object', this.counters.created);
     this.counters.created += 1n;
     return id;
-  }
-}
-
-/** A builder bound to an environment: `pure(type, json)` and `object(id)`. */
-export class EnvTransactionBuilder extends PtbBuilder {
-  constructor(private readonly env: SimulationEnvironment) {
-    super();
-  }
-
-  /** A pure input: `value` (JSON) encoded as `type` (`u64`, `address`, `vector<u8>`, `0x1::string::String`...). */
-  pure(type: string, value: Json): ReturnType<PtbBuilder['pureBytes']> {
-    return this.pureBytes(this.env.encodeValue(type, value));
-  }
-
-  /** An object input, at its current version (shared objects mutable unless `mutable: false`). */
-  object(id: string, options: { mutable?: boolean; receiving?: boolean } = {}): ReturnType<PtbBuilder['objectArg']> {
-    return this.objectArg(this.env.objectArg(id, options));
-  }
-
-  /** Call `target` (sugar for `moveCall`). */
-  call(target: string, args: Parameters<PtbBuilder['moveCall']>[1] = [], typeArgs: readonly string[] = []): CommandOutput {
-    return this.moveCall(target, args, typeArgs);
   }
 }
 

@@ -4,7 +4,8 @@
  * to a versioned JSON file; Move source compiles and publishes in one step; mainnet
  * transactions replay from sui-replay snapshots and are compared object by object.
  */
-export { SimulationEnvironment, EnvTransactionBuilder, DEFAULT_SENDER, DEFAULT_CLOCK_MS } from './environment.js';
+export { SimulationEnvironment, DEFAULT_SENDER, DEFAULT_CLOCK_MS } from './environment.js';
+export { EnvTransactionBuilder } from './env-builder.js';
 export type { SimulationConfig, SimulationOptions, ExecuteOptions, TransactionOutcome } from './environment.js';
 export { PtbBuilder, parseTarget, typeTagOf } from './builder.js';
 export type { CommandOutput } from './builder.js';

@@ -76,6 +76,7 @@ export function parseBenchmarkFlags(args: BenchmarkLocalArgs): BenchmarkFlags {
     maxAttempts: integer('max-attempts', args['max-attempts'], 1) ?? 5,
     ...(gas === undefined ? {} : { gasBudget: gas }),
     timings: args.timings,
+    // One job runs in this thread (no worker to start); more run on worker threads.
     jobs: integer('jobs', args.jobs, 1) ?? availableParallelism(),
     ...(shard === undefined ? {} : { shard }),
     timeoutMs: integer('timeout-ms', args['timeout-ms'], 1) ?? 60_000,

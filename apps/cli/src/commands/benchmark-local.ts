@@ -114,14 +114,14 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     corpus: { type: 'string', array: true, default: [] as string[], describe: 'Dependencies to load but not benchmark: package directories or corpus roots (repeatable)' },
     'package-ids-file': { type: 'string', describe: 'Only these packages of the target corpus: one id per line (# comments), or - for standard input', file: 'read' },
     'include-framework': { type: 'boolean', default: false, describe: 'Benchmark 0x1, 0x2 and 0x3 too (skipped by default, as the original)' },
-    jobs: { type: 'number', describe: 'Worker threads (default: the number of cores)' },
+    jobs: { type: 'number', describe: 'Parallel jobs (default: the number of cores); 2 or more run on worker threads, where --timeout-ms applies' },
     shard: { type: 'string', describe: 'Run part K of N (K/N): targets i with i mod N = K-1; the rows of all N parts, sorted, are the rows of one run' },
     summary: { type: 'string', describe: 'Write the summary JSON to this file, or - for standard output', file: 'write' },
     resume: { type: 'boolean', default: false, describe: 'Keep the rows an interrupted run wrote to --output and do the rest' },
     timings: { type: 'boolean', default: true, describe: 'elapsed_ms in rows (--no-timings: output is byte-for-byte the same on every run)' },
     'max-attempts': { type: 'number', default: 5, describe: 'Tier B attempts per function (value profiles, then alternative sources)' },
     'gas-budget': { type: 'string', describe: 'Gas budget of each transaction, MIST (default 5000000000)' },
-    'timeout-ms': { type: 'number', default: 60000, describe: 'Wall-clock limit of one function on a worker' },
+    'timeout-ms': { type: 'number', default: 60000, describe: 'Wall-clock limit of one function (with --jobs 2 or more; gas bounds every function anyway)' },
     framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },
     'protocol-version': { type: 'number', describe: 'Protocol version (default: the latest in $SMI_FIXTURES)' },
   },
@@ -179,6 +179,8 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     try {
       result = await runBenchmark({
         ...options,
+        // One job runs in this thread: no worker to start (gas still bounds every function).
+        jobs: flags.jobs === 1 ? 0 : flags.jobs,
         done: doneTargets,
         ...(io.signal ? { signal: io.signal } : {}),
         onStart: (info) => {

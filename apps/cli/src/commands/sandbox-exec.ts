@@ -182,7 +182,7 @@ export const sandboxExecCommand = defineCommand<SandboxExecArgs>({
     'Actions: load_module, create_object, execute_ptb, call_function, inspect_object, list_objects, get_state, reset, ' +
     'get_clock/get_time, set_clock/set_time, register_coin, get_coin_metadata, list_coins, list_modules, list_functions, ' +
     'list_structs, get_function_info, find_constructors, search_types, search_functions, inspect_struct, get_struct_info, ' +
-    'disassemble_function, get_system_object_info, validate_type, encode_bcs, decode_bcs, compile_move, create_test_object ' +
+    'disassemble_function, get_system_object_info, validate_type, encode_bcs, decode_bcs, compile_move, create_test_object, init_package, configure ' +
     '(see packages/simulation/README.md). With --json a single response is printed on one line. Exit codes: 0 handled, ' +
     '2 invalid request (ParseError) or bad options, 1 state not saved, 130 interrupted (the answered requests are saved).',
   longRunning: true,
