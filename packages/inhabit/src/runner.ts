@@ -253,7 +253,7 @@ async function runOnWorkers(
         flush();
         slots[i] = spawn();
       }
-    }, 250);
+    }, Math.max(10, Math.min(250, timeoutMs / 4)));
     signal?.addEventListener('abort', () => {
       stopping = true;
       if (slots.every((s) => s.busy === null)) finish(emitted < todo.length);

@@ -93,6 +93,8 @@ describeWithFixtures('benchmark: the demo package, Tier A and B', ['fixtures', '
     expect(r).toMatchObject({ status: 'tier_a_hit', failure_stage: 'B2', error_code: 'E403', abort: { code: '7', location: 'shop::needs_42', category: 'assertion_failed' } });
     expect(r.tier_b_details?.attempts).toBe(3);
     expect(rowOf(rows, 'always_underflow').abort?.category).toBe('arithmetic_error');
+    // A loop that never ends stops when its gas does.
+    expect(rowOf(rows, 'spin')).toMatchObject({ failure_stage: 'B2', abort: { category: 'out_of_gas' } });
   });
 
   it('A4: Clock only by immutable reference; A5: a function returning a reference', () => {

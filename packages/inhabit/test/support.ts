@@ -70,6 +70,7 @@ module demo::shop {
     // Tier B failures.
     public fun needs_42(x: u64) { assert!(x == 42, 7) }
     public fun always_underflow(x: u8): u8 { x - 200 }
+    public fun spin() { loop {} }
 
     // Tier A failures.
     public fun read_secret(s: &Secret): bool { let _ = s; true }

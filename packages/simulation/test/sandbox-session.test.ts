@@ -55,8 +55,9 @@ function failed(r: SandboxResponse, category: string): SandboxResponse {
 }
 
 describe('sandbox protocol tables', () => {
-  it('has the 31 actions and 11 categories of the original', () => {
-    expect(SANDBOX_ACTIONS).toHaveLength(31);
+  it('has the 31 actions and 11 categories of the original, plus init_package and configure', () => {
+    expect(SANDBOX_ACTIONS).toHaveLength(33);
+    expect(SANDBOX_ACTIONS.slice(-2)).toEqual(['init_package', 'configure']);
     expect(SANDBOX_ERROR_CATEGORIES).toHaveLength(11);
   });
 

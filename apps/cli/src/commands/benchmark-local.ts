@@ -171,6 +171,8 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     let progress: Progress | null = null;
     let hitsA = 0;
     let hitsB = 0;
+    let lastPackage = '';
+    let packagesSeen = 0;
     for (const r of done) {
       if (r.status === 'tier_a_hit' || r.status === 'tier_b_hit') hitsA++;
       if (r.status === 'tier_b_hit') hitsB++;
@@ -186,7 +188,9 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
         onStart: (info) => {
           if (!args.quiet) {
             const inits = info.inits.filter((i) => i.success).length;
-            io.stderr(`benchmark-local: ${info.targets} functions in ${packageCount} package${packageCount === 1 ? '' : 's'}${info.skipped > 0 ? ` (${info.skipped} done before, resumed)` : ''}; ${inits}/${info.inits.length} inits ran; ${flags.jobs} worker${flags.jobs === 1 ? '' : 's'}\n`);
+            io.stderr(`benchmark-local: ${info.targets} functions in ${packageCount} package${packageCount === 1 ? '' : 's'}${info.skipped > 0 ? ` (${info.skipped} done before, resumed)` : ''}; ${inits}/${info.inits.length} inits ran; ${flags.jobs === 1 ? 'in this thread' : `${flags.jobs} workers`}\n`);
+            const g = info.graph;
+            io.stderr(`constructor graph: total_types=${g.total_types} types_with_constructors=${g.types_with_constructors} total_constructors=${g.total_constructors} types_with_producers=${g.types_with_producers} total_producers=${g.total_producers}\n`);
           }
           progress = new Progress(io, 'benchmark-local', info.targets, args.quiet, info.skipped);
         },
@@ -194,7 +198,11 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
           out.write(rowLine(row));
           if (row.status === 'tier_a_hit' || row.status === 'tier_b_hit') hitsA++;
           if (row.status === 'tier_b_hit') hitsB++;
-          (progress as Progress | null)?.tick(`${row.target_module} · A ${hitsA} · B ${hitsB}`);
+          if (row.target_package !== lastPackage) {
+            lastPackage = row.target_package;
+            packagesSeen++;
+          }
+          (progress as Progress | null)?.tick(`package ${packagesSeen}/${packageCount} · A ${hitsA} · B ${hitsB}`);
         },
       });
     } catch (e) {
