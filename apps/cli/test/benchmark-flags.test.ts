@@ -86,11 +86,11 @@ describeWithFixtures('smi benchmark-local: every flag is wired', ['fixtures', 'f
   });
 
   it('a function past --timeout-ms is reported as such; its worker is replaced and the run goes on', async () => {
-    const rows = await bench('--use-ptb', '--jobs', '2', '--timeout-ms', '300', '--function-filter', '^(spin|fee_of|needs_42)$');
-    expect(rows.map((r) => r.target_function)).toEqual(['fee_of', 'needs_42', 'spin']);
+    // The loop burns its gas in a few hundred ms; 60 ms stops it first.
+    const rows = await bench('--use-ptb', '--jobs', '2', '--timeout-ms', '60', '--function-filter', '^(spin|fee_of)$');
+    expect(rows.map((r) => r.target_function)).toEqual(['fee_of', 'spin']);
     expect(row(rows, 'spin')).toMatchObject({ status: 'miss', failure_stage: 'B2' });
-    expect(row(rows, 'spin').failure_reason).toMatch(/^time limit exceeded/);
-    expect(row(rows, 'fee_of').status).toBe('tier_b_hit');
+    expect(row(rows, 'spin').failure_reason).toBe('time limit exceeded: the target ran for more than 60 ms');
     // Without the limit, gas stops the same loop.
     const gas = await bench('--use-ptb', '--function-filter', '^spin$');
     expect(gas[0].failure_reason).toMatch(/OUT_OF_GAS/);

@@ -248,7 +248,7 @@ async function runOnWorkers(
         const [position, ...rest] = slot.busy.pending;
         slot.busy = null;
         void slot.worker.terminate();
-        results[position] = unfinishedRow(todo[position], `time limit exceeded: the target ran for more than ${Math.round(timeoutMs / 1000)} s`);
+        results[position] = unfinishedRow(todo[position], `time limit exceeded: the target ran for more than ${timeoutMs} ms`);
         if (rest.length > 0) chunks.splice(next, 0, rest);
         flush();
         slots[i] = spawn();
