@@ -41,13 +41,19 @@ export class PtbDraft {
     return { input: this.inputs.length - 1 };
   }
 
+  /**
+   * The input of object `id` (one per object: a transaction may not name an object twice).
+   * A shared object only read is passed read-only, unless some command also mutates it.
+   */
   private object(id: string, readOnlyShared: boolean): Json {
-    const key = `${id}|${readOnlyShared}`;
-    const known = this.objectInputs.get(key);
-    if (known !== undefined) return { input: known };
+    const known = this.objectInputs.get(id);
+    if (known !== undefined) {
+      if (!readOnlyShared) delete (this.inputs[known] as Record<string, Json>).mode;
+      return { input: known };
+    }
     const json: Record<string, Json> = { type: 'object', object_id: id };
     if (readOnlyShared) json.mode = 'immutable';
-    this.objectInputs.set(key, this.inputs.length);
+    this.objectInputs.set(id, this.inputs.length);
     return this.input(json);
   }
 
