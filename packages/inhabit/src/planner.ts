@@ -165,8 +165,23 @@ export class Planner {
     return { $kind: 'Plan', plan: { fn, typeArgs, params: plans, hasObjectParams } };
   }
 
-  /** The first type argument that does not meet its bound (A5), or `null`. */
+  /**
+   * The first type argument that does not meet its bound, or is nested deeper than a
+   * transaction allows (`max_type_argument_depth`), or a parameter whose vectors nest
+   * deeper than that (A5); `null` when none.
+   */
   private boundsFailure(fn: FunctionDecl, typeArgs: readonly ChosenTypeArg[]): StageFailure | null {
+    const limit = Number(this.vm.protocolConfig?.optionalInt('max_type_argument_depth') ?? 16);
+    if (typeArgs.length > Number(this.vm.protocolConfig?.optionalInt('max_type_arguments') ?? 16)) {
+      return { stage: 'A5', code: 'E203', reason: `${typeArgs.length} type arguments: more than a transaction allows` };
+    }
+    for (const [i, a] of typeArgs.entries()) {
+      if (depthOf(a.type) > limit) return { stage: 'A5', code: 'E203', reason: `type argument ${i} (${formatTy(a.type)}) is nested deeper than ${limit}` };
+    }
+    for (const [i, p] of fn.params.entries()) {
+      const t = substTy(deref(p), typeArgs.map((a) => a.type));
+      if (vectorNesting(t) > limit) return { stage: 'A5', code: 'E201', reason: `parameter ${i} (${formatTy(t)}): vectors nested deeper than ${limit}` };
+    }
     for (const [i, a] of typeArgs.entries()) {
       const need = fn.typeParams[i];
       if ((this.catalogue.abilities(a.type) & need) !== need) {
@@ -425,6 +440,25 @@ export class Planner {
     }
     return { $kind: 'Ok', typeArgs, args };
   }
+}
+
+/** Nesting depth of a type (1 for a primitive). */
+function depthOf(t: Ty): number {
+  switch (t.$kind) {
+    case 'Vector':
+      return 1 + depthOf(t.elem);
+    case 'Ref':
+      return depthOf(t.to);
+    case 'Datatype':
+      return 1 + Math.max(0, ...t.args.map(depthOf));
+    default:
+      return 1;
+  }
+}
+
+/** How many vectors nest at the top of a type. */
+function vectorNesting(t: Ty): number {
+  return t.$kind === 'Vector' ? 1 + vectorNesting(t.elem) : 0;
 }
 
 /** What `resolved_params` says of a parameter served by `s`. */

@@ -4,6 +4,7 @@
  * the order targets run in.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { packageFromBytes, serializeModule } from '@smi/bytecode';
 import { Benchmark, type BenchmarkOptions, type BenchmarkRow, rowLine } from '@smi/inhabit';
 import { SandboxSession } from '@smi/simulation';
 import { describeWithFixtures } from '../../../test-support/fixtures.js';
@@ -201,6 +202,24 @@ describeWithFixtures('benchmark: options', ['fixtures', 'framework'], () => {
     expect(rowOf(rows, 'needs_42').error_phase).toBeUndefined();
     expect(rowOf(rows, 'needs_42').error_code).toBe('E403');
     expect((await run({ moduleFilter: /^nope$/ })).length).toBe(0);
+  });
+});
+
+describeWithFixtures('benchmark: a module that does not verify', ['fixtures', 'framework'], () => {
+  it('gives A1 rows that say why, for every function of that module', async () => {
+    const demo = await demoPackage();
+    const m = demo.modules[0].module;
+    const name = (d: (typeof m.functionDefs)[number]): string => m.identifiers[m.functionHandles[d.function].name];
+    // A `Pop` on an empty stack: the module still reads, but the verifier refuses it.
+    const functionDefs = m.functionDefs.map((d) => (d.code !== null && name(d) === 'fee_of' ? { ...d, code: { ...d.code, code: [{ $kind: 'Pop' } as const, ...d.code.code] } } : d));
+    const broken = packageFromBytes([serializeModule({ ...m, functionDefs })]);
+    const bench = await Benchmark.create({ ...framework(), targets: [broken], tierAOnly: true, timings: false });
+    const rows = await Promise.all(bench.targets().map((t) => bench.runTarget(t)));
+    expect(rows.length).toBeGreaterThan(20);
+    for (const r of rows) {
+      expect(r).toMatchObject({ status: 'miss', failure_stage: 'A1', error_code: 'E101' });
+      expect(r.failure_reason).toMatch(/^target validation failed: module shop does not verify: /);
+    }
   });
 });
 
