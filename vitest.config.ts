@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^@smi\/ptb$/, replacement: src('./packages/ptb/src/index.ts') },
       { find: /^@smi\/simulation$/, replacement: src('./packages/simulation/src/index.ts') },
       { find: /^@smi\/inhabit$/, replacement: src('./packages/inhabit/src/index.ts') },
+      { find: /^@smi\/harness$/, replacement: src('./packages/harness/src/index.ts') },
     ],
   },
   test: {

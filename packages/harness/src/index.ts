@@ -1,0 +1,65 @@
+/**
+ * @smi/harness: the LLM benchmark of SMI. Datasets and the original's deterministic
+ * sampling; OpenAI-compatible models with retries the harness owns, scripted and replay
+ * models; a response cache; token and cost accounting; resumable, checksummed run
+ * directories with events, shards and merging; and Phase I (key-struct discovery).
+ */
+export { BLACKLISTED_IDS, DatasetError, discoverPackages, fnv1a64, samplePackages, parseIdsText, datasetNames, datasetIds, canonicalId, selectPackages } from './dataset.js';
+export type { PackageRef, DiscoverySkips, Selection } from './dataset.js';
+export { PyFloat, pyFloat, pyFloatRepr, pyDumps, pyDumpsLine, pyChecksum, parsePyJson, PyJsonError, plain } from './py-json.js';
+export type { PyJson } from './py-json.js';
+
+export { ModelError, zeroUsage, addUsage } from './model/types.js';
+export type { ChatMessage, ResponseFormat, GenerateParams, ModelUsage, CacheStatus, GenerateResult, GenerateOptions, ModelClient, ModelErrorKind } from './model/types.js';
+export { withRetries, backoffMs, sleep, DEFAULT_RETRY } from './model/retry.js';
+export type { RetryPolicy, RetryNotice } from './model/retry.js';
+export { OpenAiCompatibleModel, OPENROUTER_HEADERS, classifyError, retryAfterMs } from './model/openai-client.js';
+export type { OpenAiClientOptions } from './model/openai-client.js';
+export { ScriptedModel, ReplayModel } from './model/scripted.js';
+export type { ScriptedAnswer } from './model/scripted.js';
+export { ResponseCache, CachedModel, cacheKey, canonicalJson } from './model/cache.js';
+export type { CacheKeyInput, CacheEntry, CacheStats } from './model/cache.js';
+export { resolveModelConfig, readDotenv, generateParams, readModelsFile, resolveModelAlias, isReasoningModel, ModelConfigError } from './model/config.js';
+export type { ModelConfig, ModelsFile } from './model/config.js';
+export { readPriceTable, costOf, paidFor, addCall, addTotals, emptyTotals, PriceTableError } from './accounting.js';
+export type { ModelPrice, PriceTable, UsageTotals } from './accounting.js';
+
+export { OUTCOMES, RETRYABLE_OUTCOMES, isFailure } from './run/types.js';
+export type { Outcome, PackageResult, PackageUsage, EarlierTry, LedgerEntry, RunStatus, StopReason, Session, RunState } from './run/types.js';
+export { specHash, specDifferences, packageContentHash, packageDirHash, gitCommit, harnessVersion } from './run/spec.js';
+export type { RunSpec } from './run/spec.js';
+export { DiskRunStore, MemoryRunStore, RunStoreError, defaultRunId, safeFileName } from './run/run-store.js';
+export type { RunStore } from './run/run-store.js';
+export { renderRunJson, parseRunJson, loadRunJson, validateRunJson, checkCompatibility, CheckpointError } from './run/checkpoint.js';
+export type { RunJson, RunPhase, LoadOptions } from './run/checkpoint.js';
+export { executePackages } from './run/executor.js';
+export type { PackageJob, PackageContext, PackageWork, ExecuteOptions, ExecuteOutcome } from './run/executor.js';
+export { openRun, runTotals, SpecMismatchError } from './run/session.js';
+export type { OpenedRun, RunTotals } from './run/session.js';
+export { parseShard, shardOf, inShard, ShardError } from './run/shard.js';
+export type { Shard } from './run/shard.js';
+export { mergeRuns, MergeError } from './run/merge.js';
+export type { RunJsonBuilder, MergeOutcome } from './run/merge.js';
+
+export { PyRandom } from './phase1/py-random.js';
+export { PHASE1_AGENTS, isMockAgent, mockPrediction } from './phase1/agents.js';
+export type { Phase1Agent, MockAgent } from './phase1/agents.js';
+export { scoreKeyTypes, failedScore, microScores, bootstrapInterval, mean } from './phase1/judge.js';
+export type { KeyTypeScore } from './phase1/judge.js';
+export { extractKeyTypes, extractJsonValue, KEY_TYPES_SCHEMA } from './phase1/extract.js';
+export type { Extraction, ParseMode } from './phase1/extract.js';
+export { keyTypes, packageInterface, phase1Prompt, structCount, PHASE1_INSTRUCTIONS, PHASE1_SYSTEM, PHASE1_PROMPT_VERSION } from './phase1/truth.js';
+export { phase1Package, PHASE1_MAX_ATTEMPTS } from './phase1/worker.js';
+export type { StructuredMode, Phase1WorkSettings, ServerSupport } from './phase1/worker.js';
+export { phase1RunJson, phase1Aggregate, phase1MergedRunJson, phase1SummaryText } from './phase1/report.js';
+export type { Phase1RunInfo } from './phase1/report.js';
+export { runPhase1, Phase1Error } from './phase1/run.js';
+export type { Phase1Options, Phase1Outcome } from './phase1/run.js';
+export { doctorAgent, doctorText, smokeAgent, redactSecret, SMOKE_PROMPT } from './doctor.js';
+export type { DoctorReport, Probe } from './doctor.js';
+
+import { phase1MergedRunJson } from './phase1/report.js';
+import type { RunJsonBuilder } from './run/merge.js';
+
+/** Run JSON builders by benchmark, for {@link mergeRuns}. */
+export const RUN_JSON_BUILDERS: Readonly<Record<string, RunJsonBuilder>> = { phase1: phase1MergedRunJson };

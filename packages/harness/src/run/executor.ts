@@ -1,0 +1,219 @@
+/**
+ * Running the packages of a session: in parallel (`p-limit`), each under its own
+ * timeout, the whole under a run deadline, a budget, an error limit, the parent process
+ * and Ctrl-C/SIGTERM (the caller's signal). Every finished package is written at once
+ * (atomically) with its events; a package cut short by the run stopping is not written,
+ * so a resumed run does it again, and nothing is lost or counted twice.
+ */
+import pLimit from 'p-limit';
+import { addCall, emptyTotals, type ModelPrice, paidFor, type UsageTotals } from '../accounting.js';
+import type { GenerateResult } from '../model/types.js';
+import { type PyJson, PyFloat } from '../py-json.js';
+import type { RunStore } from './run-store.js';
+import { type EarlierTry, isFailure, type Outcome, type PackageResult, packageUsage, type StopReason } from './types.js';
+
+/** A package to do. */
+export interface PackageJob {
+  packageId: string;
+  packageDir: string;
+  /** Position in the spec's ids. */
+  index: number;
+}
+
+/** What a package's work sees. */
+export interface PackageContext {
+  readonly packageId: string;
+  /** 1-based number of the package in the run (as the original's events count). */
+  readonly i: number;
+  /** Aborted when the package's time is up or the run stops. */
+  readonly signal: AbortSignal;
+  /** Aborted only when the run stops (Ctrl-C, deadline, parent gone). */
+  readonly runSignal: AbortSignal;
+  /** When the package's time is up (`Date.now()` ms), or `null`. */
+  readonly deadline: number | null;
+  readonly session: number;
+  /** Write an event about this package (`package_id` is added). */
+  event(name: string, fields?: { [key: string]: PyJson }): void;
+  /** Count a model call (tokens, cost, cache) for the package and the run's ledger. */
+  recordCall(result: Pick<GenerateResult, 'usage' | 'cache'>): void;
+}
+
+/** What a package's work produced. */
+export interface PackageWork {
+  outcome: Outcome;
+  error: string | null;
+  timed_out: boolean;
+  /** The phase's row (the executor adds `elapsed_seconds`, `error`, `timed_out`). */
+  row: Record<string, unknown>;
+  details?: Record<string, unknown>;
+  /** Extra fields of the `package_finished` event. */
+  eventFields?: { [key: string]: PyJson };
+  /** `true` when the run stopped while this package was under way: not a result (redone on resume). */
+  interrupted?: boolean;
+}
+
+/** A session's settings. */
+export interface ExecuteOptions {
+  store: RunStore;
+  session: number;
+  jobs: readonly PackageJob[];
+  /** Packages finished before this session (event numbering goes on from there). */
+  doneBefore: number;
+  work: (job: PackageJob, ctx: PackageContext) => Promise<PackageWork>;
+  concurrency: number;
+  perPackageTimeoutMs: number | null;
+  /** Stop this session after this long (in-flight packages are abandoned and redone on resume). */
+  maxRunMs: number | null;
+  /** Stop when this process is gone. */
+  parentPid: number | null;
+  /** The caller's stop (Ctrl-C, SIGTERM). */
+  signal?: AbortSignal;
+  /** Stop scheduling once this much is spent (needs a price). */
+  budgetUsd: number | null;
+  /** Spent by earlier sessions. */
+  spentBeforeUsd: number;
+  price: ModelPrice | undefined;
+  /** `false`: stop at the first failed package (the original's default). */
+  continueOnError: boolean;
+  maxErrors: number;
+  errorsBefore: number;
+  /** Earlier tries of packages being retried (`--retry-errors`). */
+  earlier: ReadonlyMap<string, EarlierTry[]>;
+  /** Called after each package (progress, checkpoints). */
+  onResult?: (result: PackageResult, finishedThisSession: number) => void;
+}
+
+/** How a session ended. */
+export interface ExecuteOutcome {
+  finished: number;
+  stopReason: StopReason | null;
+  stopDetail: string | null;
+  spentUsd: number | null;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Run the jobs; resolves when all are done or the session stopped. */
+export async function executePackages(options: ExecuteOptions): Promise<ExecuteOutcome> {
+  const { store } = options;
+  const stopAll = new AbortController();
+  let stopReason: StopReason | null = null;
+  let stopDetail: string | null = null;
+  const stop = (reason: StopReason, detail: string, abortInFlight: boolean): void => {
+    if (stopReason === null) {
+      stopReason = reason;
+      stopDetail = detail;
+      store.event('shutdown', { reason, detail });
+    }
+    if (abortInFlight && !stopAll.signal.aborted) stopAll.abort(new Error(detail));
+  };
+  const onExternal = (): void => stop('interrupted', 'interrupted (Ctrl-C or SIGTERM)', true);
+  if (options.signal?.aborted) onExternal();
+  options.signal?.addEventListener('abort', onExternal, { once: true });
+  const timers: NodeJS.Timeout[] = [];
+  if (options.maxRunMs !== null) {
+    const t = setTimeout(() => stop('deadline', `--max-run-seconds reached (${options.maxRunMs! / 1000} s)`, true), options.maxRunMs);
+    t.unref();
+    timers.push(t);
+  }
+  if (options.parentPid !== null) {
+    const pid = options.parentPid;
+    const t = setInterval(() => {
+      if (!isAlive(pid)) stop('parent_died', `parent process ${pid} is gone`, true);
+    }, 500);
+    t.unref();
+    timers.push(t);
+  }
+
+  let finished = 0;
+  let errors = options.errorsBefore;
+  let spent: number | null = options.price === undefined ? null : options.spentBeforeUsd;
+  let next = options.doneBefore;
+  const limit = pLimit(Math.max(1, options.concurrency));
+
+  const runOne = async (job: PackageJob): Promise<void> => {
+    if (stopReason !== null) return;
+    if (options.budgetUsd !== null && spent !== null && spent >= options.budgetUsd) {
+      stop('budget', `--budget-usd ${options.budgetUsd} spent ($${spent.toFixed(4)})`, false);
+      return;
+    }
+    const i = ++next;
+    const started = performance.now();
+    const deadline = options.perPackageTimeoutMs === null ? null : Date.now() + options.perPackageTimeoutMs;
+    const signals = [stopAll.signal];
+    if (options.perPackageTimeoutMs !== null) signals.push(AbortSignal.timeout(options.perPackageTimeoutMs));
+    let totals: UsageTotals = emptyTotals(options.price !== undefined);
+    const ctx: PackageContext = {
+      packageId: job.packageId,
+      i,
+      signal: AbortSignal.any(signals),
+      runSignal: stopAll.signal,
+      deadline,
+      session: options.session,
+      event: (name, fields = {}) => store.event(name, { package_id: job.packageId, ...fields }),
+      recordCall: (r) => {
+        totals = addCall(totals, r.usage, r.cache === 'hit', options.price);
+        const cost = paidFor(r.usage, r.cache === 'hit', options.price);
+        if (spent !== null && cost !== null) spent = Math.round((spent + cost) * 1e9) / 1e9;
+        store.appendLedger({ t: Math.floor(Date.now() / 1000), session: options.session, package_id: job.packageId, cache: r.cache, usage: r.usage, cost_usd: cost });
+      },
+    };
+    store.event('package_started', { package_id: job.packageId, i });
+    let work: PackageWork;
+    try {
+      work = await options.work(job, ctx);
+    } catch (e) {
+      // A bug of ours must not sink the run: the package records it as our failure.
+      work = { outcome: 'infra_error', error: `internal error: ${e instanceof Error ? e.message : String(e)}`, timed_out: false, row: {} };
+    }
+    if (work.interrupted === true && stopAll.signal.aborted) return;
+    const elapsed = (performance.now() - started) / 1000;
+    const earlier = options.earlier.get(job.packageId);
+    const result: PackageResult = {
+      package_id: job.packageId,
+      index: job.index,
+      outcome: work.outcome,
+      error: work.error,
+      timed_out: work.timed_out,
+      elapsed_seconds: elapsed,
+      row: { ...work.row, elapsed_seconds: elapsed, error: work.error, timed_out: work.timed_out },
+      usage: packageUsage(totals),
+      session: options.session,
+      finished_at: new Date().toISOString(),
+      ...(earlier !== undefined && earlier.length > 0 ? { earlier } : {}),
+      ...(work.details !== undefined ? { details: work.details } : {}),
+    };
+    store.writeResult(result);
+    finished++;
+    store.event('package_finished', {
+      package_id: job.packageId,
+      i,
+      elapsed_seconds: new PyFloat(elapsed),
+      error: work.error,
+      timed_out: work.timed_out,
+      outcome: work.outcome,
+      ...(work.eventFields ?? {}),
+    });
+    options.onResult?.(result, finished);
+    if (isFailure(work.outcome)) {
+      errors++;
+      if (!options.continueOnError) stop('error', `package ${job.packageId} failed (${work.outcome}: ${work.error ?? 'no answer'}); --continue-on-error goes on past failures`, false);
+      else if (errors > options.maxErrors) stop('max_errors', `too many errors: ${errors} > --max-errors ${options.maxErrors} (last: ${work.error ?? work.outcome})`, false);
+    }
+  };
+
+  try {
+    await Promise.all(options.jobs.map((job) => limit(() => runOne(job))));
+  } finally {
+    for (const t of timers) clearTimeout(t);
+    options.signal?.removeEventListener('abort', onExternal);
+  }
+  return { finished, stopReason, stopDetail, spentUsd: spent };
+}

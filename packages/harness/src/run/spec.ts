@@ -1,0 +1,91 @@
+/**
+ * A run's spec: everything that decides its results (the packages and their content
+ * hashes, seed, agent, model and generation parameters, limits, prompt version, code
+ * version), hashed. A resumed or merged run must have the same spec hash; transport
+ * settings (concurrency, retries, timeouts of HTTP requests) are not part of it, nor is
+ * the shard, so the shards of one run share one spec.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { canonicalJson } from '../model/cache.js';
+import type { GenerateParams } from '../model/types.js';
+
+/** The spec of a run. */
+export interface RunSpec {
+  /** Format of this object. */
+  spec_version: 1;
+  /** `phase1` or `phase2`. */
+  benchmark: string;
+  /** Packages, in run order. */
+  ids: string[];
+  /** SHA-256 of each package's modules (sorted by name), by id. */
+  package_hashes: Record<string, string>;
+  /** The seed (decimal text: Python integers have no size limit). */
+  seed: string;
+  agent: string;
+  /** The model, for agents that call one. */
+  model: { id: string; base_url: string; params: GenerateParams } | null;
+  /** Limits that change answers (structs in the prompt, attempts, per-package timeout...). */
+  limits: Record<string, number | string | boolean | null>;
+  /** Version of the prompts (bumped when their text changes). */
+  prompt_version: string;
+  /** The code that produced the results. */
+  code: { git_commit: string | null; harness_version: string };
+  epochs: number;
+}
+
+/** The hash of a spec. */
+export function specHash(spec: RunSpec): string {
+  return createHash('sha256').update(canonicalJson(spec)).digest('hex');
+}
+
+/** The top-level keys where two specs differ (for refusal messages). */
+export function specDifferences(a: RunSpec, b: RunSpec): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => canonicalJson((a as unknown as Record<string, unknown>)[k]) !== canonicalJson((b as unknown as Record<string, unknown>)[k])).sort();
+}
+
+/** SHA-256 of a package's modules (name and bytes, by name): its content identity. */
+export function packageContentHash(modules: readonly { name: string; bytes: Uint8Array }[]): string {
+  const h = createHash('sha256');
+  for (const m of [...modules].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    h.update(m.name);
+    h.update('\0');
+    h.update(m.bytes);
+  }
+  return h.digest('hex');
+}
+
+/** {@link packageContentHash} of a package directory's `bytecode_modules/*.mv` (no decoding). */
+export function packageDirHash(dir: string): string {
+  const modDir = path.join(dir, 'bytecode_modules');
+  if (!existsSync(modDir)) return packageContentHash([]);
+  const modules = readdirSync(modDir)
+    .filter((f) => f.endsWith('.mv'))
+    .map((f) => ({ name: f.slice(0, -3), bytes: readFileSync(path.join(modDir, f)) }));
+  return packageContentHash(modules);
+}
+
+/** The git commit of the repository holding `dir`, or `null`. */
+export function gitCommit(dir: string): string | null {
+  try {
+    return execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** This package's version (from its package.json). */
+export function harnessVersion(): string {
+  for (const rel of ['../../package.json', '../package.json']) {
+    try {
+      const v = (JSON.parse(readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), rel), 'utf8')) as { name?: string; version?: string });
+      if (v.name === '@smi/harness' && typeof v.version === 'string') return v.version;
+    } catch {
+      // try the next place
+    }
+  }
+  return 'unknown';
+}
