@@ -129,3 +129,25 @@ export async function startFakeOpenAi(script: (req: FakeRequest) => FakeReply | 
       }),
   };
 }
+
+/**
+ * A model that reasons as a careful reader would: a struct whose first field is
+ * `id: UID` has `key` (true of every Sui object). Its answer to a Phase I prompt, as a
+ * JSON text.
+ */
+export function uidHeuristicAnswer(prompt: string): string {
+  const payload = JSON.parse(prompt.slice(prompt.indexOf('{'))) as { modules: Record<string, { address: string; structs: Record<string, { fields: { name: string; type: { kind: string; name?: string } }[] }> }> };
+  const out: string[] = [];
+  for (const [m, mod] of Object.entries(payload.modules)) {
+    for (const [s, st] of Object.entries(mod.structs)) {
+      const f = st.fields[0];
+      if (f !== undefined && f.name === 'id' && f.type.kind === 'datatype' && f.type.name === 'UID') out.push(`${mod.address}::${m}::${s}`);
+    }
+  }
+  return JSON.stringify({ key_types: out });
+}
+
+/** The package id a Phase I prompt is about. */
+export function promptPackage(prompt: string): string {
+  return /"package_id": "([^"]+)"/.exec(prompt)?.[1] ?? '';
+}

@@ -32,6 +32,8 @@ export interface GlobalArgs {
   json: boolean;
   /** No progress and no warnings on stderr. */
   quiet: boolean;
+  /** The words the command was run with, after `smi` (for run records). */
+  invocation: readonly string[];
 }
 
 /** One command of `smi`. */

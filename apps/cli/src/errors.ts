@@ -15,6 +15,17 @@
 import { BytecodeError, DisassemblerError, PackageError } from '@smi/bytecode';
 import { ProtocolConfigError, VmError } from '@smi/move-vm';
 import { SimulationError } from '@smi/simulation';
+import {
+  CheckpointError,
+  DatasetError,
+  MergeError,
+  ModelConfigError,
+  Phase1Error,
+  PriceTableError,
+  RunStoreError,
+  ShardError,
+  SpecMismatchError,
+} from '@smi/harness';
 
 /** Exit statuses of `smi`. */
 export const EXIT = {
@@ -65,7 +76,23 @@ export class OutputClosedError extends CliError {
 }
 
 /** Errors of the libraries that mean "the input is wrong", with their own stable codes. */
-const INPUT_ERRORS = [PackageError, BytecodeError, DisassemblerError, VmError, SimulationError, ProtocolConfigError] as const;
+const INPUT_ERRORS = [
+  PackageError,
+  BytecodeError,
+  DisassemblerError,
+  VmError,
+  SimulationError,
+  ProtocolConfigError,
+  DatasetError,
+  ModelConfigError,
+  PriceTableError,
+  CheckpointError,
+  RunStoreError,
+  SpecMismatchError,
+  MergeError,
+  ShardError,
+  Phase1Error,
+] as const;
 
 /** The library error's own code, when it has one. */
 function codeOf(e: Error): string | undefined {

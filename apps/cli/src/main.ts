@@ -113,6 +113,7 @@ function register(parser: Argv, io: CliIo, argv: readonly string[], spec: Comman
     handler: async (args: Record<string, unknown>) => {
       normalizeArgs(spec, args, argv);
       if (spec.longRunning) io.trapSignals?.();
+      args.invocation = [...argv];
       setExit(await spec.run(args as never, io));
     },
   });

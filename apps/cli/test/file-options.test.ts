@@ -42,8 +42,43 @@ const sixRows = (r: SpawnRun): void => {
   expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { target_package: string }).target_package)).toEqual(Array(6).fill(path.basename(ORACLE)));
 };
 
+const PHASE1 = ['phase1', '--corpus-root', fixturePath('corpus'), '--agent', 'mock-perfect', '--no-log', '--quiet'];
+/** A finished Phase I run to merge (made in `beforeAll`). */
+const RUN_TO_MERGE = path.join(mkdtempSync(path.join(os.tmpdir(), 'smi-file-options-run-')), 'run');
+
 /** One case per `command --option` (positionals as `command <name>`). */
 const CASES: Record<string, Case> = {
+  'phase1 --out': {
+    args: [...PHASE1, '--samples', '2'],
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ schema_version: 1, samples: 2, agent: 'mock-perfect' });
+    },
+  },
+  'phase1 --package-ids-file': {
+    args: [...PHASE1, '--samples', '0', '--json'],
+    stdin: () => `# one package\n${path.basename(PKG_0X1)}\n`,
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'success', packages: 1 });
+    },
+  },
+  'phase1 --dotenv': {
+    args: ['phase1', '--corpus-root', fixturePath('corpus'), '--doctor-agent', '--json'],
+    stdin: () => 'SMI_API_KEY=sk-from-stdin\nSMI_MODEL=model-from-stdin\nSMI_API_BASE_URL=http://127.0.0.1:9/v1\n',
+    // Nothing listens on port 9: the doctor reports it (exit 1), with the model the .env named.
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(1);
+      expect(JSON.parse(r.stdout)).toMatchObject({ model: 'model-from-stdin', api_key: 'len=13 suffix=-stdin', ok: false });
+    },
+  },
+  'merge --out': {
+    args: () => ['merge', RUN_TO_MERGE, '--out-dir', path.join(mkdtempSync(path.join(os.tmpdir(), 'smi-file-options-merged-')), 'merged')],
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ schema_version: 1, samples: 2 });
+    },
+  },
   'benchmark-local --output': { args: BENCH, check: sixRows },
   'benchmark-local --package-ids-file': { args: [...BENCH.slice(0, 2), fixturePath('corpus'), ...BENCH.slice(3)], stdin: () => `${path.basename(ORACLE)}\n`, check: sixRows },
   'benchmark-local --summary': {
@@ -115,7 +150,11 @@ function declaredFileOptions(): { key: string; spellings: string[]; positional: 
 }
 
 describeWithFixtures('smi: - for standard input/output in every file option', ['corpus'], () => {
-  beforeAll(() => requireBuiltCli());
+  beforeAll(async () => {
+    requireBuiltCli();
+    const made = await runSmi(['phase1', '--corpus-root', fixturePath('corpus'), '--agent', 'mock-perfect', '--samples', '2', '--run-dir', RUN_TO_MERGE, '--quiet']);
+    if (made.code !== 0) throw new Error(`could not make a run to merge: ${made.stderr}`);
+  });
 
   it('every declared file option has a case', () => {
     expect(declaredFileOptions().map((o) => o.key).sort()).toEqual(Object.keys(CASES).sort());

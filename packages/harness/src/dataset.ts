@@ -156,6 +156,7 @@ export function datasetNames(manifestsDir: string): string[] {
 /** The ids of the named dataset `name` (`<manifests>/datasets/NAME.txt`). */
 export function datasetIds(manifestsDir: string, name: string): string[] {
   const file = path.join(manifestsDir, 'datasets', `${name}.txt`);
+  if (!existsSync(path.join(manifestsDir, 'datasets'))) throw new DatasetError('UNKNOWN_DATASET', `no manifests at ${manifestsDir} (expected ${path.join(manifestsDir, 'datasets')}/NAME.txt): point --manifests at a manifests directory`);
   if (!existsSync(file)) {
     const known = datasetNames(manifestsDir);
     throw new DatasetError('UNKNOWN_DATASET', `no dataset ${JSON.stringify(name)} in ${manifestsDir}/datasets (known: ${known.join(', ') || 'none'})`);

@@ -40,7 +40,8 @@ async function probe(url: string, init: RequestInit, timeoutMs: number, read: (b
     const body = await r.text();
     return { url, status: r.status, detail: r.ok ? read(body) : body.slice(0, 400), ok: r.ok };
   } catch (e) {
-    const cause = (e as { cause?: { code?: string } }).cause?.code;
+    const c = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+    const cause = c?.code ?? c?.errors?.[0]?.code ?? c?.message;
     return { url, status: null, detail: `${e instanceof Error ? e.message : String(e)}${cause ? ` (${cause})` : ''}`, ok: false };
   }
 }

@@ -2,12 +2,15 @@
 import type { CommandSpec } from '../command.js';
 import { benchmarkLocalCommand } from './benchmark-local.js';
 import { buildCommand } from './build.js';
+import { cacheCommand } from './cache.js';
 import { callCommand } from './call.js';
 import { completionCommand } from './completion.js';
 import { conformanceCommand } from './conformance.js';
 import { corpusCommand } from './corpus-check.js';
 import { disasmCommand } from './disasm.js';
 import { extractCommand } from './extract.js';
+import { mergeCommand } from './merge.js';
+import { phase1Command } from './phase1.js';
 import { replayCommand } from './replay.js';
 import { sandboxExecCommand } from './sandbox-exec.js';
 import { stubsCommand } from './stubs.js';
@@ -23,5 +26,8 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   replayCommand,
   sandboxExecCommand,
   benchmarkLocalCommand,
+  phase1Command,
+  mergeCommand,
+  cacheCommand,
   completionCommand,
 ];

@@ -95,10 +95,18 @@ function readJsonl<T>(file: string): T[] {
 export class DiskRunStore implements RunStore {
   private constructor(readonly dir: string) {}
 
-  /** Open (or create) the run directory `dir`. */
+  /** Open the run directory `dir` (made when something is first written to it). */
   static at(dir: string): DiskRunStore {
-    mkdirSync(path.join(dir, 'results'), { recursive: true });
     return new DiskRunStore(dir);
+  }
+
+  private made = false;
+
+  /** Make the directory before a write. */
+  private ensure(): void {
+    if (this.made) return;
+    mkdirSync(path.join(this.dir, 'results'), { recursive: true });
+    this.made = true;
   }
 
   /** Open an existing run directory (it must have a `spec.json`). */
@@ -111,17 +119,23 @@ export class DiskRunStore implements RunStore {
     return path.join(this.dir, name);
   }
 
+  /** A file to write (the directory made first). */
+  private out(name: string): string {
+    this.ensure();
+    return path.join(this.dir, name);
+  }
+
   readSpec(): { spec: RunSpec; spec_hash: string } | null {
     const f = this.file('spec.json');
     return existsSync(f) ? readJsonFile<{ spec: RunSpec; spec_hash: string }>(f, 'the spec') : null;
   }
 
   writeSpec(spec: RunSpec, hash: string): void {
-    writeFileAtomic(this.file('spec.json'), JSON.stringify({ spec_hash: hash, spec }, null, 2) + '\n');
+    writeFileAtomic(this.out('spec.json'), JSON.stringify({ spec_hash: hash, spec }, null, 2) + '\n');
   }
 
   writeMetadata(meta: { [key: string]: PyJson }): void {
-    writeFileAtomic(this.file('run_metadata.json'), pyDumps(meta, 2) + '\n');
+    writeFileAtomic(this.out('run_metadata.json'), pyDumps(meta, 2) + '\n');
   }
 
   readState(): RunState | null {
@@ -130,25 +144,25 @@ export class DiskRunStore implements RunStore {
   }
 
   writeState(state: RunState): void {
-    writeFileAtomic(this.file('state.json'), JSON.stringify(state, null, 2) + '\n');
+    writeFileAtomic(this.out('state.json'), JSON.stringify(state, null, 2) + '\n');
   }
 
   event(name: string, fields: { [key: string]: PyJson } = {}): void {
-    appendFileSync(this.file('events.jsonl'), pyDumpsLine({ t: nowSeconds(), event: name, ...fields }) + '\n');
+    appendFileSync(this.out('events.jsonl'), pyDumpsLine({ t: nowSeconds(), event: name, ...fields }) + '\n');
   }
 
   packageRow(row: { [key: string]: PyJson }): void {
-    appendFileSync(this.file('packages.jsonl'), pyDumpsLine(row) + '\n');
+    appendFileSync(this.out('packages.jsonl'), pyDumpsLine(row) + '\n');
   }
 
   /** Append an event line as written elsewhere (merging shards). */
   appendEventLine(line: string): void {
-    appendFileSync(this.file('events.jsonl'), line.replace(/\n$/, '') + '\n');
+    appendFileSync(this.out('events.jsonl'), line.replace(/\n$/, '') + '\n');
   }
 
   /** Append a package row line as written elsewhere (merging shards). */
   appendPackageLine(line: string): void {
-    appendFileSync(this.file('packages.jsonl'), line.replace(/\n$/, '') + '\n');
+    appendFileSync(this.out('packages.jsonl'), line.replace(/\n$/, '') + '\n');
   }
 
   results(): { results: PackageResult[]; damaged: string[] } {
@@ -174,7 +188,7 @@ export class DiskRunStore implements RunStore {
   }
 
   writeResult(result: PackageResult): void {
-    writeFileAtomic(path.join(this.file('results'), `${safeFileName(result.package_id)}.json`), JSON.stringify(result, null, 1) + '\n');
+    writeFileAtomic(path.join(this.out('results'), `${safeFileName(result.package_id)}.json`), JSON.stringify(result, null, 1) + '\n');
   }
 
   ledger(): LedgerEntry[] {
@@ -182,11 +196,11 @@ export class DiskRunStore implements RunStore {
   }
 
   appendLedger(entry: LedgerEntry): void {
-    appendFileSync(this.file('usage.jsonl'), JSON.stringify(entry) + '\n');
+    appendFileSync(this.out('usage.jsonl'), JSON.stringify(entry) + '\n');
   }
 
   writeRunJson(text: string): void {
-    writeFileAtomic(this.file('run.json'), text);
+    writeFileAtomic(this.out('run.json'), text);
   }
 }
 

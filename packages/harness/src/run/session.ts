@@ -19,9 +19,26 @@ export class SpecMismatchError extends Error {
   constructor(
     readonly differences: string[],
     dir: string,
+    details: string[] = differences,
   ) {
-    super(`the run in ${dir} was made with a different spec (differs in: ${differences.join(', ')}); its results would not be comparable. Start a new run, or pass --force to resume it anyway`);
+    super(`the run in ${dir} was made with a different spec (${details.join('; ')}); its results would not be comparable. Start a new run, or pass --force to resume it anyway`);
   }
+}
+
+/** A difference of two specs in words: `seed: 7 (run) vs 8 (now)`. */
+function describeDifference(key: string, was: unknown, now: unknown): string {
+  if (key === 'ids' && Array.isArray(was) && Array.isArray(now)) {
+    const a = new Set(was as string[]);
+    const added = (now as string[]).filter((x) => !a.has(x)).length;
+    const removed = (was as string[]).filter((x) => !new Set(now as string[]).has(x)).length;
+    return `packages: ${was.length} in the run, ${now.length} now (${added} new, ${removed} gone${added + removed === 0 ? ', order differs' : ''})`;
+  }
+  if (key === 'package_hashes') return 'package contents differ';
+  const text = (v: unknown): string => {
+    const t = JSON.stringify(v) ?? 'null';
+    return t.length > 80 ? `${t.slice(0, 77)}...` : t;
+  };
+  return `${key}: ${text(was)} in the run, ${text(now)} now`;
 }
 
 /** How to open a run. */
@@ -71,7 +88,11 @@ export function openRun(o: OpenRunOptions): OpenedRun {
     if (!o.resume) throw new RunStoreError('RUN_EXISTS', `${o.store.dir ?? 'the run'} holds a run already: pass --resume to continue it, or choose another --run-id / --run-dir`);
     if (existing.spec_hash !== hash) {
       const differences = specDifferences(existing.spec, o.spec);
-      if (!o.force) throw new SpecMismatchError(differences.length > 0 ? differences : ['spec_hash'], o.store.dir ?? 'memory');
+      if (!o.force) {
+        const keys = differences.length > 0 ? differences : ['spec_hash'];
+        const rec = (x: RunSpec): Record<string, unknown> => x as unknown as Record<string, unknown>;
+        throw new SpecMismatchError(keys, o.store.dir ?? 'memory', keys.map((k) => describeDifference(k, rec(existing.spec)[k], rec(o.spec)[k])));
+      }
       forced = differences;
     }
   }
