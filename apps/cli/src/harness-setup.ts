@@ -26,6 +26,7 @@ import {
   resolveModelAlias,
   resolveModelConfig,
   ResponseCache,
+  runAnswers,
   type RunState,
   type RunStore,
   safeFileName,
@@ -42,6 +43,7 @@ export interface ModelArgs {
   'cache-dir'?: string;
   cache: boolean;
   replay: boolean;
+  'replay-run'?: string;
   'request-timeout-seconds': number;
 }
 
@@ -55,6 +57,7 @@ export const MODEL_OPTIONS = {
   'cache-dir': { type: 'string', describe: 'Response cache directory (default $SMI_CACHE_DIR or ~/.cache/smi/responses)' },
   cache: { type: 'boolean', default: true, describe: 'Answer repeated requests from the response cache (--no-cache: always ask the model)' },
   replay: { type: 'boolean', default: false, describe: 'Answer only from the response cache (no network; a request not cached fails)' },
+  'replay-run': { type: 'string', describe: 'Answer only with the answers an earlier run directory recorded (no network, no key)' },
   'request-timeout-seconds': { type: 'number', default: 120, describe: 'Timeout of one HTTP attempt (retries and the per-package timeout come on top)' },
 } as const;
 
@@ -100,10 +103,18 @@ export async function setupModel(io: CliIo, args: ModelArgs): Promise<ModelSetup
   const dotenv = await dotenvOf(io, named ?? '.env', named !== undefined);
   const env: Record<string, string | undefined> = { ...process.env };
   // Replaying needs no key: nothing is sent.
-  if (args.replay && !env.SMI_API_KEY && !dotenv.SMI_API_KEY && !env.OPENAI_API_KEY && !env.OPENROUTER_API_KEY) env.SMI_API_KEY = 'replay';
+  const replaying = args.replay || args['replay-run'] !== undefined;
+  if (replaying && !env.SMI_API_KEY && !dotenv.SMI_API_KEY && !env.OPENAI_API_KEY && !env.OPENROUTER_API_KEY) env.SMI_API_KEY = 'replay';
   const modelsPath = args['models-file'] ?? ['models.yaml', 'benchmark/models.yaml'].find((f) => existsSync(resolvePath(io, f)));
   const models = modelsPath === undefined ? null : readModelsFile(resolveInputPath(io, modelsPath));
   if (args.model !== undefined) dotenv.SMI_MODEL = args.model;
+  // Replaying a run: its model, endpoint and parameters (so the requests are the ones it made).
+  const replayed = args['replay-run'] === undefined ? null : DiskRunStore.existing(resolveInputPath(io, args['replay-run']));
+  const recorded = replayed?.readSpec()?.spec.model ?? null;
+  if (recorded !== null) {
+    if (args.model === undefined) dotenv.SMI_MODEL = recorded.id;
+    env.SMI_API_BASE_URL = recorded.base_url;
+  }
   const resolved = resolveModelConfig(env, dotenv);
   const config: ModelConfig = { ...resolved, model: resolveModelAlias(models, resolved.model) };
   const warnings: string[] = [];
@@ -122,7 +133,8 @@ export async function setupModel(io: CliIo, args: ModelArgs): Promise<ModelSetup
     },
   });
   const cacheDir = args['cache-dir'] !== undefined ? resolvePath(io, args['cache-dir']) : defaultCacheDir(io);
-  if (args.replay) client = new ReplayModel(new ResponseCache(cacheDir), config.model, config.baseUrl);
+  if (replayed !== null) client = new ReplayModel(runAnswers(replayed), config.model, config.baseUrl);
+  else if (args.replay) client = new ReplayModel(new ResponseCache(cacheDir), config.model, config.baseUrl);
   else if (args.cache) client = new CachedModel(client, new ResponseCache(cacheDir));
   let price: ModelPrice | undefined;
   if (args.prices !== undefined) {
@@ -134,14 +146,14 @@ export async function setupModel(io: CliIo, args: ModelArgs): Promise<ModelSetup
     provider: config.provider,
     base_url: config.baseUrl,
     model: config.model,
-    api_key: args.replay ? '<replay: not used>' : redactSecret(config.apiKey),
+    api_key: replaying ? '<replay: not used>' : redactSecret(config.apiKey),
     temperature: config.temperature,
     max_tokens: config.maxTokens,
-    cache: args.replay ? `replay from ${cacheDir}` : args.cache ? cacheDir : 'off',
+    cache: args['replay-run'] !== undefined ? `replay from the run ${args['replay-run']}` : args.replay ? `replay from ${cacheDir}` : args.cache ? cacheDir : 'off',
     request_timeout_seconds: timeoutS,
     max_attempts: Math.max(1, config.maxRequestRetries),
   };
-  return { config, client, params: generateParams(config), price, effective, warnings, retries, onRetry };
+  return { config, client, params: recorded?.params ?? generateParams(config), price, effective, warnings, retries, onRetry };
 }
 
 /** Options of where a run lives. */

@@ -158,6 +158,40 @@ describeWithFixtures('smi phase1 with a real (loopback) model', ['corpus'], () =
     }
   });
 
+  it('SIGTERM stops the run (exit 143, status cancelled); --replay-run answers from it with no server', async () => {
+    const server = await startFakeOpenAi((req) => ({ content: uidHeuristicAnswer(promptOf(req)), delayMs: 100 }));
+    try {
+      const dir = tempDir('smi-term-');
+      const args = ['phase1', '--corpus-root', CORPUS, '--samples', '0', '--agent', 'real-openai-compatible', '--concurrency', '1', '--run-dir', 'run', '--quiet'];
+      const env = { ...process.env, SMI_FIXTURES: fixturePath(), ...modelEnv(server.url, path.join(dir, 'cache')) };
+      const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const events = path.join(dir, 'run', 'events.jsonl');
+      const timer = setInterval(() => {
+        if (existsSync(events) && readFileSync(events, 'utf8').includes('"package_finished"')) {
+          clearInterval(timer);
+          child.kill('SIGTERM');
+        }
+      }, 20);
+      const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      clearInterval(timer);
+      expect(code).toBe(143);
+      const state = JSON.parse(readFileSync(path.join(dir, 'run', 'state.json'), 'utf8')) as { status: string; stop_reason: string };
+      expect(state).toMatchObject({ status: 'cancelled', stop_reason: 'interrupted' });
+      const resumed = await runSmi([...args, '--resume'], { cwd: dir, env: modelEnv(server.url, path.join(dir, 'cache')) });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      // The run replayed from its own records: no key, no server, the same run JSON.
+      await server.close();
+      const replay = await runSmi(['phase1', '--corpus-root', CORPUS, '--samples', '0', '--agent', 'real-openai-compatible', '--replay-run', 'run', '--no-log', '--out', 'replayed.json', '--quiet'], {
+        cwd: dir,
+        env: { SMI_API_KEY: '', SMI_MODEL: '', SMI_API_BASE_URL: '', SMI_CACHE_DIR: path.join(dir, 'empty-cache') },
+      });
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(stable(readFileSync(path.join(dir, 'replayed.json'), 'utf8'))).toEqual(stable(readFileSync(path.join(dir, 'run', 'run.json'), 'utf8')));
+    } finally {
+      await server.close();
+    }
+  });
+
   it('--doctor-agent and --smoke-agent probe the endpoint; a dead endpoint says so', async () => {
     const server = await startFakeOpenAi(() => ({ content: '{"key_types": []}' }));
     try {

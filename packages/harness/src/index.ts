@@ -15,8 +15,8 @@ export { withRetries, backoffMs, sleep, DEFAULT_RETRY } from './model/retry.js';
 export type { RetryPolicy, RetryNotice } from './model/retry.js';
 export { OpenAiCompatibleModel, OPENROUTER_HEADERS, classifyError, retryAfterMs } from './model/openai-client.js';
 export type { OpenAiClientOptions } from './model/openai-client.js';
-export { ScriptedModel, ReplayModel } from './model/scripted.js';
-export type { ScriptedAnswer } from './model/scripted.js';
+export { ScriptedModel, ReplayModel, cacheAnswers } from './model/scripted.js';
+export type { ScriptedAnswer, AnswerSource } from './model/scripted.js';
 export { ResponseCache, CachedModel, cacheKey, canonicalJson } from './model/cache.js';
 export type { CacheKeyInput, CacheEntry, CacheStats } from './model/cache.js';
 export { resolveModelConfig, readDotenv, generateParams, readModelsFile, resolveModelAlias, isReasoningModel, ModelConfigError } from './model/config.js';
@@ -39,6 +39,7 @@ export type { OpenedRun, RunTotals } from './run/session.js';
 export { parseShard, shardOf, inShard, ShardError } from './run/shard.js';
 export type { Shard } from './run/shard.js';
 export { mergeRuns, MergeError } from './run/merge.js';
+export { runAnswers } from './run/replay.js';
 export type { RunJsonBuilder, MergeOutcome } from './run/merge.js';
 
 export { PyRandom } from './phase1/py-random.js';

@@ -54,6 +54,14 @@ describe('OpenAI-compatible client against a loopback server', () => {
     expect(s.requests[0].headers.authorization).toBe('Bearer sk-test');
   });
 
+  it("OpenRouter endpoints get the original's attribution headers; others do not", async () => {
+    const s = await serve(() => ({ content: '[]' }));
+    await client(s.url.replace(/\/v1$/, '/openrouter.ai/api/v1')).generate(MSG, {});
+    await client(s.url).generate(MSG, {});
+    expect(s.requests[0].headers).toMatchObject({ 'http-referer': 'https://github.com/MystenLabs/sui-move-interface-extractor', 'x-title': 'Sui Move Interface Extractor Benchmark' });
+    expect(s.requests[1].headers['x-title']).toBeUndefined();
+  });
+
   it('429 with Retry-After waits as told, then succeeds', async () => {
     const s = await serve((i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' }, content: 'slow down' } : { content: '[]' }));
     const notices: number[] = [];
@@ -169,7 +177,7 @@ describe('response cache', () => {
     await new CachedModel(new ScriptedModel(['cached answer']), cache).generate(MSG, {});
     const replay = new ReplayModel(cache, 'scripted', 'scripted:');
     expect((await replay.generate(MSG, {})).content).toBe('cached answer');
-    await expect(replay.generate([{ role: 'user', content: 'new' }], {})).rejects.toThrow(/no cached answer/);
+    await expect(replay.generate([{ role: 'user', content: 'new' }], {})).rejects.toThrow(/no stored answer for this request in the response cache/);
     expect([...cache.entries()].map((e) => e.model)).toEqual(['scripted']);
     expect(cache.prune(new Date(0))).toBe(0);
     expect(cache.prune(new Date(Date.now() + 1000))).toBe(1);

@@ -74,7 +74,12 @@ export class ResponseCache {
 
   /** The stored answer of a request, or `undefined`. */
   get(input: CacheKeyInput): Omit<GenerateResult, 'cache' | 'attempts'> | undefined {
-    const file = this.fileOf(cacheKey(input));
+    return this.getByKey(cacheKey(input));
+  }
+
+  /** The stored answer under `key`, or `undefined`. */
+  getByKey(key: string): Omit<GenerateResult, 'cache' | 'attempts'> | undefined {
+    const file = this.fileOf(key);
     if (!existsSync(file)) return undefined;
     try {
       const e = JSON.parse(readFileSync(file, 'utf8')) as CacheEntry;

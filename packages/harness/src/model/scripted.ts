@@ -3,7 +3,7 @@
  * messages) for tests and dry runs, and a replay model that answers only from a response
  * cache (an earlier run), failing clearly on anything it has not seen.
  */
-import type { ResponseCache } from './cache.js';
+import { cacheKey, type ResponseCache } from './cache.js';
 import { type ChatMessage, type GenerateOptions, type GenerateParams, type GenerateResult, type ModelClient, ModelError, type ModelUsage } from './types.js';
 
 /** One scripted answer: text, or a full answer, or an error to throw. */
@@ -44,17 +44,33 @@ export class ScriptedModel implements ModelClient {
   }
 }
 
-/** A model that answers from a response cache only (no network); a miss is an error. */
+/** Stored answers by cache key (a response cache, or the calls an earlier run recorded). */
+export interface AnswerSource {
+  /** What the answers come from, for errors. */
+  readonly description: string;
+  answer(key: string): Omit<GenerateResult, 'cache' | 'attempts'> | undefined;
+}
+
+/** A response cache as an {@link AnswerSource}. */
+export function cacheAnswers(cache: ResponseCache): AnswerSource {
+  return { description: `the response cache ${cache.dir}`, answer: (key) => cache.getByKey(key) };
+}
+
+/** A model that answers only from stored answers (no network); a request never answered before is an error. */
 export class ReplayModel implements ModelClient {
+  private readonly source: AnswerSource;
+
   constructor(
-    private readonly cache: ResponseCache,
+    source: ResponseCache | AnswerSource,
     readonly model: string,
     readonly baseUrl: string,
-  ) {}
+  ) {
+    this.source = 'answer' in source ? source : cacheAnswers(source);
+  }
 
   async generate(messages: readonly ChatMessage[], params: GenerateParams, options: GenerateOptions = {}): Promise<GenerateResult> {
-    const hit = this.cache.get({ baseUrl: this.baseUrl, model: this.model, messages, params, epoch: options.epoch ?? 0 });
-    if (hit === undefined) throw new ModelError('fatal', `replay: no cached answer for this request (model ${this.model} at ${this.baseUrl})`);
+    const hit = this.source.answer(cacheKey({ baseUrl: this.baseUrl, model: this.model, messages, params, epoch: options.epoch ?? 0 }));
+    if (hit === undefined) throw new ModelError('fatal', `replay: no stored answer for this request in ${this.source.description} (model ${this.model} at ${this.baseUrl})`);
     return { ...hit, cache: 'hit', attempts: 0 };
   }
 }
