@@ -26,7 +26,7 @@ export type { ModelPrice, PriceTable, UsageTotals } from './accounting.js';
 
 export { OUTCOMES, RETRYABLE_OUTCOMES, isFailure } from './run/types.js';
 export type { Outcome, PackageResult, PackageUsage, EarlierTry, LedgerEntry, RunStatus, StopReason, Session, RunState } from './run/types.js';
-export { specHash, specDifferences, packageContentHash, packageDirHash, gitCommit, harnessVersion } from './run/spec.js';
+export { specHash, specDifferences, packageContentHash, packageDirHash, gitCommit, harnessVersion, packageVersions } from './run/spec.js';
 export type { RunSpec } from './run/spec.js';
 export { DiskRunStore, MemoryRunStore, RunStoreError, defaultRunId, safeFileName } from './run/run-store.js';
 export type { RunStore } from './run/run-store.js';

@@ -17,6 +17,7 @@ import {
   type ModelClient,
   ModelError,
   MemoryRunStore,
+  packageVersions,
   plain,
   ReplayModel,
   runAnswers,
@@ -141,5 +142,15 @@ describeWithFixtures('run edges', ['corpus'], () => {
     const other = new ReplayModel(runAnswers(DiskRunStore.existing(dir)), 'm2', 'scripted:');
     const miss = await runPhase1({ ...real, samples: 1, model: other, store: new MemoryRunStore() });
     expect((plain(miss.runJson.packages as never) as Row[])[0].error).toMatch(/no stored answer/);
+  });
+
+  it('the spec records the version of every SMI package the results depend on', async () => {
+    const versions = packageVersions();
+    for (const name of ['@smi/harness', '@smi/inhabit', '@smi/simulation', '@smi/ptb', '@smi/move-vm', '@smi/bytecode']) {
+      expect(versions[name], name).toMatch(/^\d+\.\d+\.\d+/);
+    }
+    const store = new MemoryRunStore();
+    await runPhase1({ ...real, samples: 1, agent: 'mock-perfect', store });
+    expect(store.readSpec()?.spec.code.packages).toEqual(versions);
   });
 });

@@ -16,7 +16,7 @@ import { executePackages } from '../run/executor.js';
 import type { RunStore } from '../run/run-store.js';
 import { closeSession, openRun, type OpenedRun, runTotals, type RunTotals, statusOf, touchSession } from '../run/session.js';
 import type { Shard } from '../run/shard.js';
-import { gitCommit, harnessVersion, packageDirHash, type RunSpec } from '../run/spec.js';
+import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
 import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
 import type { Phase1Agent } from './agents.js';
 import { phase1RunJson } from './report.js';
@@ -167,7 +167,7 @@ export async function runPhase1(o: Phase1Options): Promise<Phase1Outcome> {
       structured_output: o.model ? (o.structured ?? 'auto') : null,
     },
     prompt_version: PHASE1_PROMPT_VERSION,
-    code: { git_commit: gitCommit(path.dirname(new URL(import.meta.url).pathname)), harness_version: harnessVersion() },
+    code: { git_commit: gitCommit(path.dirname(new URL(import.meta.url).pathname)), harness_version: harnessVersion(), packages: packageVersions() },
     epochs: 1,
   };
   const startedAt = Math.floor(Date.now() / 1000);

@@ -7,8 +7,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { canonicalJson } from '../model/cache.js';
 import type { GenerateParams } from '../model/types.js';
 
@@ -31,8 +32,8 @@ export interface RunSpec {
   limits: Record<string, number | string | boolean | null>;
   /** Version of the prompts (bumped when their text changes). */
   prompt_version: string;
-  /** The code that produced the results. */
-  code: { git_commit: string | null; harness_version: string };
+  /** The code that produced the results: the repository's commit and the version of each SMI package. */
+  code: { git_commit: string | null; harness_version: string; packages?: Record<string, string> };
   epochs: number;
 }
 
@@ -74,6 +75,51 @@ export function gitCommit(dir: string): string | null {
     return execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim() || null;
   } catch {
     return null;
+  }
+}
+
+/** The SMI packages a run's results depend on, bottom of the chain last (each found from the ones above it). */
+const CHAIN = ['@smi/inhabit', '@smi/simulation', '@smi/ptb', '@smi/move-vm', '@smi/bytecode'];
+
+/** `name@version` of the package.json in `dir`, when it is one. */
+function manifestAt(dir: string): { name: string; version: string } | null {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+    return typeof pkg.name === 'string' && typeof pkg.version === 'string' ? { name: pkg.name, version: pkg.version } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The version of each SMI package the harness runs on (`unknown` when one cannot be found). A package
+ * is looked up in the `node_modules` of the harness and of every package already found, as Node's
+ * resolution would from there (pnpm keeps indirect dependencies out of the harness's own folder).
+ */
+export function packageVersions(): Record<string, string> {
+  let harnessDir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 3 && manifestAt(harnessDir)?.name !== '@smi/harness'; i++) harnessDir = path.dirname(harnessDir);
+  const roots = [harnessDir];
+  const out: Record<string, string> = { '@smi/harness': harnessVersion() };
+  for (const name of CHAIN) {
+    out[name] = 'unknown';
+    for (const root of roots) {
+      const dir = path.join(root, 'node_modules', ...name.split('/'));
+      const found = manifestAt(dir);
+      if (found?.name !== name) continue;
+      out[name] = found.version;
+      roots.push(realpathOr(dir));
+      break;
+    }
+  }
+  return out;
+}
+
+function realpathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
   }
 }
 
