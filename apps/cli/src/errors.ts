@@ -1,7 +1,7 @@
 /**
  * How a command ends when it does not end well: typed errors with a stable `code` and the
  * exit status each one gives, and the one JSON shape every command prints for them under
- * `--json`: `{"status":"error","error_code","message"}`.
+ * `--json`: `{"status":"error","error_code","message"}` (plus `diagnostics`, the full text, when there is one).
  *
  * Exit statuses (the README's table):
  * - 0   the command did what was asked;
@@ -41,20 +41,23 @@ export const EXIT = {
 /** An error that ends a command with a stable code and exit status. */
 export class CliError extends Error {
   override readonly name: string = 'CliError';
+  /** Full multi-line output behind the one-line message (a compiler's diagnostics), printed to stderr. */
+  readonly diagnostics?: string;
   constructor(
     readonly code: string,
     message: string,
     readonly exitCode: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; diagnostics?: string },
   ) {
     super(message, options);
+    if (options?.diagnostics !== undefined) this.diagnostics = options.diagnostics;
   }
 }
 
 /** Bad input from the user (exit 2). `code` defaults to `USAGE`; library codes are kept. */
 export class UsageError extends CliError {
   override readonly name = 'UsageError';
-  constructor(message: string, code = 'USAGE', options?: { cause?: unknown }) {
+  constructor(message: string, code = 'USAGE', options?: { cause?: unknown; diagnostics?: string }) {
     super(code, message, EXIT.usage, options);
   }
 }
@@ -132,6 +135,6 @@ export function oneLine(text: string): string {
 }
 
 /** The JSON line printed for an error under `--json`. */
-export function errorJson(e: CliError): { status: 'error'; error_code: string; message: string } {
-  return { status: 'error', error_code: e.code, message: oneLine(e.message) };
+export function errorJson(e: CliError): { status: 'error'; error_code: string; message: string; diagnostics?: string } {
+  return { status: 'error', error_code: e.code, message: oneLine(e.message), ...(e.diagnostics !== undefined ? { diagnostics: e.diagnostics } : {}) };
 }

@@ -57,6 +57,7 @@ function report(io: CliIo, e: unknown, json: boolean): number {
   if (json) io.stdout(jsonLine(errorJson(err)));
   else if (err.code === 'INTERRUPTED') io.stderr(`smi: ${err.message}\n`);
   else io.stderr(`smi: ${err.exitCode === EXIT.internal ? 'internal error' : 'error'}: ${oneLine(err.message)}\n`);
+  if (err.diagnostics !== undefined) io.stderr(err.diagnostics.endsWith('\n') ? err.diagnostics : `${err.diagnostics}\n`);
   if (err.exitCode === EXIT.internal) {
     const cause = (err as CliError).cause;
     if (process.env.SMI_DEBUG) io.stderr(`${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}\n`);

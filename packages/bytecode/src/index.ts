@@ -110,8 +110,10 @@ export {
   SYSTEM_PACKAGES,
 } from './stubs.js';
 export type { MoveStubOptions, StubManifestOptions, StubPackageNames, StubDependencySource } from './stubs.js';
-export { frameworkSourceExtras } from './stub-extras.js';
+export { frameworkSourceExtras, stubDeclarationsFingerprint, FRAMEWORK_EXTRAS_SOURCE } from './stub-extras.js';
 export type { ModuleSourceExtras } from './stub-extras.js';
+export { frameworkMacros } from './stub-macros.js';
+export type { MacroDeclaration, GeneratedModuleExtras } from './stub-extras-types.js';
 export {
   verifyModule,
   verifyPackage,

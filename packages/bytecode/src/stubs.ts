@@ -26,6 +26,7 @@ import type {
 } from './file-format.js';
 import { abilityNames, canonicalAddress, moduleAddress, moduleName, renderToken, shortAddress } from './module-access.js';
 import { frameworkSourceExtras, type ModuleSourceExtras } from './stub-extras.js';
+import type { MacroDeclaration } from './stub-extras-types.js';
 
 /**
  * Words that Move 2024 reserves. An identifier from bytecode that is one of them is
@@ -126,6 +127,12 @@ export interface MoveStubOptions {
    * the framework's ({@link frameworkSourceExtras}); `false` for none.
    */
   sourceExtras?: ((address: string, moduleName: string) => ModuleSourceExtras | undefined) | false;
+  /**
+   * The modules of the packages this one depends on, for macros whose bodies use another
+   * package's macros (`sui::bcs::peel_vec!` uses `std::vector::tabulate!`): such a macro is
+   * declared only when that package is given and can declare what it uses.
+   */
+  packages?: readonly (readonly CompiledModule[])[];
 }
 
 /**
@@ -151,12 +158,34 @@ export function generateMoveStubs(modules: readonly CompiledModule[], options: M
     byName.set(moduleName(m), m);
   }
   const extrasOf = options.sourceExtras === false ? undefined : (options.sourceExtras ?? frameworkSourceExtras);
+  const packages = new Map<string, ReadonlyMap<string, CompiledModule>>([[address, byName]]);
+  for (const other of options.packages ?? []) {
+    if (other.length === 0 || moduleAddress(other[0]) === address) continue;
+    packages.set(moduleAddress(other[0]), new Map(other.map((o) => [moduleName(o), o])));
+  }
+  // The macros each module can declare, computed on demand (macros use macros of other modules).
+  const macroNames = new Map<string, ReadonlySet<string>>();
+  const macrosOf: MacrosOf = (at, module) => {
+    const key = `${at}::${module}`;
+    const known = macroNames.get(key);
+    if (known) return known;
+    macroNames.set(key, new Set()); // a cycle declares nothing
+    const pkg = packages.get(at);
+    const target = pkg?.get(module);
+    const extras = target && extrasOf?.(at, module);
+    const names = new Set(extras && target && pkg ? declarableMacros(target, extras, packages, macrosOf).map((d) => d.name) : []);
+    macroNames.set(key, names);
+    return names;
+  };
   for (const m of modules) {
     const extras = extrasOf?.(address, moduleName(m));
-    files.set(`sources/${moduleName(m)}.move`, moduleStub(m, addressName, extras ? checkedExtras(m, extras, byName) : {}));
+    files.set(`sources/${moduleName(m)}.move`, moduleStub(m, addressName, extras ? checkedExtras(m, extras, packages, macrosOf) : {}));
   }
   return files;
 }
+
+/** The macros a module (`address` canonical) can declare. */
+type MacrosOf = (address: string, module: string) => ReadonlySet<string>;
 
 /** Where a stub package finds one of its dependencies. */
 export type StubDependencySource = { local: string } | { git: string; rev: string; subdir?: string };
@@ -220,6 +249,8 @@ interface CheckedExtras {
   indexFunctions?: ReadonlySet<string>;
   /** `public use fun` lines without indentation. */
   aliases?: string[];
+  /** Macro declarations whose bodies have what they use. */
+  macros?: string[];
 }
 
 function publicFunction(m: CompiledModule, name: string): FunctionDefinition | undefined {
@@ -232,20 +263,31 @@ function declaresDatatype(m: CompiledModule, name: string): boolean {
 }
 
 /** Keep the extras whose functions and types exist in the bytecode. */
-function checkedExtras(m: CompiledModule, extras: ModuleSourceExtras, pkg: ReadonlyMap<string, CompiledModule>): CheckedExtras {
+function checkedExtras(
+  m: CompiledModule,
+  extras: ModuleSourceExtras,
+  packages: ReadonlyMap<string, ReadonlyMap<string, CompiledModule>>,
+  macrosOf: MacrosOf,
+): CheckedExtras {
+  const self = moduleAddress(m);
+  const pkg = packages.get(self) ?? new Map<string, CompiledModule>();
   const out: CheckedExtras = {};
   if (extras.definesPrimitive !== undefined) out.definesPrimitive = extras.definesPrimitive;
   if (extras.indexFunctions) {
     out.indexFunctions = new Set(extras.indexFunctions.filter((f) => publicFunction(m, f) !== undefined));
   }
+  const macros = declarableMacros(m, extras, packages, macrosOf);
   const aliases: string[] = [];
   for (const [fn, type, method] of extras.methodAliases ?? []) {
     const [modName, fnName] = fn.includes('::') ? fn.split('::') : [moduleName(m), fn];
     const target = pkg.get(modName);
-    if (!target || !publicFunction(target, fnName)) continue;
+    if (!target) continue;
+    // The alias names a public function, or a macro declared in its module (`scratch::get_do`).
+    const macro = target === m ? macros.some((d) => d.name === fnName) : macrosOf(self, modName).has(fnName);
+    if (!publicFunction(target, fnName) && !macro) continue;
     if (type !== extras.definesPrimitive && !declaresDatatype(m, type)) continue;
-    // A stubbed function of that name already provides the method.
-    if (m.functionDefs.some((d) => isCallableFromOutside(d) && m.identifiers[m.functionHandles[d.function].name] === method)) {
+    // A function of the module already is that method of that type.
+    if (m.functionDefs.some((d) => isCallableFromOutside(d) && m.identifiers[m.functionHandles[d.function].name] === method && firstParameterIs(m, d, type))) {
       continue;
     }
     const path =
@@ -255,7 +297,44 @@ function checkedExtras(m: CompiledModule, extras: ModuleSourceExtras, pkg: Reado
     aliases.push(`public use fun ${path} as ${moveSourceIdentifier(type)}.${moveSourceIdentifier(method)};`);
   }
   if (aliases.length > 0) out.aliases = aliases;
+  if (macros.length > 0) out.macros = macros.map((d) => d.source);
   return out;
+}
+
+/**
+ * The macros of a module whose bodies have what they use in the package (public functions,
+ * and macros that are themselves declarable, in this module or another); of several
+ * declarations of one name, the first that can be declared. In the module's order.
+ */
+function declarableMacros(
+  m: CompiledModule,
+  extras: ModuleSourceExtras,
+  packages: ReadonlyMap<string, ReadonlyMap<string, CompiledModule>>,
+  macrosOf: MacrosOf,
+): MacroDeclaration[] {
+  const self = moduleAddress(m);
+  const candidates = extras.macros ?? [];
+  const chosen = new Map<string, MacroDeclaration>();
+  const holds = (need: string): boolean => {
+    const parts = need.split('::');
+    const [at, mod, member] = parts.length === 3 ? [canonicalAddress(parts[0]), parts[1], parts[2]] : [self, parts[0], parts[1]];
+    if (member.endsWith('!')) {
+      const name = member.slice(0, -1);
+      return at === self && mod === moduleName(m) ? chosen.has(name) : macrosOf(at, mod).has(name);
+    }
+    const target = packages.get(at)?.get(mod);
+    return target !== undefined && publicFunction(target, member) !== undefined;
+  };
+  // Macros of one module use each other in any order: add what can be added until nothing changes.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const d of candidates) {
+      if (chosen.has(d.name) || !d.needs.every(holds)) continue;
+      chosen.set(d.name, d);
+      changed = true;
+    }
+  }
+  return candidates.filter((d) => chosen.get(d.name) === d);
 }
 
 function moduleStub(m: CompiledModule, addressName: string, extras: CheckedExtras): string {
@@ -263,6 +342,7 @@ function moduleStub(m: CompiledModule, addressName: string, extras: CheckedExtra
   if (extras.definesPrimitive !== undefined) out.push(`#[defines_primitive(${extras.definesPrimitive})]`);
   out.push(`module ${moveSourceIdentifier(addressName)}::${moveSourceIdentifier(moduleName(m))} {`);
   for (const alias of extras.aliases ?? []) out.push(INDENT + alias);
+  for (const source of extras.macros ?? []) out.push('', ...source.split('\n').map((l) => INDENT + l));
   const datatypeParams = (h: DatatypeHandle) => typeParameterList(h.typeParameters);
   for (const def of m.structDefs) {
     const h = m.datatypeHandles[def.structHandle];
@@ -291,6 +371,18 @@ function moduleStub(m: CompiledModule, addressName: string, extras: CheckedExtra
   }
   out.push('}', '');
   return out.join('\n');
+}
+
+/** `true` when the function's first parameter is `type` (a datatype of the module or a primitive), by value or reference. */
+function firstParameterIs(m: CompiledModule, def: FunctionDefinition, type: string): boolean {
+  let token: SignatureToken | undefined = m.signatures[m.functionHandles[def.function].parameters][0];
+  while (token && (token.$kind === 'Reference' || token.$kind === 'MutableReference')) token = token.type;
+  if (!token) return false;
+  if (token.$kind === 'Datatype' || token.$kind === 'DatatypeInstantiation') {
+    const h = m.datatypeHandles[token.index];
+    return h.module === m.selfModuleHandleIndex && m.identifiers[h.name] === type;
+  }
+  return token.$kind.toLowerCase() === type;
 }
 
 /** Public functions and entry functions: what another package or a transaction can call. */

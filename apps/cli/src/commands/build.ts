@@ -65,7 +65,7 @@ export const buildCommand = defineCommand<{ 'package-dir': string; out: string; 
         })),
       });
     } catch (e) {
-      if (e instanceof MoveCompileError) throw new UsageError(`compilation failed: ${e.message}`, e.code);
+      if (e instanceof MoveCompileError) throw new UsageError(`compilation failed: ${e.message}`, e.code, { diagnostics: e.diagnostics });
       throw e;
     }
     const outDir = resolvePath(io, args.out);

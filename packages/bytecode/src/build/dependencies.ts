@@ -81,6 +81,18 @@ export interface DependencyPlan {
 }
 
 const stubCache = new WeakMap<readonly CompiledModule[], Map<string, Record<string, string>>>();
+const identities = new WeakMap<readonly CompiledModule[], number>();
+
+/** A number naming one list of modules for the life of the process. */
+function identity(modules: readonly CompiledModule[]): number {
+  let id = identities.get(modules);
+  if (id === undefined) {
+    id = nextIdentity++;
+    identities.set(modules, id);
+  }
+  return id;
+}
+let nextIdentity = 1;
 
 function normalizeName(name: string): string {
   return name.toLowerCase().replace(/-/g, '_');
@@ -218,10 +230,13 @@ function stubFiles(p: PlannedPackage, packages: Map<string, PlannedPackage>): Re
     perName = new Map();
     stubCache.set(p.dep.modules, perName);
   }
-  let sources = perName.get(p.addressName);
+  // The stubs depend on the named address and, through macros that use other packages' macros, on those packages.
+  const others = [...packages.values()].filter((o) => o !== p).map((o) => o.dep.modules);
+  const key = [p.addressName, ...others.map(identity).sort((a, b) => a - b)].join('|');
+  let sources = perName.get(key);
   if (!sources) {
-    sources = Object.fromEntries(generateMoveStubs(p.dep.modules, { addressName: p.addressName }));
-    perName.set(p.addressName, sources);
+    sources = Object.fromEntries(generateMoveStubs(p.dep.modules, { addressName: p.addressName, packages: others }));
+    perName.set(key, sources);
   }
   const dependencies: Record<string, StubDependencySource> = {};
   for (const r of p.references) {

@@ -16,6 +16,7 @@ export { MoveCompileError, isMoveCompileError } from './errors.js';
 export type { MoveCompileErrorCode, MoveCompileErrorDetails } from './errors.js';
 export type { BytecodeDependency } from './dependencies.js';
 export { initMoveCompiler, moveCompilerVersion } from './builder.js';
+export { stubDeclarationsFingerprint } from '../stub-extras.js';
 
 /** Input of {@link compileMovePackage}. */
 export interface MoveCompileInput {
@@ -69,8 +70,20 @@ function errorCodeOf(category: string | undefined): MoveCompileErrorCode {
   }
 }
 
-function firstLine(text: string): string {
-  return text.split('\n').find((l) => l.trim() !== '')?.trim() ?? text;
+/**
+ * The first error of the compiler's output, with its location (`error[E03006]: unexpected name
+ * in this position (sources/m.move:4:42)`); warnings before it are skipped. The first non-empty
+ * line when there is no error line.
+ */
+export function firstCompilerError(text: string): string {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => /^\s*error(\[[A-Z0-9]+\])?:/.test(l));
+  if (at < 0) return lines.find((l) => l.trim() !== '')?.trim() ?? text;
+  const location = lines
+    .slice(at + 1, at + 4)
+    .map((l) => /[┌>]─*\s*(\S+:\d+:\d+)/.exec(l)?.[1])
+    .find((l) => l !== undefined);
+  return location ? `${lines[at].trim()} (${location})` : lines[at].trim();
 }
 
 /**
@@ -97,7 +110,7 @@ export async function compileMovePackage(input: MoveCompileInput): Promise<MoveC
   if ('error' in result) {
     const code = errorCodeOf(result.category);
     const what = code === 'COMPILATION_ERROR' ? 'Move compilation failed' : `Move build failed (${result.category ?? 'unknown'})`;
-    throw new MoveCompileError(code, `${what}: ${firstLine(result.error)}`, {
+    throw new MoveCompileError(code, `${what}: ${firstCompilerError(result.error)}`, {
       diagnostics: result.error,
       category: result.category,
       builderCode: result.code,

@@ -5,14 +5,12 @@
  *
  * - `PARSE_ERROR`: a task, value, type or PTB command does not parse;
  * - `UNSUPPORTED`: a task kind, option or value the runner does not implement (skipped);
- * - `COMPILER_STUB`: Move source the offline compiler cannot build against bytecode stubs
- *   (source macros such as `vector::do!` have no bytecode) (skipped);
  * - `INVALID_TEST`: the test refers to something that does not exist (an unknown fake id,
  *   an unbound account or named address), as upstream's `INVALID TEST` errors.
  */
 
 /** Stable codes of {@link AdapterError}. */
-export type AdapterErrorCode = 'PARSE_ERROR' | 'UNSUPPORTED' | 'COMPILER_STUB' | 'INVALID_TEST';
+export type AdapterErrorCode = 'PARSE_ERROR' | 'UNSUPPORTED' | 'INVALID_TEST';
 
 /** Error of the adapter suite runner. */
 export class AdapterError extends Error {
@@ -27,5 +25,5 @@ export class AdapterError extends Error {
 
 /** `true` when `e` makes its task a skip rather than a failure. */
 export function isSkipError(e: unknown): e is AdapterError {
-  return e instanceof AdapterError && (e.code === 'UNSUPPORTED' || e.code === 'COMPILER_STUB');
+  return e instanceof AdapterError && e.code === 'UNSUPPORTED';
 }

@@ -75,7 +75,6 @@ const ECHOES_BODY = new Set(['programmable', 'bench']);
 
 /** A skip reason's category: its text up to the first colon (or all of it). */
 function skipCategory(reason: string): string {
-  if (reason.startsWith('the source uses a macro')) return 'compiler stubs: source macros';
   if (reason.startsWith('depends on task')) return 'depends on a skipped task';
   if (reason.startsWith("the runner does not support the '")) return `unsupported task: ${/'([^']+)'/.exec(reason)?.[1] ?? '?'}`;
   return `unsupported: ${reason.replace(/\d+/g, 'N').slice(0, 80)}`;
