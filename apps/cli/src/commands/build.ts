@@ -1,14 +1,17 @@
 /**
- * `smi build`: compile a Move source package offline. Every dependency, the framework
- * included, is served from Move stubs generated out of bytecode we hold, so the result
- * links against the real framework bytecode at run time.
+ * `smi build`: compile a Move package offline. The framework (and any bytecode package) is
+ * served from Move stubs generated out of the bytecode we hold, with the framework's macros
+ * and aliases declared; Move source dependencies (`local` paths of the manifest, or `--dep`)
+ * are compiled from their sources. The result links against the real bytecode at run time.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadPackageDir } from '@smi/bytecode';
+import { canonicalAddress } from '@smi/bytecode';
 import { defaultFrameworkDir, loadFramework } from '../framework.js';
 import { defineCommand } from '../command.js';
-import { jsonLine, resolveInputPath, resolvePath, UsageError, writeBinary } from '../io.js';
+import { UsageError } from '../errors.js';
+import { type CliIo, jsonLine, resolvePath } from '../io.js';
+import { bytecodeDependency, parseDeps, writePackageDir } from './build-support.js';
 
 /** Move.toml and every `.move` file under `sources/` (and `tests/` is skipped) of a package directory. */
 export function readMovePackage(dir: string): Record<string, string> {
@@ -27,53 +30,91 @@ export function readMovePackage(dir: string): Record<string, string> {
   return files;
 }
 
+/** The compiler's error as a CLI error: the first error on one line, the full diagnostics on stderr. */
+export async function compileErrorToCli<T>(run: () => Promise<T>, what = 'compilation failed'): Promise<T> {
+  const { MoveCompileError } = await import('@smi/bytecode/build');
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof MoveCompileError) {
+      throw new UsageError(`${what}: ${e.message}`, e.code, e.diagnostics !== e.message ? { diagnostics: e.diagnostics } : {});
+    }
+    throw e;
+  }
+}
+
+/** Warnings on stderr unless quiet. */
+export function printWarnings(io: CliIo, warnings: string | undefined, quiet: boolean): void {
+  if (warnings && !quiet) io.stderr(warnings.endsWith('\n') ? warnings : warnings + '\n');
+}
+
 /** `smi build`. */
-export const buildCommand = defineCommand<{ 'package-dir': string; out: string; framework?: string; dep: string[] }>({
+export const buildCommand = defineCommand<{ 'package-dir': string; out: string; framework?: string; dep: string[]; address?: string }>({
   command: 'build <package-dir>',
-  describe: 'Compile a Move package offline against stubs of bytecode packages (framework included)',
+  describe: 'Compile a Move package offline (framework macros included; local source dependencies compiled from source)',
   positionals: { 'package-dir': { type: 'string', demandOption: true, describe: 'Move package directory (Move.toml, sources/)' } },
   options: {
-    out: { type: 'string', demandOption: true, describe: 'Directory for bytecode_modules/<name>.mv' },
+    out: { type: 'string', demandOption: true, describe: 'Output directory: bytecode_modules/<name>.mv and metadata.json (the sui-packages layout)' },
+    address: {
+      type: 'string',
+      describe: 'Place the package at this address instead of 0x0 (recorded in metadata.json), so it can be the dependency of the next build',
+    },
     framework: { type: 'string', describe: 'Directory of framework bundles (default $SMI_FIXTURES/fixtures/framework)' },
     dep: {
       type: 'string',
       array: true,
       default: [] as string[],
-      describe: 'Extra bytecode package directory to depend on, as NAME=DIR (repeatable)',
+      describe:
+        'A dependency as NAME=DIR: a Move source package or a bytecode package directory, overriding what the manifest says for NAME (a git dependency, say); NAME=DIR@0xADDRESS places it (a build at 0x0, or a source package). Repeatable',
     },
   },
-  examples: [{ command: '$0 build apps/cli/examples/counter --out build/counter', describe: 'the example package of this repository' }],
-  epilog: 'With --json: {"out","modules":[{"name","size"}],"dependencies"} on one line. Compiler warnings go to stderr (none with --quiet).',
+  examples: [
+    { command: '$0 build apps/cli/examples/counter --out build/counter', describe: 'the example package of this repository' },
+    { command: '$0 build apps/cli/examples/counter --out build/counter --address 0xc0 --json', describe: 'placed at 0xc0, as one JSON line' },
+  ],
+  epilog:
+    'Dependencies: a `local` dependency of the manifest is read from disk and compiled from source (so are its own); a git dependency on MystenLabs/sui is the framework; any other git dependency needs --dep NAME=DIR. A source dependency sits at the address its manifest declares, else at the one given with @0x..., else at an address derived from its name (say so on stderr): to run the result, its bytecode must be there (smi build-all builds a whole repository that way).\n\nWith --json: {"out","address","modules":[{"name","size"}],"dependencies","source_dependencies":[{"name","dir","address","derived"}]} on one line. Compiler warnings go to stderr (none with --quiet); a compile error prints its first error, then the full diagnostics on stderr (and in "diagnostics" under --json).',
   run: async (args, io) => {
-    const files = readMovePackage(resolvePath(io, args['package-dir']));
+    const root = resolvePath(io, args['package-dir']);
+    readMovePackage(root); // a clear error for a directory that is not a package
+    const build = await import('@smi/bytecode/build');
     const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io));
-    const extra = args.dep.map((spec) => {
-      const eq = spec.indexOf('=');
-      if (eq <= 0) throw new UsageError(`--dep ${spec}: expected NAME=DIR`);
-      return { name: spec.slice(0, eq), pkg: loadPackageDir(resolveInputPath(io, spec.slice(eq + 1))) };
-    });
-    const { compileMovePackage, MoveCompileError } = await import('@smi/bytecode/build');
-    let result;
-    try {
-      result = await compileMovePackage({
-        files,
-        dependencies: [...framework, ...extra].map(({ name, pkg }) => ({
-          name,
-          address: pkg.originalId,
-          ...(pkg.id !== pkg.originalId ? { publishedAt: pkg.id } : {}),
-          modules: pkg.modules.map((m) => m.module),
-        })),
-      });
-    } catch (e) {
-      if (e instanceof MoveCompileError) throw new UsageError(`compilation failed: ${e.message}`, e.code, { diagnostics: e.diagnostics });
-      throw e;
-    }
+    const deps = parseDeps(io, args.dep);
+    const overrides = new Map(deps.map((d) => [d.name, d.dir]));
+    const given = new Map(deps.map((d) => [d.name, d]));
+    const graph = await compileErrorToCli(async () => build.resolveMoveGraph([root], { overrides }));
+    const target = graph[graph.length - 1];
+    if (target.pkg.moduleRoots.length === 0) throw new UsageError(`${root}: no module outside #[test_only] code to build`, 'NO_MODULES');
+    const placed: { name: string; dir: string; address: string; derived: boolean }[] = [];
+    const addressOf = (node: (typeof graph)[number]): string => {
+      const explicit = [...given.values()].find((d) => path.resolve(d.dir) === node.pkg.dir)?.address;
+      const { address, declared } = explicit ? { address: canonicalAddress(explicit), declared: true } : build.packageAddress(node.pkg, path.relative(root, node.pkg.dir) || node.pkg.name);
+      if (!placed.some((p) => p.dir === node.pkg.dir)) placed.push({ name: node.pkg.name, dir: node.pkg.dir, address, derived: !declared });
+      return address;
+    };
+    // --dep bytecode packages that no manifest declares are still offered (sources may name them).
+    const undeclared = deps
+      .filter((d) => !graph.some((g) => g.dependencies.has(d.name)) && existsSync(path.join(d.dir, 'bytecode_modules')))
+      .map((d) => bytecodeDependency(d.dir, d.name, d.address, build.relocateModule));
+    const result = await compileErrorToCli(() =>
+      build.compileGraphPackage(graph, target, {
+        bytecode: [...framework.map(({ name, pkg }) => ({ name, address: pkg.originalId, ...(pkg.id !== pkg.originalId ? { publishedAt: pkg.id } : {}), modules: pkg.modules.map((m) => m.module) })), ...undeclared],
+        loadBytecode: (dir, name) => bytecodeDependency(dir, name, given.get(name)?.address, build.relocateModule),
+        addressOf,
+        ...(args.address !== undefined ? { address: args.address } : {}),
+      }),
+    );
+    if (result.modules.length === 0) throw new UsageError(`${root}: every module is #[test_only]: nothing to build`, 'NO_MODULES');
+    const address = args.address === undefined ? canonicalAddress('0x0') : canonicalAddress(args.address);
     const outDir = resolvePath(io, args.out);
-    for (const m of result.modules) writeBinary(io, path.join(outDir, 'bytecode_modules', `${m.name}.mv`), m.bytes);
+    writePackageDir(io, outDir, result.modules, { id: address, version: 1, source: `smi build ${path.basename(root)}`, dependencies: result.dependencies });
+    for (const p of placed) {
+      if (p.derived && !args.quiet) io.stderr(`smi: note: dependency ${p.name} (${p.dir}) declares no address: compiled at ${p.address}; its bytecode must be published there to run the result\n`);
+    }
+    printWarnings(io, result.warnings, args.quiet);
     const modules = result.modules.map((m) => ({ name: m.name, size: m.bytes.length }));
-    if (result.warnings && !args.quiet) io.stderr(result.warnings.endsWith('\n') ? result.warnings : result.warnings + '\n');
-    if (args.json) io.stdout(jsonLine({ out: outDir, modules, dependencies: result.dependencies }));
-    else io.stdout(`compiled ${modules.length} modules (${modules.map((m) => m.name).join(', ')}) into ${outDir}\n`);
+    if (args.json) io.stdout(jsonLine({ out: outDir, address, modules, dependencies: result.dependencies, source_dependencies: placed }));
+    else io.stdout(`compiled ${modules.length} module${modules.length === 1 ? '' : 's'} (${modules.map((m) => m.name).join(', ')}) at ${address} into ${outDir}\n`);
     return 0;
   },
 });

@@ -2,6 +2,7 @@
 import type { CommandSpec } from '../command.js';
 import { benchmarkLocalCommand } from './benchmark-local.js';
 import { buildCommand } from './build.js';
+import { buildAllCommand } from './build-all.js';
 import { cacheCommand } from './cache.js';
 import { callCommand } from './call.js';
 import { completionCommand } from './completion.js';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   disasmCommand,
   stubsCommand,
   buildCommand,
+  buildAllCommand,
   callCommand,
   conformanceCommand,
   replayCommand,

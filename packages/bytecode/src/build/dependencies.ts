@@ -1,30 +1,24 @@
 /**
- * Dependency packages served to the WASM builder from bytecode: every dependency
- * becomes a stub package (see `../stubs.ts`), reachable at one canonical source so
- * that the package graph holds exactly one node per package.
+ * The package graph of a build, served to the WASM builder.
  *
- * - System packages (0x1, 0x2, 0x3, 0xb, 0xdee9) live at their upstream git location
- *   (`MystenLabs/sui`, `crates/sui-framework/packages/<dir>`), which is where the
- *   builder looks for the implicit `std`/`sui` dependencies. Every git revision
- *   resolves to one fixed commit id, so all requests for a package unify.
- * - Other packages live where the root manifest declares them, or at an injected
- *   local path `../smi-deps/<name>`.
+ * Every package lives at one canonical place, so that the graph holds exactly one node per
+ * package:
+ * - system packages (0x1, 0x2, 0x3, 0xb, 0xdee9) at their upstream git location
+ *   (`MystenLabs/sui`, `crates/sui-framework/packages/<dir>`), where the builder looks for
+ *   the implicit ones; every git revision resolves to one fixed commit id;
+ * - every other package at `../smi-deps/<name>` next to the root.
  *
- * A dependency the root manifest does not declare is added to it when the sources name
- * it (`<addressName>::` or `0x<address>::`); `std` and `sui` are always implicit. Any
- * other dependency is still served to the packages that use it.
+ * A dependency given as bytecode is served as a stub package (see `../stubs.ts`); one given
+ * as Move source is served with its own sources, so its macros, `use fun` aliases and
+ * `#[syntax(index)]` functions work, and its manifest rewritten to point at the canonical
+ * places and to bind its named address to the address it has. The root's manifest is
+ * rewritten the same way (see `graph.ts`).
  */
 import type { CompiledModule } from '../file-format.js';
 import { canonicalAddress, moduleAddress, moduleHandleId, moduleName, shortAddress } from '../module-access.js';
-import {
-  generateMoveStubs,
-  generateStubManifest,
-  stubPackageNames,
-  SYSTEM_PACKAGES,
-  type StubDependencySource,
-} from '../stubs.js';
+import { generateMoveStubs, generateStubManifest, stubPackageNames, SYSTEM_PACKAGES, type StubDependencySource } from '../stubs.js';
 import { MoveCompileError } from './errors.js';
-import { addDependencies, declaredDependencies, type AddedDependency } from './manifest.js';
+import { manifestPackage } from './manifest.js';
 
 /** A dependency given as bytecode. */
 export interface BytecodeDependency {
@@ -40,29 +34,50 @@ export interface BytecodeDependency {
   publishedAt?: string;
 }
 
+/** A dependency given as a Move source package: compiled from its sources, at `address`. */
+export interface SourceDependency {
+  /** Its files: `Move.toml` and `sources/**.move`. */
+  files: Readonly<Record<string, string>>;
+  /** The address its modules are at (its original id); not 0x0. */
+  address: string;
+  /** Id to record as its `published-at` (default: `address`). */
+  publishedAt?: string;
+  /**
+   * Its declared dependencies (keys of its `[dependencies]`) → the package each one is: the
+   * `[package] name` of another source dependency or the `name` of a bytecode dependency.
+   * Keys not listed are matched by name.
+   */
+  bindings?: Readonly<Record<string, string>>;
+}
+
 /** The upstream repository the builder fetches the framework from. */
 export const SUI_GIT_URL = 'https://github.com/MystenLabs/sui.git';
 const FRAMEWORK_DIR = 'crates/sui-framework/packages';
 /** The commit id every git revision resolves to (any fixed value unifies the graph). */
-const RESOLVED_SHA = '0'.repeat(40);
-const STD = canonicalAddress('0x1');
-const SUI = canonicalAddress('0x2');
-/** Where undeclared non-system dependencies are placed, relative to the root package. */
+export const RESOLVED_SHA = '0'.repeat(40);
+/** Where non-system packages are placed, relative to the root package. */
 const INJECTED_DIR = '../smi-deps';
 
 /** Where a package lives, relative to the root package. */
-type Location = { local: string } | { git: string; rev: string; subdir?: string };
+export type Location = { local: string } | { git: string; rev: string; subdir?: string };
 
-interface PlannedPackage {
-  dep: BytecodeDependency;
+/** A package of the graph. */
+export interface PlannedPackage {
+  kind: 'bytecode' | 'source';
+  /** The bytecode (kind `bytecode`). */
+  dep?: BytecodeDependency;
+  /** The sources (kind `source`). */
+  source?: SourceDependency;
   address: string;
+  /** `[package] name` it is served under. */
   packageName: string;
+  /** The named address its modules are declared under. */
   addressName: string;
   system: boolean;
   /** Lower-case names requests may use for this package. */
   aliases: Set<string>;
   location: Location;
-  /** Canonical addresses of the packages its modules reference. */
+  /** Canonical addresses of the packages its modules reference (bytecode packages). */
   references: string[];
 }
 
@@ -74,14 +89,9 @@ export interface StubFetcher {
   fetchLocal(localPath: string, context: { dependencyName: string }): Promise<Record<string, string>>;
 }
 
-/** A planned build: the root manifest with injected dependencies, and the fetcher serving them. */
-export interface DependencyPlan {
-  manifest: string;
-  fetcher: StubFetcher;
-}
-
 const stubCache = new WeakMap<readonly CompiledModule[], Map<string, Record<string, string>>>();
 const identities = new WeakMap<readonly CompiledModule[], number>();
+let nextIdentity = 1;
 
 /** A number naming one list of modules for the life of the process. */
 function identity(modules: readonly CompiledModule[]): number {
@@ -92,13 +102,12 @@ function identity(modules: readonly CompiledModule[]): number {
   }
   return id;
 }
-let nextIdentity = 1;
 
-function normalizeName(name: string): string {
+export function normalizeName(name: string): string {
   return name.toLowerCase().replace(/-/g, '_');
 }
 
-function basename(path: string): string {
+export function basename(path: string): string {
   const parts = path.split('/').filter((p) => p !== '' && p !== '.');
   return parts.length === 0 ? '' : parts[parts.length - 1].replace(/\.git$/, '');
 }
@@ -127,7 +136,7 @@ export function relativePath(from: string, to: string): string {
   return rel === '' ? '.' : rel;
 }
 
-function isSuiRepo(git: string): boolean {
+export function isSuiRepo(git: string): boolean {
   return /github\.com[/:]mystenlabs\/sui(\.git)?\/?$/i.test(git);
 }
 
@@ -135,21 +144,43 @@ function systemLocation(directory: string): Location {
   return { git: SUI_GIT_URL, rev: 'framework/mainnet', subdir: `${FRAMEWORK_DIR}/${directory}` };
 }
 
+function checkedAddress(what: string, value: string): string {
+  let address: string;
+  try {
+    address = canonicalAddress(value);
+  } catch {
+    throw new MoveCompileError('INVALID_INPUT', `${what}: invalid address ${JSON.stringify(value)}`);
+  }
+  if (/^0x0+$/.test(address)) throw new MoveCompileError('INVALID_INPUT', `${what}: address 0x0 (give the address it has)`);
+  return address;
+}
+
+/** The named address a source package's modules are declared under, from its manifest and sources. */
+export function sourceAddressName(manifest: string, moduleRoots: ReadonlySet<string>): string {
+  const info = manifestPackage(manifest);
+  const own = [...moduleRoots].filter((r) => !r.startsWith('0x'));
+  if (own.length === 1) return own[0];
+  if (info.addresses) {
+    const unset = Object.entries(info.addresses).filter(([, v]) => v === '_' || /^0x0*$/.test(v));
+    if (unset.length === 1) return unset[0][0];
+  }
+  return info.name ?? 'unnamed';
+}
+
 /** Validate the dependencies and index them by canonical address. */
-function planPackages(deps: readonly BytecodeDependency[]): Map<string, PlannedPackage> {
+export function planPackages(
+  deps: readonly BytecodeDependency[],
+  sources: readonly { dep: SourceDependency; name: string; addressName: string }[],
+): Map<string, PlannedPackage> {
   const byAddress = new Map<string, PlannedPackage>();
+  const add = (p: PlannedPackage, what: string) => {
+    const other = byAddress.get(p.address);
+    if (other) throw new MoveCompileError('INVALID_INPUT', `${what} and ${other.packageName} are both at ${shortAddress(p.address)}`);
+    byAddress.set(p.address, p);
+  };
   for (const dep of deps) {
-    let address: string;
-    try {
-      address = canonicalAddress(dep.address);
-    } catch {
-      throw new MoveCompileError('INVALID_INPUT', `dependency ${dep.name}: invalid address ${JSON.stringify(dep.address)}`);
-    }
-    if (/^0x0+$/.test(address)) throw new MoveCompileError('INVALID_INPUT', `dependency ${dep.name}: address 0x0`);
+    const address = checkedAddress(`dependency ${dep.name}`, dep.address);
     if (dep.modules.length === 0) throw new MoveCompileError('INVALID_INPUT', `dependency ${dep.name}: no modules`);
-    if (byAddress.has(address)) {
-      throw new MoveCompileError('INVALID_INPUT', `two dependencies at ${shortAddress(address)}`);
-    }
     const references = new Set<string>();
     for (const m of dep.modules) {
       if (moduleAddress(m) !== address) {
@@ -165,16 +196,39 @@ function planPackages(deps: readonly BytecodeDependency[]): Map<string, PlannedP
     const names = stubPackageNames(address, system ? undefined : dep.name);
     const addressName = dep.addressName ?? names.addressName;
     const aliases = new Set([dep.name, names.packageName, addressName, system?.directory ?? dep.name].map(normalizeName));
-    byAddress.set(address, {
-      dep,
-      address,
-      packageName: names.packageName,
-      addressName,
-      system: system !== undefined,
-      aliases,
-      location: system ? systemLocation(system.directory) : { local: `${INJECTED_DIR}/${names.packageName}` },
-      references: [...references].sort(),
-    });
+    add(
+      {
+        kind: 'bytecode',
+        dep,
+        address,
+        packageName: names.packageName,
+        addressName,
+        system: system !== undefined,
+        aliases,
+        location: system ? systemLocation(system.directory) : { local: `${INJECTED_DIR}/${names.packageName}` },
+        references: [...references].sort(),
+      },
+      `dependency ${dep.name}`,
+    );
+  }
+  for (const { dep, name, addressName } of sources) {
+    const address = checkedAddress(`source dependency ${name}`, dep.address);
+    if (SYSTEM_PACKAGES.has(address)) throw new MoveCompileError('INVALID_INPUT', `source dependency ${name}: ${shortAddress(address)} is a system package's address`);
+    const packageName = safePackageName(name, byAddress);
+    add(
+      {
+        kind: 'source',
+        source: dep,
+        address,
+        packageName,
+        addressName,
+        system: false,
+        aliases: new Set([name, packageName, addressName].map(normalizeName)),
+        location: { local: `${INJECTED_DIR}/${packageName}` },
+        references: [],
+      },
+      `source dependency ${name}`,
+    );
   }
   const missing: string[] = [];
   for (const p of byAddress.values()) {
@@ -190,14 +244,16 @@ function planPackages(deps: readonly BytecodeDependency[]): Map<string, PlannedP
   return byAddress;
 }
 
-/** `true` when the sources name the package: `<addressName>::` or `0x<address>::`. */
-function mentioned(sources: string, p: PlannedPackage): boolean {
-  const hex = p.address.slice(2).replace(/^0+/, '');
-  const name = p.addressName.replace(/[^A-Za-z0-9_]/g, '\\$&');
-  return new RegExp(`(?<![\\w:])(${name}|0x0*${hex})\\s*::`, 'i').test(sources);
+/** A package name no other package of the graph has (`deepbook` beside the framework's `DeepBook` is fine: names differ in case only for the builder's lock file, so suffix it). */
+function safePackageName(name: string, taken: ReadonlyMap<string, PlannedPackage>): string {
+  const used = new Set([...taken.values()].map((p) => normalizeName(p.packageName)));
+  for (const s of SYSTEM_PACKAGES.values()) used.add(normalizeName(s.packageName));
+  let candidate = name;
+  for (let i = 2; used.has(normalizeName(candidate)); i++) candidate = `${name}_${i}`;
+  return candidate;
 }
 
-function findByName(packages: Iterable<PlannedPackage>, ...names: (string | undefined)[]): PlannedPackage | undefined {
+export function findByName(packages: Iterable<PlannedPackage>, ...names: (string | undefined)[]): PlannedPackage | undefined {
   const wanted = names.filter((n): n is string => n !== undefined && n !== '').map(normalizeName);
   for (const name of wanted) {
     for (const p of packages) if (p.aliases.has(name)) return p;
@@ -205,7 +261,7 @@ function findByName(packages: Iterable<PlannedPackage>, ...names: (string | unde
   return undefined;
 }
 
-function systemByDirectory(packages: Map<string, PlannedPackage>, subdir: string | undefined): PlannedPackage | 'absent' | undefined {
+export function systemByDirectory(packages: ReadonlyMap<string, PlannedPackage>, subdir: string | undefined): PlannedPackage | 'absent' | undefined {
   if (subdir === undefined) return undefined;
   const dir = basename(subdir);
   for (const [address, info] of SYSTEM_PACKAGES) {
@@ -214,107 +270,41 @@ function systemByDirectory(packages: Map<string, PlannedPackage>, subdir: string
   return undefined;
 }
 
-/** The source by which `from` refers to `to` in its Move.toml. */
-function referenceFrom(from: PlannedPackage, to: PlannedPackage): StubDependencySource {
+/** The source by which `from` (at `fromLocation`) refers to `to` in its Move.toml. */
+export function referenceFrom(fromLocation: Location, to: PlannedPackage): StubDependencySource {
   if ('git' in to.location) return to.location;
-  if ('local' in from.location) return { local: relativePath(from.location.local, to.location.local) };
-  throw new MoveCompileError(
-    'DEPENDENCY_ERROR',
-    `${from.packageName} is declared as a git dependency but uses ${to.packageName}, which is not: declare both the same way`,
-  );
+  if ('local' in fromLocation) return { local: relativePath(fromLocation.local, to.location.local) };
+  throw new MoveCompileError('DEPENDENCY_ERROR', `a git package cannot use ${to.packageName}, which is local`);
 }
 
-function stubFiles(p: PlannedPackage, packages: Map<string, PlannedPackage>): Record<string, string> {
-  let perName = stubCache.get(p.dep.modules);
+/** The files of a bytecode package's stub. */
+export function stubFiles(p: PlannedPackage, packages: ReadonlyMap<string, PlannedPackage>): Record<string, string> {
+  const dep = p.dep;
+  if (!dep) throw new Error(`${p.packageName} is not a bytecode package`);
+  let perName = stubCache.get(dep.modules);
   if (!perName) {
     perName = new Map();
-    stubCache.set(p.dep.modules, perName);
+    stubCache.set(dep.modules, perName);
   }
   // The stubs depend on the named address and, through macros that use other packages' macros, on those packages.
-  const others = [...packages.values()].filter((o) => o !== p).map((o) => o.dep.modules);
+  const others = [...packages.values()].filter((o) => o !== p && o.dep).map((o) => o.dep!.modules);
   const key = [p.addressName, ...others.map(identity).sort((a, b) => a - b)].join('|');
   let sources = perName.get(key);
   if (!sources) {
-    sources = Object.fromEntries(generateMoveStubs(p.dep.modules, { addressName: p.addressName, packages: others }));
+    sources = Object.fromEntries(generateMoveStubs(dep.modules, { addressName: p.addressName, packages: others }));
     perName.set(key, sources);
   }
   const dependencies: Record<string, StubDependencySource> = {};
   for (const r of p.references) {
     const target = packages.get(r);
-    if (target) dependencies[target.packageName] = referenceFrom(p, target);
+    if (target) dependencies[target.packageName] = referenceFrom(p.location, target);
   }
   const manifest = generateStubManifest({
     packageName: p.packageName,
     addressName: p.addressName,
     address: p.address,
-    publishedAt: p.dep.publishedAt,
+    publishedAt: dep.publishedAt,
     dependencies,
   });
   return { ...sources, 'Move.toml': manifest };
-}
-
-/**
- * Plan the dependency graph of a build: decide where each dependency lives, add the
- * undeclared ones to the root manifest, and build the fetcher that serves their stubs.
- */
-export function planDependencies(
-  rootManifest: string,
-  rootSources: readonly string[],
-  deps: readonly BytecodeDependency[],
-): DependencyPlan {
-  const packages = planPackages(deps);
-  const all = [...packages.values()];
-  const declared = new Set<PlannedPackage>();
-  for (const d of declaredDependencies(rootManifest)) {
-    const src = d.source;
-    let target: PlannedPackage | undefined;
-    if (src.kind === 'git' && isSuiRepo(src.git)) {
-      const sys = systemByDirectory(packages, src.subdir);
-      target = sys === 'absent' ? undefined : sys;
-    }
-    target ??= findByName(all, d.name, src.kind === 'local' ? basename(src.local) : undefined);
-    if (!target && src.kind === 'git') target = findByName(all, basename(src.subdir ?? ''), basename(src.git));
-    if (!target) continue;
-    declared.add(target);
-    if (target.system) continue;
-    if (src.kind === 'local') target.location = { local: normalizeRelativePath(src.local) };
-    else if (src.kind === 'git') target.location = { git: src.git, rev: src.rev ?? 'main', subdir: src.subdir };
-  }
-  const added: AddedDependency[] = [];
-  const mentions = rootSources.join('\n');
-  for (const p of all) {
-    // std and sui are implicit; the others are added when the sources name them.
-    if (declared.has(p) || p.address === STD || p.address === SUI || !mentioned(mentions, p)) continue;
-    added.push({ name: p.packageName, source: p.location });
-  }
-
-  const serve = (p: PlannedPackage | undefined, what: string): Record<string, string> => {
-    if (!p) throw new Error(`dependency ${what} is not among the given dependencies`);
-    return stubFiles(p, packages);
-  };
-  const fetcher: StubFetcher = {
-    async fetch(gitUrl, _rev, subdir) {
-      if (isSuiRepo(gitUrl)) {
-        const sys = systemByDirectory(packages, subdir);
-        if (sys === 'absent') throw new Error(`system package ${basename(subdir ?? '')} is not among the given dependencies`);
-        if (sys) return stubFiles(sys, packages);
-      }
-      const byLocation = all.find(
-        (p) => 'git' in p.location && p.location.git === gitUrl && (p.location.subdir ?? '') === (subdir ?? ''),
-      );
-      return serve(byLocation ?? findByName(all, basename(subdir ?? ''), basename(gitUrl)), `${gitUrl}${subdir ? `/${subdir}` : ''}`);
-    },
-    async fetchFile() {
-      return null;
-    },
-    getResolvedSha() {
-      return RESOLVED_SHA;
-    },
-    async fetchLocal(localPath, context) {
-      const path = normalizeRelativePath(localPath);
-      const byLocation = all.find((p) => 'local' in p.location && p.location.local === path);
-      return serve(byLocation ?? findByName(all, context.dependencyName, basename(path)), `${context.dependencyName} (${localPath})`);
-    },
-  };
-  return { manifest: addDependencies(rootManifest, added), fetcher };
 }

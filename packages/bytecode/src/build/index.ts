@@ -9,12 +9,22 @@
 import { deserializeModule } from '../deserializer.js';
 import { moduleName } from '../module-access.js';
 import { dumpPackage } from './builder.js';
-import { planDependencies, type BytecodeDependency } from './dependencies.js';
+import type { BytecodeDependency, SourceDependency } from './dependencies.js';
+import { planDependencies } from './graph.js';
+import { relocateModule } from './relocate.js';
 import { MoveCompileError, type MoveCompileErrorCode } from './errors.js';
 
 export { MoveCompileError, isMoveCompileError } from './errors.js';
 export type { MoveCompileErrorCode, MoveCompileErrorDetails } from './errors.js';
-export type { BytecodeDependency } from './dependencies.js';
+export type { BytecodeDependency, SourceDependency } from './dependencies.js';
+export { relocateModule } from './relocate.js';
+export { manifestPackage, buildDependencies, declaredDependencies } from './manifest.js';
+export type { DeclaredDependency, DependencySource, ManifestPackage } from './manifest.js';
+export { pathRoots } from './source-scan.js';
+export { findMovePackageDirs, packageAddress, readMovePackageDir, resolveMoveGraph } from './workspace.js';
+export type { GraphPackage, MovePackageDir, ResolvedDependency, ResolveOptions } from './workspace.js';
+export { compileGraphPackage } from './compile-graph.js';
+export type { GraphCompileContext } from './compile-graph.js';
 export { initMoveCompiler, moveCompilerVersion } from './builder.js';
 export { stubDeclarationsFingerprint } from '../stub-extras.js';
 
@@ -29,6 +39,16 @@ export interface MoveCompileInput {
    * (`<addressName>::` or `0x<address>::`, e.g. `sui_system::`).
    */
   dependencies: readonly BytecodeDependency[];
+  /**
+   * Packages given as Move sources: compiled from their sources (so their macros, aliases and
+   * index functions work), each at its address. Their own dependencies come from here and
+   * from `dependencies`.
+   */
+  sourceDependencies?: readonly SourceDependency[];
+  /** The root's declared dependencies → the package each is (see {@link SourceDependency.bindings}). */
+  bindings?: Readonly<Record<string, string>>;
+  /** Place the output at this address instead of 0x0 (the modules' self address is rewritten). */
+  address?: string;
   /** Do not collect compiler warnings. */
   silenceWarnings?: boolean;
 }
@@ -36,7 +56,7 @@ export interface MoveCompileInput {
 /** A compiled module of the root package. */
 export interface CompiledMoveModule {
   name: string;
-  /** The module's bytecode; its self address is 0x0, ready for a publish. */
+  /** The module's bytecode; its self address is 0x0, ready for a publish (or `address` when given). */
   bytes: Uint8Array;
 }
 
@@ -103,7 +123,7 @@ export async function compileMovePackage(input: MoveCompileInput): Promise<MoveC
     .map(([, text]) => text);
   if (sources.length === 0) throw new MoveCompileError('INVALID_INPUT', 'the package has no .move sources');
 
-  const plan = planDependencies(manifest, sources, input.dependencies);
+  const plan = planDependencies({ manifest, sources, bindings: input.bindings }, input.dependencies, input.sourceDependencies ?? []);
   const result = await dumpPackage({ ...input.files, 'Move.toml': plan.manifest }, plan.fetcher, {
     silenceWarnings: input.silenceWarnings,
   });
@@ -127,7 +147,7 @@ export async function compileMovePackage(input: MoveCompileInput): Promise<MoveC
         cause,
       });
     }
-    return { name, bytes };
+    return { name, bytes: input.address === undefined ? bytes : relocateModule(bytes, input.address) };
   });
   return { modules, dependencies: result.dependencies, ...(result.warnings ? { warnings: result.warnings } : {}) };
 }

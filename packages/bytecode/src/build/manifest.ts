@@ -17,6 +17,8 @@ export interface DeclaredDependency {
   /** The key (dependency name / alias). */
   name: string;
   source: DependencySource;
+  /** `modes = [...]` of the entry: a dependency only for those modes (`["test"]`: tests only). */
+  modes?: string[];
 }
 
 const HEADER = /^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$/;
@@ -37,6 +39,12 @@ function stringField(text: string, field: string): string | undefined {
   return raw.startsWith('"') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
 }
 
+function modesOf(text: string): string[] | undefined {
+  const m = /(?:^|[{,\s])modes\s*=\s*\[([^\]]*)\]/.exec(text);
+  if (!m) return undefined;
+  return [...m[1].matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((x) => x[1] ?? x[2]);
+}
+
 function sourceOf(text: string): DependencySource {
   const local = stringField(text, 'local');
   if (local !== undefined) return { kind: 'local', local };
@@ -47,13 +55,21 @@ function sourceOf(text: string): DependencySource {
   return { kind: 'other' };
 }
 
-/** The dependencies a Move.toml declares in `[dependencies]` (dev and mode-specific ones are ignored). */
+/**
+ * The dependencies a Move.toml declares in `[dependencies]` (`[dev-dependencies]` are not
+ * read). Entries restricted to modes (`modes = ["test"]`) carry them: a normal build leaves
+ * them out (see {@link buildDependencies}).
+ */
 export function declaredDependencies(manifest: string): DeclaredDependency[] {
   const out: DeclaredDependency[] = [];
   let table = '';
   let tableBody: { name: string; text: string } | undefined;
+  const entry = (name: string, text: string): DeclaredDependency => {
+    const modes = modesOf(text);
+    return { name, source: sourceOf(text), ...(modes ? { modes } : {}) };
+  };
   const flush = () => {
-    if (tableBody) out.push({ name: tableBody.name, source: sourceOf(tableBody.text) });
+    if (tableBody) out.push(entry(tableBody.name, tableBody.text));
     tableBody = undefined;
   };
   for (const line of manifest.split(/\r?\n/)) {
@@ -71,7 +87,7 @@ export function declaredDependencies(manifest: string): DeclaredDependency[] {
     }
     if (table !== 'dependencies') continue;
     const kv = KEY_VALUE.exec(line);
-    if (kv) out.push({ name: unquoteKey(kv[1]), source: sourceOf(kv[2]) });
+    if (kv) out.push(entry(unquoteKey(kv[1]), kv[2]));
   }
   flush();
   return out;
@@ -102,4 +118,91 @@ export function addDependencies(manifest: string, deps: readonly AddedDependency
   }
   const body = manifest.endsWith('\n') || manifest === '' ? manifest : manifest + newline;
   return body + newline + ['[dependencies]', ...entries].join(newline) + newline;
+}
+
+/** The dependencies of a normal (non-test) build: every declared one not restricted to modes. */
+export function buildDependencies(manifest: string): DeclaredDependency[] {
+  return declaredDependencies(manifest).filter((d) => d.modes === undefined || d.modes.length === 0);
+}
+
+/** What a manifest says about the package itself. */
+export interface ManifestPackage {
+  /** `[package] name`. */
+  name: string | undefined;
+  /** `[package] published-at`. */
+  publishedAt: string | undefined;
+  /** `[addresses]`: name → value (`"0x0"`, `"_"` or an address); `undefined` without the table (a new-style manifest). */
+  addresses: Record<string, string> | undefined;
+}
+
+/** The `[package]` name and `published-at` and the `[addresses]` table of a manifest. */
+export function manifestPackage(manifest: string): ManifestPackage {
+  let table = '';
+  let name: string | undefined;
+  let publishedAt: string | undefined;
+  let addresses: Record<string, string> | undefined;
+  for (const line of manifest.split(/\r?\n/)) {
+    const header = HEADER.exec(line);
+    if (header && !line.trim().startsWith('[[')) {
+      table = header[1];
+      if (table === 'addresses') addresses ??= {};
+      continue;
+    }
+    const kv = KEY_VALUE.exec(line.replace(/#.*$/, ''));
+    if (!kv) continue;
+    const value = /^\s*("(?:[^"\\]|\\.)*"|'[^']*')/.exec(kv[2])?.[1];
+    const text = value === undefined ? undefined : value.startsWith('"') ? (JSON.parse(value) as string) : value.slice(1, -1);
+    const key = unquoteKey(kv[1]);
+    if (table === 'package' && key === 'name') name = text;
+    else if (table === 'package' && key === 'published-at') publishedAt = text;
+    else if (table === 'addresses' && text !== undefined) (addresses ??= {})[key] = text;
+  }
+  return { name, publishedAt, addresses };
+}
+
+/** Tables a rewritten manifest drops: dependency tables, and what only tests or other environments use. */
+function droppedTable(table: string): boolean {
+  return (
+    /^(dependencies|dev-dependencies|dev-addresses)(\s*\..*)?$/.test(table) ||
+    /^dep-replacements(\s*\..*)?$/.test(table) ||
+    table === 'addresses' ||
+    table === 'environments'
+  );
+}
+
+/**
+ * A manifest with its dependency tables replaced: `[dependencies]` holds exactly `deps`,
+ * `[addresses]` exactly `addresses` (none when `undefined`), and the tables only tests or
+ * other environments read (`[dev-dependencies]`, `[dev-addresses]`, `[dep-replacements.*]`,
+ * `[environments]`) are gone. `[package]` and any other table are kept; `published-at` is set
+ * when given.
+ */
+export function rewriteManifest(
+  manifest: string,
+  deps: readonly AddedDependency[],
+  addresses: Readonly<Record<string, string>> | undefined,
+  publishedAt?: string,
+): string {
+  const out: string[] = [];
+  let table = '';
+  let dropping = false;
+  for (const line of manifest.split(/\r?\n/)) {
+    const header = HEADER.exec(line);
+    if (header && !line.trim().startsWith('[[')) {
+      table = header[1];
+      dropping = droppedTable(table);
+      if (!dropping) out.push(line);
+      continue;
+    }
+    if (dropping) continue;
+    if (table === 'package' && publishedAt !== undefined && /^\s*published-at\s*=/.test(line)) continue;
+    out.push(line);
+    if (table === 'package' && publishedAt !== undefined && HEADER.exec(line) === null && /^\s*name\s*=/.test(line)) {
+      out.push(`published-at = ${JSON.stringify(publishedAt)}`);
+    }
+  }
+  while (out.length > 0 && out[out.length - 1].trim() === '') out.pop();
+  out.push('', '[dependencies]', ...deps.map((d) => `${tomlKey(d.name)} = ${tomlDependency(d.source)}`));
+  if (addresses) out.push('', '[addresses]', ...Object.entries(addresses).map(([k, v]) => `${tomlKey(k)} = ${JSON.stringify(v)}`));
+  return out.join('\n') + '\n';
 }
