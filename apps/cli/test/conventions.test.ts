@@ -96,6 +96,7 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     disasm: { args: ['disasm', missing], code: 'FILE_NOT_FOUND' },
     stubs: { args: ['stubs', missing, '--out', missing], code: 'PACKAGE_NOT_FOUND' },
     build: { args: ['build', missing, '--out', missing], code: 'NOT_A_MOVE_PACKAGE' },
+    'build-all': { args: ['build-all', missing, '--out', missing], code: 'NOT_A_DIRECTORY' },
     call: { args: ['call', '0x1::no_such_module::f'], code: 'MISSING_DEPENDENCY' },
     conformance: { args: ['conformance', 'traces', '--dir', missing], code: 'NOT_A_DIRECTORY' },
     replay: { args: ['replay', '--snapshot', missing], code: 'FILE_NOT_FOUND' },

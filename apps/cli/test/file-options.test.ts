@@ -11,7 +11,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { commandName } from '../src/command.js';
 import { COMMANDS } from '../src/index.js';
-import { requireBuiltCli, runSmi, type SpawnRun } from './support/spawn-cli.js';
+import { REPO as REPO_ROOT, requireBuiltCli, runSmi, type SpawnRun } from './support/spawn-cli.js';
 
 const PKG_0X1 = fixturePath('corpus', '0x0000000000000000000000000000000000000000000000000000000000000001');
 const REPLAY = fixturePath('fixtures', 'replay', '4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP.json');
@@ -77,6 +77,13 @@ const CASES: Record<string, Case> = {
     check: (r) => {
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ schema_version: 1, samples: 2 });
+    },
+  },
+  'build-all --summary': {
+    args: () => ['build-all', path.join(REPO_ROOT, 'apps/cli/examples'), '--out', mkdtempSync(path.join(os.tmpdir(), 'smi-file-options-corpus-')), '--quiet'],
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout.slice(r.stdout.indexOf('{')))).toMatchObject({ built: 1, failed: 0 });
     },
   },
   'benchmark-local --output': { args: BENCH, check: sixRows },

@@ -3,6 +3,7 @@
  * own address, written as a corpus in the sui-packages layout (`<out>/<address>/bytecode_modules`,
  * `metadata.json`), so any Move repository becomes a benchmark corpus in one command.
  */
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { GraphPackage } from '@smi/bytecode/build';
 import { defaultFrameworkDir, loadFramework } from '../framework.js';
@@ -40,16 +41,17 @@ export const buildAllCommand = defineCommand<{ repository: string; out: string; 
       default: [] as string[],
       describe: 'A dependency outside the repository, as NAME=DIR (a Move source or bytecode package; NAME=DIR@0xADDRESS places it). Repeatable',
     },
-    summary: { type: 'string', describe: 'Also write the JSON summary to this file (- for stdout)' },
+    summary: { type: 'string', describe: 'Also write the JSON summary to this file (- for standard output, after the table)', file: 'write' },
   },
   examples: [
     { command: '$0 build-all apps/cli/examples --out build/examples-corpus', describe: 'the example packages of this repository' },
-    { command: '$0 build-all apps/cli/examples --out build/examples-corpus --json | jq .built', describe: 'how many built, as JSON' },
+    { command: '$0 build-all apps/cli/examples --out build/examples-corpus --json | head -c 300', describe: 'the summary as one JSON line' },
   ],
   epilog:
-    'Each package sits at the address its manifest declares for its own named address, else at one derived from its path in the repository (stable across runs). A git dependency on the same repository (its URL ends in the directory name) resolves to its subdir here; one on MystenLabs/sui is the framework; any other needs --dep. A package whose dependency failed is "blocked"; one with only #[test_only] modules is "test_only". Exit 0 when every package built, 1 when one failed or is blocked.\n\nWith --json: {"repository","out","packages":[{"name","dir","status","address","derived","modules","error_code","error"}],"built","failed","blocked","test_only"}.',
+    'Each package sits at the address its manifest declares for its own named address, else at one derived from its path in the repository (stable across runs). A git dependency on the same repository (its URL ends in the directory name) resolves to its subdir here, a dependency with no location (a Move Registry name, r.mvr) to the package of that name in the repository; one on MystenLabs/sui is the framework; any other needs --dep. A package whose dependency failed is "blocked"; one with only #[test_only] modules is "test_only". Exit 0 when every package built, 1 when one failed or is blocked.\n\nWith --json: {"repository","out","packages":[{"name","dir","status","address","derived","modules","error_code","error"}],"built","failed","blocked","test_only"}.',
   run: async (args, io) => {
     const repo = resolveInputPath(io, args.repository);
+    if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`${args.repository}: not a directory`, 'NOT_A_DIRECTORY');
     const build = await import('@smi/bytecode/build');
     const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io));
     const frameworkDeps = framework.map(({ name, pkg }) => ({ name, address: pkg.originalId, modules: pkg.modules.map((m) => m.module) }));
@@ -58,6 +60,7 @@ export const buildAllCommand = defineCommand<{ repository: string; out: string; 
     const dirs = build.findMovePackageDirs(repo);
     if (dirs.length === 0) throw new UsageError(`${repo}: no Move.toml under it`, 'NO_PACKAGES');
     const outDir = resolvePath(io, args.out);
+    const siblings = build.repositoryPackages(dirs);
 
     const reports = new Map<string, PackageReport>();
     const addresses = new Map<string, { address: string; derived: boolean }>();
@@ -77,7 +80,7 @@ export const buildAllCommand = defineCommand<{ repository: string; out: string; 
       const report: PackageReport = { name: path.basename(dir), dir: path.relative(repo, dir) || '.', status: 'failed' };
       reports.set(dir, report);
       try {
-        const graph = build.resolveMoveGraph([dir], { repositoryRoot: repo, overrides });
+        const graph = build.resolveMoveGraph([dir], { repositoryRoot: repo, overrides, repositoryPackages: siblings });
         const target = graph[graph.length - 1];
         report.name = target.pkg.name;
         // Dependencies first: a failed one blocks this package.
@@ -111,6 +114,7 @@ export const buildAllCommand = defineCommand<{ repository: string; out: string; 
           id: address,
           version: 1,
           name: target.pkg.name,
+          address_name: target.pkg.moduleRoots[0],
           source: `smi build-all ${path.basename(repo)}/${report.dir}`,
           dependencies: result.dependencies,
         });

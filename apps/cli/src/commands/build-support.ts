@@ -3,7 +3,7 @@
  * address, the output directory of a package (bytecode_modules + metadata.json) and the
  * compiler's errors as CLI errors.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalAddress, loadPackageDir, type MovePackage, packageFromBytes } from '@smi/bytecode';
 import type { BytecodeDependency } from '@smi/bytecode/build';
@@ -56,11 +56,20 @@ export function bytecodeDependency(dir: string, name: string, address: string | 
       { id: to },
     );
   }
+  // A package smi built records the named address its modules are declared under.
+  let addressName: string | undefined;
+  try {
+    const meta = JSON.parse(readFileSync(path.join(dir, 'metadata.json'), 'utf8')) as { address_name?: unknown };
+    if (typeof meta.address_name === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(meta.address_name)) addressName = meta.address_name;
+  } catch {
+    // no metadata.json, or not ours
+  }
   return {
     name,
     address: pkg.originalId,
     modules: pkg.modules.map((m) => m.module),
     ...(pkg.id !== pkg.originalId ? { publishedAt: pkg.id } : {}),
+    ...(addressName !== undefined ? { addressName } : {}),
   };
 }
 

@@ -107,7 +107,14 @@ export const buildCommand = defineCommand<{ 'package-dir': string; out: string; 
     if (result.modules.length === 0) throw new UsageError(`${root}: every module is #[test_only]: nothing to build`, 'NO_MODULES');
     const address = args.address === undefined ? canonicalAddress('0x0') : canonicalAddress(args.address);
     const outDir = resolvePath(io, args.out);
-    writePackageDir(io, outDir, result.modules, { id: address, version: 1, source: `smi build ${path.basename(root)}`, dependencies: result.dependencies });
+    writePackageDir(io, outDir, result.modules, {
+      id: address,
+      version: 1,
+      name: target.pkg.name,
+      address_name: target.pkg.moduleRoots[0],
+      source: `smi build ${path.basename(root)}`,
+      dependencies: result.dependencies,
+    });
     for (const p of placed) {
       if (p.derived && !args.quiet) io.stderr(`smi: note: dependency ${p.name} (${p.dir}) declares no address: compiled at ${p.address}; its bytecode must be published there to run the result\n`);
     }

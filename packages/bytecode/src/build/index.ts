@@ -21,7 +21,7 @@ export { relocateModule } from './relocate.js';
 export { manifestPackage, buildDependencies, declaredDependencies } from './manifest.js';
 export type { DeclaredDependency, DependencySource, ManifestPackage } from './manifest.js';
 export { pathRoots } from './source-scan.js';
-export { findMovePackageDirs, packageAddress, readMovePackageDir, resolveMoveGraph } from './workspace.js';
+export { findMovePackageDirs, packageAddress, readMovePackageDir, repositoryPackages, resolveMoveGraph } from './workspace.js';
 export type { GraphPackage, MovePackageDir, ResolvedDependency, ResolveOptions } from './workspace.js';
 export { compileGraphPackage } from './compile-graph.js';
 export type { GraphCompileContext } from './compile-graph.js';

@@ -10,6 +10,8 @@ import { tomlDependency, tomlKey, type StubDependencySource } from '../stubs.js'
 export type DependencySource =
   | { kind: 'local'; local: string }
   | { kind: 'git'; git: string; rev?: string; subdir?: string }
+  /** Found by an external resolver (`{ r.mvr = "@org/name" }`: the Move Registry). */
+  | { kind: 'external'; resolver: string; spec: string }
   | { kind: 'other' };
 
 /** A dependency declared in a manifest's `[dependencies]`. */
@@ -51,6 +53,11 @@ function sourceOf(text: string): DependencySource {
   const git = stringField(text, 'git');
   if (git !== undefined) {
     return { kind: 'git', git, rev: stringField(text, 'rev'), subdir: stringField(text, 'subdir') };
+  }
+  const external = /(?:^|[{,\s])r\.([A-Za-z0-9_-]+)\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*')/.exec(text);
+  if (external) {
+    const raw = external[2];
+    return { kind: 'external', resolver: external[1], spec: raw.startsWith('"') ? (JSON.parse(raw) as string) : raw.slice(1, -1) };
   }
   return { kind: 'other' };
 }
