@@ -6,11 +6,10 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { GraphPackage } from '@smi/bytecode/build';
-import { defaultFrameworkDir, loadFramework } from '../framework.js';
 import { defineCommand } from '../command.js';
 import { toCliError, UsageError } from '../errors.js';
 import { jsonLine, resolveInputPath, resolvePath, writeOutput } from '../io.js';
-import { bytecodeDependency, parseDeps, writePackageDir } from './build-support.js';
+import { bytecodeDependency, frameworkDependencies, parseDeps, writePackageDir } from './build-support.js';
 import { compileErrorToCli } from './build.js';
 
 type Status = 'built' | 'failed' | 'blocked' | 'test_only';
@@ -53,8 +52,7 @@ export const buildAllCommand = defineCommand<{ repository: string; out: string; 
     const repo = resolveInputPath(io, args.repository);
     if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`${args.repository}: not a directory`, 'NOT_A_DIRECTORY');
     const build = await import('@smi/bytecode/build');
-    const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io));
-    const frameworkDeps = framework.map(({ name, pkg }) => ({ name, address: pkg.originalId, modules: pkg.modules.map((m) => m.module) }));
+    const frameworkDeps = frameworkDependencies(io, args.framework);
     const deps = parseDeps(io, args.dep);
     const overrides = new Map(deps.map((d) => [d.name, d.dir]));
     const dirs = build.findMovePackageDirs(repo);

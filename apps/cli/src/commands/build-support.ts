@@ -8,7 +8,8 @@ import path from 'node:path';
 import { canonicalAddress, loadPackageDir, type MovePackage, packageFromBytes } from '@smi/bytecode';
 import type { BytecodeDependency } from '@smi/bytecode/build';
 import { UsageError } from '../errors.js';
-import { type CliIo, resolveInputPath, writeBinary, writeOutput } from '../io.js';
+import { type CliIo, resolveInputPath, resolvePath, writeBinary, writeOutput } from '../io.js';
+import { defaultFrameworkDir, loadFramework } from '../framework.js';
 
 /** A `--dep NAME=DIR[@ADDRESS]`. */
 export interface DepOption {
@@ -86,4 +87,14 @@ export function writePackageDir(io: CliIo, out: string, modules: readonly { name
   }
   for (const m of modules) writeBinary(io, path.join(dir, `${m.name}.mv`), m.bytes);
   writeOutput(io, path.join(out, 'metadata.json'), JSON.stringify(metadata, null, 2) + '\n');
+}
+
+/** The framework bundles (`--framework`, default from the fixtures) as bytecode dependencies of a build. */
+export function frameworkDependencies(io: CliIo, framework: string | undefined): BytecodeDependency[] {
+  return loadFramework(framework ? resolvePath(io, framework) : defaultFrameworkDir(io)).map(({ name, pkg }) => ({
+    name,
+    address: pkg.originalId,
+    ...(pkg.id !== pkg.originalId ? { publishedAt: pkg.id } : {}),
+    modules: pkg.modules.map((m) => m.module),
+  }));
 }

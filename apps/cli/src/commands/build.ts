@@ -7,11 +7,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalAddress } from '@smi/bytecode';
-import { defaultFrameworkDir, loadFramework } from '../framework.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath } from '../io.js';
-import { bytecodeDependency, parseDeps, writePackageDir } from './build-support.js';
+import { bytecodeDependency, frameworkDependencies, parseDeps, writePackageDir } from './build-support.js';
 
 /** Move.toml and every `.move` file under `sources/` (and `tests/` is skipped) of a package directory. */
 export function readMovePackage(dir: string): Record<string, string> {
@@ -78,7 +77,7 @@ export const buildCommand = defineCommand<{ 'package-dir': string; out: string; 
     const root = resolvePath(io, args['package-dir']);
     readMovePackage(root); // a clear error for a directory that is not a package
     const build = await import('@smi/bytecode/build');
-    const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io));
+    const framework = frameworkDependencies(io, args.framework);
     const deps = parseDeps(io, args.dep);
     const overrides = new Map(deps.map((d) => [d.name, d.dir]));
     const given = new Map(deps.map((d) => [d.name, d]));
@@ -98,7 +97,7 @@ export const buildCommand = defineCommand<{ 'package-dir': string; out: string; 
       .map((d) => bytecodeDependency(d.dir, d.name, d.address, build.relocateModule));
     const result = await compileErrorToCli(() =>
       build.compileGraphPackage(graph, target, {
-        bytecode: [...framework.map(({ name, pkg }) => ({ name, address: pkg.originalId, ...(pkg.id !== pkg.originalId ? { publishedAt: pkg.id } : {}), modules: pkg.modules.map((m) => m.module) })), ...undeclared],
+        bytecode: [...framework, ...undeclared],
         loadBytecode: (dir, name) => bytecodeDependency(dir, name, given.get(name)?.address, build.relocateModule),
         addressOf,
         ...(args.address !== undefined ? { address: args.address } : {}),

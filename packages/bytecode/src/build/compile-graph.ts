@@ -1,0 +1,70 @@
+/**
+ * Compile one package of a resolved graph (see `workspace.ts`): its source dependencies are
+ * served from their sources at their addresses, its bytecode dependencies as stubs.
+ */
+import { canonicalAddress } from '../module-access.js';
+import type { BytecodeDependency, SourceDependency } from './dependencies.js';
+import { MoveCompileError } from './errors.js';
+import { compileMovePackage, type MoveCompileOutput } from './index.js';
+import type { GraphPackage } from './workspace.js';
+
+/** What {@link compileGraphPackage} needs besides the graph. */
+export interface GraphCompileContext {
+  /** The framework and any other bytecode package the sources may name (corpus packages). */
+  bytecode: readonly BytecodeDependency[];
+  /** The bytecode package in a directory a manifest or `--dep` points at, under the dependency's name. */
+  loadBytecode(dir: string, name: string): BytecodeDependency;
+  /** The address of a source package of the graph. */
+  addressOf(node: GraphPackage): string;
+  /** Place the output here instead of 0x0. */
+  address?: string;
+  silenceWarnings?: boolean;
+}
+
+/** Compile `target` against its dependencies in `graph`. */
+export async function compileGraphPackage(graph: readonly GraphPackage[], target: GraphPackage, ctx: GraphCompileContext): Promise<MoveCompileOutput> {
+  const byDir = new Map(graph.map((g) => [g.pkg.dir, g]));
+  const sources = new Map<string, GraphPackage>();
+  const bytecode = new Map<string, BytecodeDependency>();
+  const bindingsOf = (node: GraphPackage): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const [key, r] of node.dependencies) {
+      if (r.$kind === 'missing') throw new MoveCompileError('DEPENDENCY_ERROR', r.why);
+      if (r.$kind === 'source') {
+        const dep = byDir.get(r.dir);
+        if (!dep) throw new MoveCompileError('DEPENDENCY_ERROR', `${node.pkg.name}: dependency ${key} (${r.dir}) is not in the graph`);
+        out[key] = dep.pkg.name;
+        if (!sources.has(r.dir)) {
+          sources.set(r.dir, dep);
+          bindingsOf(dep);
+        }
+      } else if (r.$kind === 'bytecode') {
+        const dep = bytecode.get(r.dir) ?? ctx.loadBytecode(r.dir, key);
+        bytecode.set(r.dir, dep);
+        out[key] = dep.name;
+      }
+    }
+    return out;
+  };
+  const rootBindings = bindingsOf(target);
+  const sourceDependencies: SourceDependency[] = [...sources.values()].map((node) => ({
+    files: node.pkg.files,
+    address: ctx.addressOf(node),
+    bindings: bindingsOf(node),
+  }));
+  // A package given as source is compiled from its source, not served from bytecode at the same address.
+  const fromSource = new Set(sourceDependencies.map((s) => canonicalAddress(s.address)));
+  const all = new Map<string, BytecodeDependency>();
+  for (const b of [...ctx.bytecode, ...bytecode.values()]) {
+    const at = canonicalAddress(b.address);
+    if (!fromSource.has(at) && !all.has(at)) all.set(at, b);
+  }
+  return compileMovePackage({
+    files: target.pkg.files,
+    dependencies: [...all.values()],
+    sourceDependencies,
+    bindings: rootBindings,
+    ...(ctx.address !== undefined ? { address: ctx.address } : {}),
+    silenceWarnings: ctx.silenceWarnings,
+  });
+}
