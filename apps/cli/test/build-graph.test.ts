@@ -137,7 +137,15 @@ describeWithFixtures('smi build and build-all on real-world package shapes', ['f
     expect(zero.stderr).toMatch(/is at 0x0: give the address it has, as --dep middle=.*@0x/);
     const placed = await smi('build', path.join(repo, 'packages/top'), '--out', tmp(), '--framework', framework, '--dep', `middle=${out}@0x77`, '--quiet');
     expect(placed.code).toBe(0);
-    const alone = await smi('build', path.join(repo, 'packages/top'), '--out', tmp(), '--framework', framework);
+    // Inside a checkout of the repository its git dependency names, the dependency is found there...
+    const inside = await smi('build', path.join(repo, 'packages/top'), '--out', tmp(), '--framework', framework, '--quiet');
+    expect(inside.code, inside.stderr).toBe(0);
+    // ... elsewhere the error names the --dep to give.
+    const elsewhere = write(path.join(tmp(), 'top'), {
+      'Move.toml': readFileSync(path.join(repo, 'packages/top/Move.toml'), 'utf8'),
+      'sources/t.move': readFileSync(path.join(repo, 'packages/top/sources/t.move'), 'utf8'),
+    });
+    const alone = await smi('build', elsewhere, '--out', tmp(), '--framework', framework);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toMatch(/dependency middle is git https:\/\/github.com\/example\/chainrepo.git .*give it with --dep middle=DIR/);
   }, 60_000);
@@ -170,6 +178,17 @@ public fun max(): u64 { std::u64::max_value!() }
     const pkg = path.join(repo, 'packages/deepbook');
     expect((await smi('build', pkg, '--out', out, '--framework', framework, '--quiet')).code).toBe(0);
     expect(readdirSync(path.join(out, 'bytecode_modules'))).toEqual(['book.mv']);
+
+    // A legacy package whose named address differs from its name and declares a value: smi build compiles it at 0x0 (publishable), build-all at that value.
+    const mate = write(path.join(tmp(), 'materepo'), {
+      'mate/Move.toml': '[package]\nname = "IntegerMate"\nedition = "2024"\n\n[addresses]\ninteger_mate = "0x714a"\n',
+      'mate/sources/i.move': 'module integer_mate::i;\npublic fun one(): u64 { 1 }\n',
+    });
+    const mateOut = path.join(tmp(), 'mate-out');
+    expect((await smi('build', path.join(mate, 'mate'), '--out', mateOut, '--framework', framework, '--quiet')).code).toBe(0);
+    expect(loadPackageDir(mateOut).originalId).toBe(canonicalAddress('0x0'));
+    const mateAll = await smi('build-all', mate, '--out', path.join(tmp(), 'mate-corpus'), '--framework', framework, '--json', '--quiet');
+    expect((JSON.parse(mateAll.stdout) as typeof summary).packages[0]).toMatchObject({ status: 'built', address: canonicalAddress('0x714a'), derived: false });
 
     const two = write(path.join(tmp(), 'two'), {
       'Move.toml': '[package]\nname = "two"\nedition = "2024"\n\n[addresses]\ntwo = "0x0"\nother = "0x0"\n',

@@ -95,8 +95,8 @@ export function frameworkSourceExtras(address: string, moduleName: string): Modu
   return FRAMEWORK_EXTRAS.get(`${short}::${moduleName}`);
 }
 
-/** Bumped when the stub generator's own rules change (what it emits for the same declarations). */
-const STUB_GENERATOR_REVISION = 2;
+/** Bumped when the stub generator or the build's package-graph rules change (what compiles, and how, for the same sources). */
+const STUB_GENERATOR_REVISION = 3;
 
 let fingerprint: string | undefined;
 

@@ -64,3 +64,13 @@ import type { RunJsonBuilder } from './run/merge.js';
 
 /** Run JSON builders by benchmark, for {@link mergeRuns}. */
 export const RUN_JSON_BUILDERS: Readonly<Record<string, RunJsonBuilder>> = { phase1: phase1MergedRunJson };
+
+// Phase II (type inhabitation): plans, their simulation and scoring.
+export { normalizePlan, validateCausality, padAddress, PlanError, PURE_KINDS } from './phase2/plan.js';
+export type { Plan, PlanArg, PlanCall, PureKind, NormalizationResult, CausalityValidation } from './phase2/plan.js';
+export { parsePlan, parseArg, planToPtb } from './phase2/plan-ptb.js';
+export type { PlanContext } from './phase2/plan-ptb.js';
+export { normalizeTypeString, canonicalBaseType, scoreInhabitation, hitRate } from './phase2/score.js';
+export type { InhabitationScore } from './phase2/score.js';
+export { LocalSimulation } from './phase2/local.js';
+export type { LocalSimulationOptions, PlanRun } from './phase2/local.js';

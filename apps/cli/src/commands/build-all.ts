@@ -47,7 +47,7 @@ export const buildAllCommand = defineCommand<{ repository: string; out: string; 
     { command: '$0 build-all apps/cli/examples --out build/examples-corpus --json | head -c 300', describe: 'the summary as one JSON line' },
   ],
   epilog:
-    'Each package sits at the address its manifest declares for its own named address, else at one derived from its path in the repository (stable across runs). A git dependency on the same repository (its URL ends in the directory name) resolves to its subdir here, a dependency with no location (a Move Registry name, r.mvr) to the package of that name in the repository; one on MystenLabs/sui is the framework; any other needs --dep. A package whose dependency failed is "blocked"; one with only #[test_only] modules is "test_only". Exit 0 when every package built, 1 when one failed or is blocked.\n\nWith --json: {"repository","out","packages":[{"name","dir","status","address","derived","modules","error_code","error"}],"built","failed","blocked","test_only"}.',
+    'Each package sits at the address its manifest declares for its own named address, else at one derived from its path in the repository (stable across runs). A git dependency on the same repository (its URL ends in the directory name), or on one checked out above the package, resolves to its subdir there, a dependency with no location (a Move Registry name, r.mvr) to the package of that name in the repository; one on MystenLabs/sui is the framework; any other needs --dep. A package whose dependency failed is "blocked"; one with only #[test_only] modules is "test_only". Exit 0 when every package built, 1 when one failed or is blocked.\n\nWith --json: {"repository","out","packages":[{"name","dir","status","address","derived","modules","error_code","error"}],"built","failed","blocked","test_only"}.',
   run: async (args, io) => {
     const repo = resolveInputPath(io, args.repository);
     if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`${args.repository}: not a directory`, 'NOT_A_DIRECTORY');
@@ -132,12 +132,12 @@ export const buildAllCommand = defineCommand<{ repository: string; out: string; 
     const packages = dirs.map((d) => reports.get(d)!);
     const count = (s: Status) => packages.filter((p) => p.status === s).length;
     const summary = { repository: repo, out: outDir, packages, built: count('built'), failed: count('failed'), blocked: count('blocked'), test_only: count('test_only') };
-    if (args.summary) writeOutput(io, args.summary, JSON.stringify(summary, null, 2) + '\n');
     if (args.json) io.stdout(jsonLine(summary));
     else {
       for (const p of packages) io.stdout(`${p.status.padEnd(9)} ${p.dir}${p.address ? ` at ${p.address}` : ''}${p.error ? `: ${p.error}` : ''}\n`);
       io.stdout(`${summary.built} built, ${summary.failed} failed, ${summary.blocked} blocked, ${summary.test_only} test-only, into ${outDir}\n`);
     }
+    if (args.summary) writeOutput(io, args.summary, JSON.stringify(summary, null, 2) + '\n');
     return summary.failed + summary.blocked > 0 ? 1 : 0;
   },
 });

@@ -72,7 +72,7 @@ export const buildCommand = defineCommand<{ 'package-dir': string; out: string; 
     { command: '$0 build apps/cli/examples/counter --out build/counter --address 0xc0 --json', describe: 'placed at 0xc0, as one JSON line' },
   ],
   epilog:
-    'Dependencies: a `local` dependency of the manifest is read from disk and compiled from source (so are its own); a git dependency on MystenLabs/sui is the framework; any other git dependency needs --dep NAME=DIR. A source dependency sits at the address its manifest declares, else at the one given with @0x..., else at an address derived from its name (say so on stderr): to run the result, its bytecode must be there (smi build-all builds a whole repository that way).\n\nWith --json: {"out","address","modules":[{"name","size"}],"dependencies","source_dependencies":[{"name","dir","address","derived"}]} on one line. Compiler warnings go to stderr (none with --quiet); a compile error prints its first error, then the full diagnostics on stderr (and in "diagnostics" under --json).',
+    'Dependencies: a `local` dependency of the manifest is read from disk and compiled from source (so are its own); a git dependency on MystenLabs/sui is the framework; one on a repository the package sits in (a directory above it named like the repository) is its subdir there; any other git dependency needs --dep NAME=DIR. A source dependency sits at the address its manifest declares, else at the one given with @0x..., else at an address derived from its name (say so on stderr): to run the result, its bytecode must be there (smi build-all builds a whole repository that way).\n\nWith --json: {"out","address","modules":[{"name","size"}],"dependencies","source_dependencies":[{"name","dir","address","derived"}]} on one line. Compiler warnings go to stderr (none with --quiet); a compile error prints its first error, then the full diagnostics on stderr (and in "diagnostics" under --json).',
   run: async (args, io) => {
     const root = resolvePath(io, args['package-dir']);
     readMovePackage(root); // a clear error for a directory that is not a package
@@ -100,6 +100,7 @@ export const buildCommand = defineCommand<{ 'package-dir': string; out: string; 
         bytecode: [...framework, ...undeclared],
         loadBytecode: (dir, name) => bytecodeDependency(dir, name, given.get(name)?.address, build.relocateModule),
         addressOf,
+        zeroRoot: true,
         ...(args.address !== undefined ? { address: args.address } : {}),
       }),
     );

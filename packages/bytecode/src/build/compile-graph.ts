@@ -18,6 +18,8 @@ export interface GraphCompileContext {
   addressOf(node: GraphPackage): string;
   /** Place the output here instead of 0x0. */
   address?: string;
+  /** Compile the package's own named address as 0x0 whatever its manifest declares (see `MoveCompileInput.zeroRoot`). */
+  zeroRoot?: boolean;
   silenceWarnings?: boolean;
 }
 
@@ -65,6 +67,7 @@ export async function compileGraphPackage(graph: readonly GraphPackage[], target
     sourceDependencies,
     bindings: rootBindings,
     ...(ctx.address !== undefined ? { address: ctx.address } : {}),
+    ...(ctx.zeroRoot ? { zeroRoot: true } : {}),
     silenceWarnings: ctx.silenceWarnings,
   });
 }

@@ -163,7 +163,7 @@ function ownNames(manifest: string, sources: readonly string[]): { names: Set<st
  * dependencies as for a source dependency's.
  */
 export function planDependencies(
-  root: { manifest: string; sources: readonly string[]; bindings?: Readonly<Record<string, string>> },
+  root: { manifest: string; sources: readonly string[]; bindings?: Readonly<Record<string, string>>; zeroRoot?: boolean },
   deps: readonly BytecodeDependency[],
   sourceDeps: readonly SourceDependency[] = [],
 ): DependencyPlan {
@@ -193,9 +193,11 @@ export function planDependencies(
   };
   const rootLegacy = rootInfo.addresses !== undefined;
   const rootDeps = planManifest(rootOwner, packages, rootLegacy);
-  // The root's own named addresses are 0x0: the output is published (or placed) as a whole.
+  // With `zeroRoot`, the root's own named addresses are 0x0 whatever the manifest declares:
+  // the output is then published (or placed) as a whole. Without, they keep their value, as
+  // `sui move build` compiles them (and a publish of modules at a non-zero address fails).
   const rootAddresses = rootInfo.addresses && { ...rootInfo.addresses };
-  if (rootAddresses) for (const n of rootAddressNames) if (n in rootAddresses || rootAddresses[n] === undefined) rootAddresses[n] = '0x0';
+  if (rootAddresses && root.zeroRoot) for (const n of rootAddressNames) rootAddresses[n] = '0x0';
   const manifest = rewriteManifest(root.manifest, rootDeps, rootAddresses);
 
   // Source dependencies: their own sources with their manifests rewritten.

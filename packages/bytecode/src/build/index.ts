@@ -47,7 +47,13 @@ export interface MoveCompileInput {
   sourceDependencies?: readonly SourceDependency[];
   /** The root's declared dependencies → the package each is (see {@link SourceDependency.bindings}). */
   bindings?: Readonly<Record<string, string>>;
-  /** Place the output at this address instead of 0x0 (the modules' self address is rewritten). */
+  /**
+   * Compile the root's own named address as 0x0 even when its manifest declares another value
+   * (a legacy `integer_mate = "0x714a…"`), so the output can be published or placed with
+   * `address`. Default `false`: declared values are kept, as `sui move build` keeps them.
+   */
+  zeroRoot?: boolean;
+  /** Place the output at this address instead of 0x0 (the modules' self address is rewritten); implies `zeroRoot`. */
   address?: string;
   /** Do not collect compiler warnings. */
   silenceWarnings?: boolean;
@@ -123,7 +129,11 @@ export async function compileMovePackage(input: MoveCompileInput): Promise<MoveC
     .map(([, text]) => text);
   if (sources.length === 0) throw new MoveCompileError('INVALID_INPUT', 'the package has no .move sources');
 
-  const plan = planDependencies({ manifest, sources, bindings: input.bindings }, input.dependencies, input.sourceDependencies ?? []);
+  const plan = planDependencies(
+    { manifest, sources, bindings: input.bindings, zeroRoot: input.zeroRoot === true || input.address !== undefined },
+    input.dependencies,
+    input.sourceDependencies ?? [],
+  );
   const result = await dumpPackage({ ...input.files, 'Move.toml': plan.manifest }, plan.fetcher, {
     silenceWarnings: input.silenceWarnings,
   });

@@ -135,10 +135,17 @@ function resolveOne(from: MovePackageDir, d: DeclaredDependency, options: Resolv
   if (src.kind === 'git' && isSuiRepo(src.git)) return { $kind: 'system' };
   if (src.kind === 'local') return at(path.resolve(from.dir, src.local), `${from.name}: dependency ${d.name} (local "${src.local}")`);
   if (src.kind === 'git') {
-    const root = options.repositoryRoot;
-    if (root && repoName(src.git) === path.basename(path.resolve(root)).toLowerCase()) {
-      return at(path.resolve(root, src.subdir ?? '.'), `${from.name}: dependency ${d.name} (git, this repository)`);
-    }
+    // A git dependency on the repository being built, or on a checkout of it above the package
+    // (a directory whose name ends with the repository's name), is its subdir there.
+    const name = repoName(src.git);
+    const ancestors: string[] = [];
+    for (let d = from.dir; path.dirname(d) !== d; d = path.dirname(d)) ancestors.push(d);
+    const roots = [...(options.repositoryRoot ? [path.resolve(options.repositoryRoot)] : []), ...ancestors];
+    const root = roots.find((r) => {
+      const base = path.basename(r).toLowerCase();
+      return (base === name || base.endsWith(`-${name}`) || base.endsWith(`+${name}`)) && kindOf(path.resolve(r, src.subdir ?? '.')) !== undefined;
+    });
+    if (root) return at(path.resolve(root, src.subdir ?? '.'), `${from.name}: dependency ${d.name} (git, a checkout of ${name})`);
     return { $kind: 'missing', why: `${from.name}: dependency ${d.name} is git ${src.git}${src.subdir ? ` (${src.subdir})` : ''}: not available offline; give it with --dep ${d.name}=DIR` };
   }
   const sibling = options.repositoryPackages?.get(normalizeName(d.name));

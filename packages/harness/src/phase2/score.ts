@@ -1,0 +1,39 @@
+/**
+ * Phase II scoring, as the original's `inhabit/score.py`: types are compared by their base
+ * (type arguments stripped) after every address literal is padded to 64 hex digits; a package
+ * scores the key types it was asked for that the transaction really created.
+ */
+
+/** Every `0x…` literal padded to 64 lower-case hex digits. */
+export function normalizeTypeString(t: string): string {
+  return t.trim().replace(/0x([0-9a-fA-F]{1,64})(?![0-9a-fA-F])/g, (_m, hex: string) => '0x' + hex.toLowerCase().padStart(64, '0'));
+}
+
+/** A type without its type arguments (`0x…::coin::Coin<0x2::sui::SUI>` → `0x…::coin::Coin`). */
+export function canonicalBaseType(t: string): string {
+  const n = normalizeTypeString(t);
+  const lt = n.indexOf('<');
+  return lt < 0 ? n : n.slice(0, lt);
+}
+
+/** The original's `InhabitationScore`. */
+export interface InhabitationScore {
+  targets: number;
+  created_distinct: number;
+  created_hits: number;
+  missing: number;
+}
+
+/** Score created types against target types (both compared by base type). */
+export function scoreInhabitation(targets: readonly string[], created: readonly string[]): InhabitationScore & { hit_types: string[]; missing_types: string[] } {
+  const want = new Set(targets.map(canonicalBaseType));
+  const got = new Set(created.map(canonicalBaseType));
+  const hit = [...want].filter((t) => got.has(t)).sort();
+  const missing = [...want].filter((t) => !got.has(t)).sort();
+  return { targets: want.size, created_distinct: got.size, created_hits: hit.length, missing: missing.length, hit_types: hit, missing_types: missing };
+}
+
+/** Hits / targets (0 without targets). */
+export function hitRate(s: InhabitationScore): number {
+  return s.targets === 0 ? 0 : s.created_hits / s.targets;
+}
