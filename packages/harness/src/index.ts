@@ -74,3 +74,5 @@ export { normalizeTypeString, canonicalBaseType, scoreInhabitation, hitRate } fr
 export type { InhabitationScore } from './phase2/score.js';
 export { LocalSimulation } from './phase2/local.js';
 export type { LocalSimulationOptions, PlanRun } from './phase2/local.js';
+export { phase2Package, planVariants, VARIANTS } from './phase2/worker.js';
+export type { Phase2Row, Phase2PackageOptions, VariantName } from './phase2/worker.js';

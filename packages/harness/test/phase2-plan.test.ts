@@ -12,6 +12,7 @@ import { LocalSimulation } from '../src/phase2/local.js';
 import { normalizePlan, validateCausality } from '../src/phase2/plan.js';
 import { parsePlan } from '../src/phase2/plan-ptb.js';
 import { canonicalBaseType, normalizeTypeString, scoreInhabitation } from '../src/phase2/score.js';
+import { phase2Package, planVariants } from '../src/phase2/worker.js';
 
 describe('plan normalization and causality, as the original', () => {
   it('corrects what models get wrong, with the original correction names and counts; integers stay exact', () => {
@@ -211,5 +212,83 @@ describeWithFixtures('plans on a local simulation', ['fixtures', 'framework'], (
     const abort = run([{ target: `${PKG}::things::register`, args: [{ $smi_placeholder: `${PKG}::things::Registry` }, { imm_or_owned_object: '0x1' }] }]);
     expect(abort.ok).toBe(false);
     expect(abort.attempts).toBeLessThanOrEqual(1);
+  });
+});
+
+describeWithFixtures('a Phase II package: variants, best plan, the row', ['fixtures', 'framework'], () => {
+  let sim: LocalSimulation;
+  const SENDER = '0x' + 'a11ce'.padStart(64, '0');
+  const thing = `${PKG}::things::Thing`;
+  const registry = `${PKG}::things::Registry`;
+  beforeAll(async () => {
+    const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT);
+    const framework = packages.filter((p) => ['0x1', '0x2'].some((a) => BigInt(p.id) === BigInt(a)));
+    const compiled = await compileMovePackage({
+      files: { 'Move.toml': '[package]\nname = "demo"\nedition = "2024"\n\n[addresses]\ndemo = "0x0"\n', 'sources/things.move': SOURCE },
+      dependencies: framework.map((p) => ({ name: BigInt(p.id) === 1n ? 'MoveStdlib' : 'Sui', address: p.originalId, modules: p.modules.map((m) => m.module) })),
+      address: PKG,
+    });
+    sim = LocalSimulation.prepare(PKG, {
+      packages: [...framework, packageFromBytes(compiled.modules.map((m) => m.bytes), { id: PKG })],
+      protocolConfig,
+      sender: SENDER,
+      publisher: '0x' + 'b0b'.padStart(64, '0'),
+      senderCoins: 1,
+      coinBalance: 10_000_000_000n,
+      gasBudgets: [50_000_000n],
+    });
+  }, 60_000);
+
+  it("the original's variants: addresses to the sender, integers to 0/2/10/100, duplicates dropped, capped", () => {
+    const spec = { calls: [{ target: 'x', args: [{ u64: 5 }, { address: '0x1' }, { vector_u8: [1] }] }] };
+    const v = planVariants(spec, SENDER, 6);
+    expect(v.map((x) => x.name)).toEqual(['base', 'addr_sender', 'ints_0', 'ints_2', 'ints_10', 'ints_100']);
+    expect((v[1].spec as { calls: { args: unknown[] }[] }).calls[0].args[1]).toEqual({ address: SENDER });
+    expect((v[3].spec as { calls: { args: unknown[] }[] }).calls[0].args).toEqual([{ u64: 2 }, { address: '0x1' }, { vector_u8: [2] }]);
+    expect(planVariants({ calls: [{ target: 'x', args: [] }] }, SENDER, 6).map((x) => x.name)).toEqual(['base']);
+    expect(planVariants(spec, SENDER, 2)).toHaveLength(2);
+  });
+
+  it('keeps the best variant: base aborts (v = 0), ints_2 registers and hits', () => {
+    const row = phase2Package({
+      packageId: PKG,
+      targets: [thing, registry],
+      plans: [
+        {
+          calls: [
+            { target: `${PKG}::things::make`, args: [{ u64: 0 }] },
+            { target: `${PKG}::things::register`, args: [{ $smi_placeholder: registry }, { result: 0 }] },
+            { target: '0x2::transfer::public_transfer', type_args: [thing], args: [{ result: 0 }, { address: '0x5' }] },
+          ],
+        },
+      ],
+      sim,
+      mode: 'local',
+      maxVariants: 4,
+    });
+    expect(row).toMatchObject({
+      score: { targets: 2, created_distinct: 1, created_hits: 1, missing: 1 },
+      error: null,
+      dry_run_ok: true,
+      plan_variant: 'ints_2',
+      plan_attempts: 1,
+      causality_valid: true,
+      formatting_corrections_histogram: { placeholder: 1 },
+      hit_types: [thing],
+      synthetic: false,
+    });
+    expect(row.sim_attempts).toBe(4);
+  });
+
+  it('a causality error is reported and scores nothing; mock-perfect is labelled synthetic; no plan says so', () => {
+    const bad = phase2Package({ packageId: PKG, targets: [thing], plans: [{ calls: [{ target: `${PKG}::things::mint`, args: [{ result: 0 }] }] }], sim, mode: 'local', maxVariants: 4 });
+    expect(bad).toMatchObject({ causality_valid: false, causality_score: 0, score: { created_hits: 0 }, dry_run_ok: false });
+    expect(bad.error).toMatch(/^causality: Causality violation in call 0/);
+    const perfect = phase2Package({ packageId: PKG, targets: [thing], plans: [], sim, mode: 'local', maxVariants: 4, perfect: true });
+    expect(perfect).toMatchObject({ synthetic: true, score: { created_hits: 1, targets: 1 }, dry_run_ok: true });
+    const empty = phase2Package({ packageId: PKG, targets: [thing], plans: [], sim, mode: 'local', maxVariants: 4 });
+    expect(empty).toMatchObject({ error: 'the agent gave no plan', score: { created_hits: 0 } });
+    const buildOnly = phase2Package({ packageId: PKG, targets: [thing], plans: [{ calls: [{ target: `${PKG}::things::mint`, args: [{ u64: 1 }] }] }], sim, mode: 'build-only', maxVariants: 1 });
+    expect(buildOnly).toMatchObject({ tx_build_ok: true, dry_run_ok: false, score: { created_hits: 0 } });
   });
 });
