@@ -76,3 +76,7 @@ export { LocalSimulation } from './phase2/local.js';
 export type { LocalSimulationOptions, PlanRun } from './phase2/local.js';
 export { phase2Package, planVariants, VARIANTS } from './phase2/worker.js';
 export type { Phase2Row, Phase2PackageOptions, VariantName } from './phase2/worker.js';
+export { baselineCandidates } from './phase2/baseline.js';
+export type { BaselineCandidate, ExclusionReason } from './phase2/baseline.js';
+export { PHASE2_AGENTS, Phase2AgentError, agentPlans, readPlanFile } from './phase2/agents.js';
+export type { Phase2Agent } from './phase2/agents.js';
