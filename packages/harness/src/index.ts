@@ -80,3 +80,7 @@ export { baselineCandidates } from './phase2/baseline.js';
 export type { BaselineCandidate, ExclusionReason } from './phase2/baseline.js';
 export { PHASE2_AGENTS, Phase2AgentError, agentPlans, readPlanFile } from './phase2/agents.js';
 export type { Phase2Agent } from './phase2/agents.js';
+export { runPhase2, Phase2Error } from './phase2/run.js';
+export type { Phase2Options, Phase2Outcome } from './phase2/run.js';
+export { phase2RunJson, phase2Aggregate, phase2SummaryText } from './phase2/report.js';
+export type { Phase2RunInfo } from './phase2/report.js';

@@ -1,0 +1,113 @@
+/**
+ * Phase II's run JSON (`schema_version: 2`), as the original wrote it: its top-level fields,
+ * its rows (in run order) and its aggregate (`avg_hit_rate`, `max_hit_rate`, `errors`, ...),
+ * plus the metrics of `metrics.py` (`planning_only_hit_rate`, `causality_success_rate`,
+ * `formatting_only_failures`, ...) and what the original lacked: micro hit rate, outcomes,
+ * synthetic (mock) rows counted apart.
+ */
+import { type PyJson, PyFloat } from '../py-json.js';
+import type { RunJson } from '../run/checkpoint.js';
+import { isFailure, OUTCOMES, type Outcome, type PackageResult } from '../run/types.js';
+import { seedJson } from '../phase1/report.js';
+
+/** The run-level fields of a Phase II run JSON. */
+export interface Phase2RunInfo {
+  startedAt: number;
+  finishedAt: number;
+  corpusRootName: string;
+  seed: bigint;
+  agent: string;
+  simulationMode: string;
+  sender: string;
+  gasBudget: bigint;
+}
+
+const f = (x: number): PyFloat => new PyFloat(x);
+
+type Score = { targets: number; created_distinct: number; created_hits: number; missing: number };
+
+function toPy(v: unknown): PyJson {
+  if (v === undefined) return null;
+  if (typeof v === 'number' && !Number.isInteger(v)) return f(v);
+  if (Array.isArray(v)) return v.map(toPy);
+  if (typeof v === 'object' && v !== null && !(v instanceof PyFloat)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toPy(x)]));
+  return v as PyJson;
+}
+
+function rowJson(r: PackageResult): { [key: string]: PyJson } {
+  const row = toPy(r.row) as { [key: string]: PyJson };
+  return { ...row, elapsed_seconds: f(r.elapsed_seconds), error: r.error, timed_out: r.timed_out, outcome: r.outcome, causality_score: f(Number(r.row.causality_score ?? 1)) };
+}
+
+/** Aggregates of Phase II results (the original's keys first). */
+export function phase2Aggregate(results: readonly PackageResult[]): { [key: string]: PyJson } {
+  const scores = results.map((r) => r.row.score as Score);
+  const rates = scores.map((s) => (s.targets === 0 ? 0 : s.created_hits / s.targets));
+  const outcomes: Record<Outcome, number> = { correct: 0, wrong: 0, unparseable: 0, limit: 0, model_error: 0, infra_error: 0 };
+  for (const r of results) outcomes[r.outcome]++;
+  const targets = scores.reduce((a, s) => a + s.targets, 0);
+  const hits = scores.reduce((a, s) => a + s.created_hits, 0);
+  const rows = results.map((r) => r.row as Record<string, unknown>);
+  const dryOk = rows.filter((r) => r.dry_run_ok === true).length;
+  const planningOnly = rows.filter((r) => r.dry_run_ok !== true);
+  const planningHits = planningOnly.filter((r) => (r.score as Score).created_hits > 0).length;
+  const causalValid = rows.filter((r) => r.causality_valid === true).length;
+  return {
+    avg_hit_rate: f(rates.length === 0 ? 0 : rates.reduce((a, b) => a + b, 0) / rates.length),
+    max_hit_rate: f(rates.length === 0 ? 0 : Math.max(...rates)),
+    errors: results.filter((r) => isFailure(r.outcome)).length,
+    packages_total: results.length,
+    packages_with_hits: scores.filter((s) => s.created_hits > 0).length,
+    timeouts: results.filter((r) => r.timed_out).length,
+    total_prompt_tokens: results.reduce((a, r) => a + r.usage.input, 0),
+    total_completion_tokens: results.reduce((a, r) => a + r.usage.output, 0),
+    micro_hit_rate: f(targets === 0 ? 0 : hits / targets),
+    targets,
+    hits,
+    dry_run_ok: dryOk,
+    created_distinct_sum: scores.reduce((a, s) => a + s.created_distinct, 0),
+    planning_only_packages: planningOnly.length,
+    planning_only_hit_rate: f(planningOnly.length === 0 ? 0 : planningHits / planningOnly.length),
+    formatting_only_failures: rows.filter((r) => Number(r.schema_violation_count ?? 0) > 0 && Number(r.semantic_failure_count ?? 0) === 0 && (r.score as Score).created_hits === 0).length,
+    causality_valid_count: causalValid,
+    causality_success_rate: f(rows.length === 0 ? 0 : causalValid / rows.length),
+    synthetic_packages: rows.filter((r) => r.synthetic === true).length,
+    outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, outcomes[o]])),
+  };
+}
+
+/** The run JSON of `results` (in run order). */
+export function phase2RunJson(info: Phase2RunInfo, results: readonly PackageResult[]): RunJson {
+  const ordered = [...results].sort((a, b) => a.index - b.index);
+  return {
+    schema_version: 2,
+    started_at_unix_seconds: info.startedAt,
+    finished_at_unix_seconds: info.finishedAt,
+    corpus_root_name: info.corpusRootName,
+    samples: ordered.length,
+    seed: seedJson(info.seed),
+    agent: info.agent,
+    rpc_url: info.simulationMode === 'local' || info.simulationMode === 'build-only' ? `smi-local:${info.simulationMode}` : info.simulationMode,
+    sender: info.sender,
+    gas_budget: Number(info.gasBudget),
+    gas_coin: null,
+    simulation_mode: info.simulationMode,
+    aggregate: phase2Aggregate(ordered),
+    packages: ordered.map(rowJson),
+  };
+}
+
+/** A short text summary of a Phase II run JSON. */
+export function phase2SummaryText(runJson: RunJson): string {
+  const a = runJson.aggregate as { [key: string]: PyJson };
+  const n = (v: PyJson | undefined): string => (v instanceof PyFloat ? v.value.toFixed(3) : String(v));
+  const o = a.outcomes as Record<string, number>;
+  return (
+    [
+      `packages: ${String(a.packages_total)}  with hits: ${String(a.packages_with_hits)}  errors: ${String(a.errors)}  synthetic: ${String(a.synthetic_packages)}`,
+      `hit rate  macro ${n(a.avg_hit_rate)}  micro ${n(a.micro_hit_rate)} (${String(a.hits)}/${String(a.targets)} target types)  max ${n(a.max_hit_rate)}`,
+      `dry runs ok: ${String(a.dry_run_ok)}  causality valid: ${String(a.causality_valid_count)}  planning-only hit rate ${n(a.planning_only_hit_rate)}`,
+      `outcomes: ${OUTCOMES.map((k) => `${k} ${o[k]}`).join(', ')}`,
+    ].join('\n') + '\n'
+  );
+}

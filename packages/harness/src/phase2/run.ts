@@ -1,0 +1,247 @@
+/**
+ * A Phase II run on the shared run machinery (the same run directory, resume, shards,
+ * deadlines and events as Phase I): pick the packages, and for each one the targets (its key
+ * types, Phase I's truth), the agent's plans, a local simulation, and the row. The run JSON is
+ * the original's `schema_version: 2`.
+ */
+import path from 'node:path';
+import { loadPackageDir, type MovePackage } from '@smi/bytecode';
+import type { ProtocolConfig } from '@smi/move-vm';
+import { writeFileAtomic } from '@smi/simulation';
+import { discoverPackages, type PackageRef, selectPackages } from '../dataset.js';
+import { keyTypes, packageInterface } from '../phase1/truth.js';
+import { renderRunJson, type RunJson } from '../run/checkpoint.js';
+import { executePackages, type PackageWork } from '../run/executor.js';
+import type { RunStore } from '../run/run-store.js';
+import { closeSession, openRun, runTotals, type RunTotals, statusOf, touchSession } from '../run/session.js';
+import type { Shard } from '../run/shard.js';
+import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
+import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
+import { agentPlans, type Phase2Agent } from './agents.js';
+import { LocalSimulation } from './local.js';
+import { phase2RunJson } from './report.js';
+import { phase2Package } from './worker.js';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** Everything a Phase II run needs. */
+export interface Phase2Options {
+  corpusRoot: string;
+  samples: number;
+  seed: bigint;
+  ids?: { ids: string[]; source: string };
+  agent: Phase2Agent;
+  planFile?: ReadonlyMap<string, Json>;
+  /** The framework packages (from the fixtures) and the protocol the simulation runs. */
+  framework: readonly MovePackage[];
+  protocolConfig: ProtocolConfig;
+  simulationMode: 'local' | 'build-only';
+  sender: string;
+  publisher: string;
+  senderCoins: number;
+  coinBalance: bigint;
+  gasBudget: bigint;
+  gasBudgetLadder: readonly bigint[];
+  maxHeuristicVariants: number;
+  baselineMaxCandidates: number;
+  perPackageTimeoutSeconds?: number;
+  concurrency?: number;
+  maxRunSeconds?: number | null;
+  parentPid?: number | null;
+  continueOnError?: boolean;
+  maxErrors?: number;
+  checkpointEvery?: number;
+  store: RunStore;
+  runId: string;
+  resume?: boolean;
+  force?: boolean;
+  retryErrors?: boolean;
+  shard?: Shard | null;
+  argv?: string[];
+  out?: string | null;
+  signal?: AbortSignal;
+  onResult?: (result: PackageResult) => void;
+}
+
+/** How a Phase II session ended. */
+export interface Phase2Outcome {
+  runJson: RunJson;
+  text: string;
+  status: RunStatus;
+  stopReason: StopReason | null;
+  totals: RunTotals;
+  missing: string[];
+}
+
+/** Why a Phase II run cannot start. */
+export class Phase2Error extends Error {
+  override readonly name = 'Phase2Error';
+  constructor(
+    readonly code: 'NO_PACKAGES',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The outcome of a row: every target created, some missed, or the package could not be tried. */
+function outcomeOf(row: { score: { targets: number; created_hits: number } }): Outcome {
+  if (row.score.targets > 0 && row.score.created_hits >= row.score.targets) return 'correct';
+  return 'wrong';
+}
+
+/** Run (or resume) Phase II. */
+export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
+  const { packages } = discoverPackages(o.corpusRoot);
+  const { picked, missing } = selectPackages(packages, { ...(o.ids ? { ids: o.ids.ids } : {}), samples: o.samples, seed: o.seed });
+  if (picked.length === 0) throw new Phase2Error('NO_PACKAGES', `no packages to run under ${o.corpusRoot}`);
+  const dirs = new Map(picked.map((p: PackageRef) => [p.packageId, p.packageDir]));
+  const spec: RunSpec = {
+    spec_version: 1,
+    benchmark: 'phase2',
+    ids: picked.map((p) => p.packageId),
+    package_hashes: Object.fromEntries(picked.map((p) => [p.packageId, packageDirHash(p.packageDir)])),
+    seed: o.seed.toString(),
+    agent: o.agent,
+    model: null,
+    limits: {
+      simulation_mode: o.simulationMode,
+      sender: o.sender,
+      publisher: o.publisher,
+      sender_coins: o.senderCoins,
+      coin_balance: o.coinBalance.toString(),
+      gas_budget: o.gasBudget.toString(),
+      gas_budget_ladder: o.gasBudgetLadder.join(','),
+      max_heuristic_variants: o.maxHeuristicVariants,
+      baseline_max_candidates: o.baselineMaxCandidates,
+      per_package_timeout_seconds: o.perPackageTimeoutSeconds ?? 120,
+      plan_file_packages: o.planFile ? o.planFile.size : null,
+    },
+    prompt_version: 'phase2-v1',
+    code: { git_commit: gitCommit(path.dirname(new URL(import.meta.url).pathname)), harness_version: harnessVersion(), packages: packageVersions() },
+    epochs: 1,
+  };
+  const startedAt = Math.floor(Date.now() / 1000);
+  const metadata = {
+    schema_version: 1,
+    benchmark: 'phase2_inhabitation',
+    started_at_unix_seconds: startedAt,
+    agent: o.agent,
+    seed: Number(o.seed),
+    rpc_url: `smi-local:${o.simulationMode}`,
+    sender: o.sender,
+    gas_budget: Number(o.gasBudget),
+    gas_budget_ladder: o.gasBudgetLadder.join(','),
+    gas_coin: null,
+    simulation_mode: o.simulationMode,
+    max_heuristic_variants: o.maxHeuristicVariants,
+    parent_pid: o.parentPid ?? null,
+    max_run_seconds: o.maxRunSeconds ?? null,
+    argv: o.argv ?? [],
+    run_id: o.runId,
+  };
+  const run = openRun({
+    store: o.store,
+    runId: o.runId,
+    spec,
+    metadata,
+    resume: o.resume ?? false,
+    force: o.force ?? false,
+    retryErrors: o.retryErrors ?? false,
+    shard: o.shard ?? null,
+    batch: o.ids !== undefined && o.samples > 0 ? o.samples : null,
+    argv: o.argv ?? [],
+    dirs,
+  });
+  const firstStart = Math.floor(Date.parse(run.state.sessions[0].started_at) / 1000);
+  o.store.event('run_started', { started_at_unix_seconds: firstStart, agent: o.agent, seed: Number(o.seed), run_id: o.runId, resumed: run.resumed, done: run.done.size, todo: run.todo.length, spec_hash: run.specHash });
+
+  // Every corpus package is loaded in each simulation: dependencies may be any of them.
+  const corpus: MovePackage[] = [];
+  for (const p of packages) {
+    try {
+      corpus.push(loadPackageDir(p.packageDir));
+    } catch {
+      // An unreadable package is that package's infra_error when its turn comes.
+    }
+  }
+  const loaded = [...o.framework.filter((f) => !corpus.some((c) => c.id === f.id)), ...corpus];
+  const all = new Map(run.done);
+  const info = { startedAt: firstStart, corpusRootName: path.basename(path.resolve(o.corpusRoot)), seed: o.seed, agent: o.agent, simulationMode: o.simulationMode, sender: o.sender, gasBudget: o.gasBudget };
+  const writeRun = (final: boolean): { runJson: RunJson; text: string } => {
+    const runJson = phase2RunJson({ ...info, finishedAt: Math.floor(Date.now() / 1000) }, [...all.values()]);
+    const text = renderRunJson(runJson);
+    o.store.writeRunJson(text);
+    if (o.out != null) writeFileAtomic(o.out, text);
+    o.store.event('checkpoint_written', { path: o.out ?? (o.store.dir === null ? null : path.join(o.store.dir, 'run.json')), packages_count: all.size, final });
+    return { runJson, text };
+  };
+  const work = async (job: { packageId: string; packageDir: string }): Promise<PackageWork> => {
+    let pkg: MovePackage;
+    try {
+      pkg = loadPackageDir(job.packageDir);
+    } catch (e) {
+      const error = `the package cannot be read: ${e instanceof Error ? e.message : String(e)}`;
+      return { outcome: 'infra_error', error, timed_out: false, row: { package_id: job.packageId, score: { targets: 0, created_distinct: 0, created_hits: 0, missing: 0 }, error } };
+    }
+    const targets = keyTypes(packageInterface(pkg.id, pkg.modules.map((m) => m.module)));
+    const plans = agentPlans(o.agent, pkg, { ...(o.planFile ? { planFile: o.planFile } : {}), maxCandidates: o.baselineMaxCandidates });
+    let sim: LocalSimulation;
+    try {
+      sim = LocalSimulation.prepare(pkg.id, {
+        packages: loaded,
+        protocolConfig: o.protocolConfig,
+        sender: o.sender,
+        publisher: o.publisher,
+        senderCoins: o.senderCoins,
+        coinBalance: o.coinBalance,
+        gasBudgets: [o.gasBudget, ...o.gasBudgetLadder],
+      });
+    } catch (e) {
+      const error = `the simulation cannot be prepared: ${e instanceof Error ? e.message : String(e)}`;
+      return { outcome: 'infra_error', error, timed_out: false, row: { package_id: pkg.id, score: { targets: targets.length, created_distinct: 0, created_hits: 0, missing: targets.length }, error } };
+    }
+    const row = phase2Package({ packageId: pkg.id, targets, plans, sim, mode: o.simulationMode, maxVariants: o.maxHeuristicVariants, perfect: o.agent === 'mock-perfect' });
+    if (sim.initFailures.length > 0) row.init_failures = sim.initFailures;
+    return {
+      outcome: outcomeOf(row),
+      error: (row.error as string | null) ?? null,
+      timed_out: false,
+      row,
+      eventFields: { dry_run_ok: row.dry_run_ok as boolean, created_hits: row.score.created_hits, targets: row.score.targets, plan_variant: (row.plan_variant as string | null) ?? null },
+    };
+  };
+  const checkpointEvery = o.checkpointEvery ?? 10;
+  const outcome = await executePackages({
+    store: o.store,
+    session: run.session,
+    jobs: run.todo,
+    doneBefore: run.done.size,
+    work: (job) => work(job),
+    concurrency: o.concurrency ?? 1,
+    perPackageTimeoutMs: (o.perPackageTimeoutSeconds ?? 120) * 1000,
+    maxRunMs: o.maxRunSeconds == null ? null : o.maxRunSeconds * 1000,
+    parentPid: o.parentPid ?? null,
+    ...(o.signal ? { signal: o.signal } : {}),
+    budgetUsd: null,
+    spentBeforeUsd: 0,
+    price: { input: 0, output: 0 },
+    continueOnError: o.continueOnError ?? true,
+    maxErrors: o.maxErrors ?? 25,
+    errorsBefore: run.errorsBefore,
+    earlier: run.earlier,
+    onResult: (result, finished) => {
+      all.set(result.package_id, result);
+      o.store.packageRow({ ...(result.row as Record<string, never>), outcome: result.outcome });
+      touchSession(o.store, run, finished);
+      if (checkpointEvery > 0 && finished % checkpointEvery === 0) writeRun(false);
+      o.onResult?.(result);
+    },
+  });
+  const status = statusOf(run.ids.every((id) => all.has(id)), outcome.stopReason);
+  const { runJson, text } = writeRun(true);
+  closeSession(o.store, run, outcome.finished, status, outcome.stopReason);
+  const agg = runJson.aggregate as Record<string, unknown>;
+  o.store.event('run_finished', { finished_at_unix_seconds: runJson.finished_at_unix_seconds as number, samples: all.size, errors: agg.errors as number, status, stop_reason: outcome.stopReason });
+  return { runJson, text, status, stopReason: outcome.stopReason, totals: runTotals(o.store, run.state), missing };
+}
