@@ -21,6 +21,9 @@ import {
   MergeError,
   ModelConfigError,
   Phase1Error,
+  Phase2AgentError,
+  Phase2Error,
+  PlanError,
   PriceTableError,
   RunStoreError,
   ShardError,
@@ -95,6 +98,9 @@ const INPUT_ERRORS = [
   MergeError,
   ShardError,
   Phase1Error,
+  Phase2Error,
+  Phase2AgentError,
+  PlanError,
 ] as const;
 
 /** The library error's own code, when it has one. */

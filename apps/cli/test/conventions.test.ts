@@ -104,6 +104,7 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     completion: { args: ['completion', 'fish'], code: 'INVALID_CHOICE' },
     'benchmark-local': { args: ['benchmark-local', '--target-corpus', missing], code: 'NOT_A_DIRECTORY' },
     phase1: { args: ['phase1', '--corpus-root', missing, '--no-log'], code: 'CORPUS_NOT_FOUND' },
+    phase2: { args: ['phase2', '--corpus-root', missing, '--no-log'], code: 'CORPUS_NOT_FOUND' },
     merge: { args: ['merge', missing, '--out-dir', missing], code: 'RUN_NOT_FOUND' },
     cache: { args: ['cache', 'prune', '--older-than', 'yesterday', '--cache-dir', missing], code: 'INVALID_NUMBER' },
   };

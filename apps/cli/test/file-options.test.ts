@@ -43,6 +43,7 @@ const sixRows = (r: SpawnRun): void => {
 };
 
 const PHASE1 = ['phase1', '--corpus-root', fixturePath('corpus'), '--agent', 'mock-perfect', '--no-log', '--quiet'];
+const PHASE2 = ['phase2', '--corpus-root', fixturePath('corpus'), '--samples', '2', '--no-log', '--quiet'];
 /** A finished Phase I run to merge (made in `beforeAll`). */
 const RUN_TO_MERGE = path.join(mkdtempSync(path.join(os.tmpdir(), 'smi-file-options-run-')), 'run');
 
@@ -61,6 +62,29 @@ const CASES: Record<string, Case> = {
     check: (r) => {
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ status: 'success', packages: 1 });
+    },
+  },
+  'phase2 --out': {
+    args: [...PHASE2, '--agent', 'mock-perfect'],
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ schema_version: 2, samples: 2, agent: 'mock-perfect' });
+    },
+  },
+  'phase2 --package-ids-file': {
+    args: [...PHASE2, '--samples', '0', '--json'],
+    stdin: () => `# one package\n${path.basename(ORACLE)}\n`,
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'success', done: 1 });
+    },
+  },
+  'phase2 --plan-file': {
+    args: ['phase2', '--corpus-root', ORACLE, '--agent', 'mock-planfile', '--no-log', '--quiet', '--json'],
+    stdin: () => JSON.stringify({ [path.basename(ORACLE)]: { calls: [] } }),
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'success', done: 1 });
     },
   },
   'phase1 --dotenv': {

@@ -240,7 +240,7 @@ describeWithFixtures('a Phase II package: variants, best plan, the row', ['fixtu
   }, 60_000);
 
   it("the original's variants: addresses to the sender, integers to 0/2/10/100, duplicates dropped, capped", () => {
-    const spec = { calls: [{ target: 'x', args: [{ u64: 5 }, { address: '0x1' }, { vector_u8: [1] }] }] };
+    const spec: Parameters<typeof planVariants>[0] = { calls: [{ target: 'x', args: [{ u64: 5 }, { address: '0x1' }, { vector_u8: [1] }] }] };
     const v = planVariants(spec, SENDER, 6);
     expect(v.map((x) => x.name)).toEqual(['base', 'addr_sender', 'ints_0', 'ints_2', 'ints_10', 'ints_100']);
     expect((v[1].spec as { calls: { args: unknown[] }[] }).calls[0].args[1]).toEqual({ address: SENDER });

@@ -12,6 +12,7 @@ import { disasmCommand } from './disasm.js';
 import { extractCommand } from './extract.js';
 import { mergeCommand } from './merge.js';
 import { phase1Command } from './phase1.js';
+import { phase2Command } from './phase2.js';
 import { replayCommand } from './replay.js';
 import { sandboxExecCommand } from './sandbox-exec.js';
 import { stubsCommand } from './stubs.js';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   sandboxExecCommand,
   benchmarkLocalCommand,
   phase1Command,
+  phase2Command,
   mergeCommand,
   cacheCommand,
   completionCommand,

@@ -60,6 +60,7 @@ export interface Phase2Options {
   argv?: string[];
   out?: string | null;
   signal?: AbortSignal;
+  onStart?: (info: { total: number; done: number; todo: number; missing: string[] }) => void;
   onResult?: (result: PackageResult) => void;
 }
 
@@ -156,6 +157,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
   const firstStart = Math.floor(Date.parse(run.state.sessions[0].started_at) / 1000);
   o.store.event('run_started', { started_at_unix_seconds: firstStart, agent: o.agent, seed: Number(o.seed), run_id: o.runId, resumed: run.resumed, done: run.done.size, todo: run.todo.length, spec_hash: run.specHash });
 
+  o.onStart?.({ total: run.ids.length, done: run.done.size, todo: run.todo.length, missing });
   // Every corpus package is loaded in each simulation: dependencies may be any of them.
   const corpus: MovePackage[] = [];
   for (const p of packages) {

@@ -1,0 +1,199 @@
+/**
+ * `smi phase2`: Phase II of the LLM benchmark (type inhabitation: create objects of a
+ * package's key types), with the original `smi-inhabit` flags that make sense offline. Plans
+ * run on our own simulator (`--simulation-mode local`, or `build-only`), deterministic and
+ * free; the run machinery is Phase I's (run directory, resume, shards, deadlines).
+ */
+import path from 'node:path';
+import { loadProtocolConfig } from '@smi/move-vm';
+import { datasetIds, parseIdsText, parseShard, PHASE2_AGENTS, type Phase2Agent, phase2SummaryText, readPlanFile, runPhase2 } from '@smi/harness';
+import { defineCommand } from '../command.js';
+import { EXIT, inputError, type InterruptedError, UsageError } from '../errors.js';
+import { defaultFrameworkDir, loadFramework } from '../framework.js';
+import { RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor } from '../harness-setup.js';
+import { jsonLine, readInput, resolveInputPath, resolvePath } from '../io.js';
+import { Progress } from '../progress.js';
+
+/** Arguments of `smi phase2`. */
+interface Phase2Args extends RunDirArgs {
+  'corpus-root': string;
+  samples: number;
+  seed: string;
+  'package-ids-file'?: string;
+  dataset?: string;
+  manifests?: string;
+  agent: Phase2Agent;
+  'plan-file'?: string;
+  'simulation-mode': string;
+  'rpc-url'?: string;
+  sender: string;
+  'sender-coins': number;
+  'coin-balance': string;
+  'gas-budget': string;
+  'gas-budget-ladder': string;
+  'max-heuristic-variants': number;
+  'baseline-max-candidates': number;
+  'per-package-timeout-seconds': number;
+  'continue-on-error': boolean;
+  'max-errors': number;
+  'checkpoint-every': number;
+  concurrency: number;
+  'max-run-seconds'?: number;
+  'parent-pid'?: number;
+  'retry-errors': boolean;
+  force: boolean;
+  shard?: string;
+  out?: string;
+  framework?: string;
+  'protocol-version'?: number;
+}
+
+const PUBLISHER = '0x' + 'b0b'.padStart(64, '0');
+
+function bigintOf(name: string, text: string): bigint {
+  if (!/^\d+$/.test(text.trim())) throw new UsageError(`--${name} ${text}: expected a non-negative integer`, 'INVALID_NUMBER');
+  return BigInt(text.trim());
+}
+
+function addressOf(name: string, text: string): string {
+  const hex = text.trim().replace(/^0[xX]/, '');
+  if (!/^[0-9a-fA-F]{1,64}$/.test(hex)) throw new UsageError(`--${name} ${text}: not an address`, 'INVALID_ADDRESS');
+  return '0x' + hex.toLowerCase().padStart(64, '0');
+}
+
+/** `smi phase2`. */
+export const phase2Command = defineCommand<Phase2Args>({
+  command: 'phase2',
+  describe: 'Phase II of the LLM benchmark: create objects of each package\'s key types, scored by what the transaction created (the original smi-inhabit, offline)',
+  options: {
+    'corpus-root': { type: 'string', demandOption: true, describe: 'Corpus in the sui-packages layout (packages found at any depth; all are loaded as dependencies)' },
+    samples: { type: 'number', default: 25, describe: 'Packages to sample (0: all); with --package-ids-file or --dataset, how many to do in this session' },
+    seed: { type: 'string', default: '0', describe: 'Seed of the sampling' },
+    'package-ids-file': { type: 'string', describe: 'Package ids to run, in order (one per line, # comments), or - for standard input', file: 'read' },
+    dataset: { type: 'string', describe: 'A named dataset: <manifests>/datasets/NAME.txt' },
+    manifests: { type: 'string', describe: 'Manifests directory (default $SMI_FIXTURES/fixtures/harness/manifests)' },
+    agent: { type: 'string', choices: PHASE2_AGENTS, default: 'mock-empty', describe: 'Who plans: a mock, the plan file, or the original\'s baseline search' },
+    'plan-file': { type: 'string', describe: 'Plans by package id, {"<id>": {"calls": [...]}} (mock-planfile), or - for standard input', file: 'read' },
+    'simulation-mode': { type: 'string', default: 'local', describe: 'local (run every plan on our simulator) or build-only (check plans only); dry-run/dev-inspect need the network' },
+    'rpc-url': { type: 'string', describe: 'Accepted for the original\'s command lines; local simulation needs no node' },
+    sender: { type: 'string', default: '0x' + 'a11ce'.padStart(64, '0'), describe: 'Sender of every transaction' },
+    'sender-coins': { type: 'number', default: 2, describe: 'Coin<SUI> objects the sender holds (the first pays gas)' },
+    'coin-balance': { type: 'string', default: '100000000000', describe: 'MIST in each sender coin' },
+    'gas-budget': { type: 'string', default: '10000000', describe: 'First gas budget (MIST)' },
+    'gas-budget-ladder': { type: 'string', default: '20000000,50000000', describe: 'Larger budgets tried in turn, only after running out of gas' },
+    'max-heuristic-variants': { type: 'number', default: 4, describe: 'Variants of each plan tried (base, addr_sender, ints_0, ints_2, ints_10, ints_100)' },
+    'baseline-max-candidates': { type: 'number', default: 25, describe: 'baseline-search: candidate plans per package' },
+    'per-package-timeout-seconds': { type: 'number', default: 120, describe: 'Time limit of one package' },
+    'continue-on-error': { type: 'boolean', default: false, describe: 'Go on past failed packages' },
+    'max-errors': { type: 'number', default: 25, describe: 'With --continue-on-error: stop after more failures than this' },
+    'checkpoint-every': { type: 'number', default: 10, describe: 'Rewrite the run JSON every N packages (0: at the end only)' },
+    concurrency: { type: 'number', default: 1, alias: 'jobs', describe: 'Packages worked on at once' },
+    'max-run-seconds': { type: 'number', describe: 'Stop this session after this long (the rest is left for --resume)' },
+    'parent-pid': { type: 'number', describe: 'Stop when this process is gone' },
+    resume: { type: 'boolean', default: false, describe: 'Continue a run (--run-dir/--run-id, else the newest unfinished one in --log-dir)' },
+    'retry-errors': { type: 'boolean', default: false, describe: 'With --resume: run the failed packages again' },
+    force: { type: 'boolean', default: false, describe: 'With --resume: continue even when the settings differ' },
+    shard: { type: 'string', describe: 'Run part K of N (K/N); smi merge joins the parts' },
+    out: { type: 'string', describe: 'Also write the run JSON (schema_version 2, with _checksum) here, or - for standard output', file: 'write' },
+    framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },
+    'protocol-version': { type: 'number', describe: 'Mainnet protocol version of the simulation (default: latest)' },
+    ...RUN_DIR_OPTIONS,
+  },
+  examples: [
+    { command: '$0 phase2 --corpus-root ../shared/corpus --samples 0 --agent baseline-search --no-log --out -', describe: 'the original baseline search over the shared corpus, on local simulations; the run JSON on stdout' },
+    { command: '$0 phase2 --corpus-root ../shared/corpus --samples 0 --agent mock-perfect --run-dir runs/p2 --json', describe: 'the mock that claims every target (its rows say synthetic: true), into a run directory' },
+    { command: '$0 phase2 --corpus-root ../shared/corpus --samples 0 --agent mock-planfile --plan-file ../shared/fixtures/harness/fixtures/phase2_plans_two_packages.json --no-log --quiet --json', describe: 'plans from a file (packages without one say so)' },
+  ],
+  epilog:
+    'Targets are the key types of each package (Phase I truth). Each package gets a fresh simulation: every corpus package loaded, the inits of the target and of what it links to run as a publisher (shared objects exist; owned ones are the publisher\'s), the sender funded. A row scores the target types its best plan created. Exit 0 when the run finished, 1 when it stopped on failures or a deadline (resumable), 2 on bad input, 130/143 when interrupted.',
+  longRunning: true,
+  run: async (args, io) => {
+    const mode = args['simulation-mode'];
+    if (mode === 'dry-run' || mode === 'dev-inspect') throw new UsageError(`--simulation-mode ${mode} runs plans on a fullnode: not available offline (use local)`, 'NEEDS_NETWORK');
+    if (mode !== 'local' && mode !== 'build-only') throw new UsageError(`--simulation-mode ${mode}: expected local or build-only`, 'INVALID_CHOICE');
+    if (args.out === '-' && args.json) throw new UsageError('--json and --out - both print on standard output: give --out a file', 'USAGE');
+    if (args.agent === 'mock-planfile' && args['plan-file'] === undefined) throw new UsageError('--agent mock-planfile needs --plan-file', 'USAGE');
+    if (args['package-ids-file'] !== undefined && args.dataset !== undefined) throw new UsageError('give either --package-ids-file or --dataset', 'USAGE');
+    if (args['retry-errors'] && !args.resume) throw new UsageError('--retry-errors continues a run: add --resume', 'USAGE');
+    const seed = bigintOf('seed', args.seed);
+    const ladder = args['gas-budget-ladder'].trim() === '' ? [] : args['gas-budget-ladder'].split(',').map((x) => bigintOf('gas-budget-ladder', x));
+    const corpusRoot = resolveInputPath(io, args['corpus-root']);
+    let ids: { ids: string[]; source: string } | undefined;
+    if (args['package-ids-file'] !== undefined) {
+      const text = (await readInput(io, args['package-ids-file'], '--package-ids-file')).toString('utf8');
+      ids = { ids: parseIdsText(text), source: args['package-ids-file'] === '-' ? '<stdin>' : path.basename(args['package-ids-file']) };
+    } else if (args.dataset !== undefined) {
+      ids = { ids: datasetIds(resolvePath(io, args.manifests ?? path.join(process.env.SMI_FIXTURES ?? '../shared', 'fixtures', 'harness', 'manifests')), args.dataset), source: `${args.dataset}.txt` };
+    }
+    const planFile = args['plan-file'] === undefined ? undefined : readPlanFile((await readInput(io, args['plan-file'], '--plan-file')).toString('utf8'), args['plan-file']);
+    const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io)).map((f) => f.pkg);
+    let protocolConfig;
+    try {
+      protocolConfig = loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), args['protocol-version']);
+    } catch (e) {
+      throw inputError('--protocol-version', e);
+    }
+    const where = runStoreFor(io, args, 'phase2', 'phase2');
+    const out = args.out === undefined || args.out === '-' ? null : resolvePath(io, args.out);
+    let progress: Progress | null = null;
+    let done = 0;
+    let hits = 0;
+    const result = await runPhase2({
+      corpusRoot,
+      samples: args.samples,
+      seed,
+      ...(ids ? { ids } : {}),
+      agent: args.agent,
+      ...(planFile ? { planFile } : {}),
+      framework,
+      protocolConfig,
+      simulationMode: mode,
+      sender: addressOf('sender', args.sender),
+      publisher: PUBLISHER,
+      senderCoins: args['sender-coins'],
+      coinBalance: bigintOf('coin-balance', args['coin-balance']),
+      gasBudget: bigintOf('gas-budget', args['gas-budget']),
+      gasBudgetLadder: ladder,
+      maxHeuristicVariants: args['max-heuristic-variants'],
+      baselineMaxCandidates: args['baseline-max-candidates'],
+      perPackageTimeoutSeconds: args['per-package-timeout-seconds'],
+      concurrency: args.concurrency,
+      maxRunSeconds: args['max-run-seconds'] ?? null,
+      parentPid: args['parent-pid'] ?? null,
+      continueOnError: args['continue-on-error'],
+      maxErrors: args['max-errors'],
+      checkpointEvery: args['checkpoint-every'],
+      store: where.store,
+      runId: where.runId,
+      resume: args.resume,
+      force: args.force,
+      retryErrors: args['retry-errors'],
+      shard: args.shard === undefined ? null : parseShard(args.shard),
+      argv: ['smi', ...args.invocation],
+      out,
+      ...(io.signal ? { signal: io.signal } : {}),
+      onStart: (info) => {
+        if (!args.quiet) {
+          if (info.missing.length > 0) io.stderr(`phase2: warning: ${info.missing.length} ids are not in ${args['corpus-root']}\n`);
+          io.stderr(`phase2: ${info.total} packages${info.done > 0 ? ` (${info.done} done before)` : ''}, ${info.todo} to do now, agent ${args.agent}, simulation ${mode}; run ${where.dir ?? '(not kept: --no-log)'}\n`);
+        }
+        progress = new Progress(io, 'phase2', info.total, args.quiet, info.done);
+      },
+      onResult: (r) => {
+        done++;
+        hits += Number((r.row.score as { created_hits: number }).created_hits);
+        (progress as Progress | null)?.tick(`${done} done · ${hits} target types created`);
+      },
+    });
+    (progress as Progress | null)?.finish();
+    if (args.out === '-') io.stdout(result.text);
+    if (args.json) {
+      io.stdout(
+        jsonLine({ status: result.status, stop_reason: result.stopReason, run_id: where.runId, run_dir: where.dir, out: args.out ?? null, done: (result.runJson.packages as unknown[]).length, aggregate: JSON.parse(JSON.stringify(result.runJson.aggregate)) as unknown }),
+      );
+    }
+    if (!args.quiet) io.stderr(phase2SummaryText(result.runJson));
+    if (result.stopReason === 'interrupted') return (io.signal?.reason as InterruptedError | undefined)?.exitCode ?? EXIT.interrupted;
+    return result.stopReason === null ? EXIT.ok : EXIT.failure;
+  },
+});
