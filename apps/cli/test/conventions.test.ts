@@ -105,6 +105,8 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     'benchmark-local': { args: ['benchmark-local', '--target-corpus', missing], code: 'NOT_A_DIRECTORY' },
     phase1: { args: ['phase1', '--corpus-root', missing, '--no-log'], code: 'CORPUS_NOT_FOUND' },
     phase2: { args: ['phase2', '--corpus-root', missing, '--no-log'], code: 'CORPUS_NOT_FOUND' },
+    'phase2-manifest': { args: ['phase2-manifest', '--corpus-root', missing, '--out-ids', missing, '--out-plan', missing], code: 'CORPUS_NOT_FOUND' },
+    'manifest-filter': { args: ['manifest-filter', missing], code: 'IO_ERROR' },
     merge: { args: ['merge', missing, '--out-dir', missing], code: 'RUN_NOT_FOUND' },
     cache: { args: ['cache', 'prune', '--older-than', 'yesterday', '--cache-dir', missing], code: 'INVALID_NUMBER' },
   };

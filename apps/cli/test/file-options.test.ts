@@ -4,7 +4,7 @@
  * the commands' own declarations (`file: 'read' | 'write' | 'state'`), so a new file option
  * without a case here fails the first test.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
@@ -43,6 +43,7 @@ const sixRows = (r: SpawnRun): void => {
 };
 
 const PHASE1 = ['phase1', '--corpus-root', fixturePath('corpus'), '--agent', 'mock-perfect', '--no-log', '--quiet'];
+const scratch = (): string => mkdtempSync(path.join(os.tmpdir(), 'smi-file-options-scratch-'));
 const PHASE2 = ['phase2', '--corpus-root', fixturePath('corpus'), '--samples', '2', '--no-log', '--quiet'];
 /** A finished Phase I run to merge (made in `beforeAll`). */
 const RUN_TO_MERGE = path.join(mkdtempSync(path.join(os.tmpdir(), 'smi-file-options-run-')), 'run');
@@ -85,6 +86,46 @@ const CASES: Record<string, Case> = {
     check: (r) => {
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ status: 'success', done: 1 });
+    },
+  },
+  'phase2-manifest --out-ids': {
+    args: () => ['phase2-manifest', '--corpus-root', fixturePath('corpus'), '--out-plan', path.join(scratch(), 'p.json')],
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trim().split('\n').length).toBeGreaterThan(0);
+    },
+  },
+  'phase2-manifest --out-plan': {
+    args: () => ['phase2-manifest', '--corpus-root', fixturePath('corpus'), '--out-ids', path.join(scratch(), 'ids.txt')],
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(Object.keys(JSON.parse(r.stdout) as object).length).toBeGreaterThan(0);
+    },
+  },
+  'phase2-manifest --out-report': {
+    args: () => ['phase2-manifest', '--corpus-root', fixturePath('corpus'), '--out-ids', path.join(scratch(), 'ids.txt'), '--out-plan', path.join(scratch(), 'p.json')],
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ schema_version: 1, stats: { packages_total: 12 } });
+    },
+  },
+  'manifest-filter <run-json>': {
+    args: ['manifest-filter', '--min-targets', '1'],
+    stdin: () => JSON.stringify({ schema_version: 2, packages: [{ package_id: '0xa', score: { targets: 2 } }, { package_id: '0xb', score: { targets: 0 } }] }),
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('0xa\n');
+    },
+  },
+  'manifest-filter --out-manifest': {
+    args: () => {
+      const f = path.join(scratch(), 'run.json');
+      writeFileSync(f, JSON.stringify({ schema_version: 2, packages: [{ package_id: '0xc', score: { targets: 3 } }] }));
+      return ['manifest-filter', f];
+    },
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('0xc\n');
     },
   },
   'phase1 --dotenv': {

@@ -84,3 +84,5 @@ export { runPhase2, Phase2Error } from './phase2/run.js';
 export type { Phase2Options, Phase2Outcome } from './phase2/run.js';
 export { phase2RunJson, phase2Aggregate, phase2SummaryText } from './phase2/report.js';
 export type { Phase2RunInfo } from './phase2/report.js';
+export { phase2Manifest, filterManifest } from './phase2/manifest.js';
+export type { Phase2Manifest } from './phase2/manifest.js';

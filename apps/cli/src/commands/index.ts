@@ -13,6 +13,7 @@ import { extractCommand } from './extract.js';
 import { mergeCommand } from './merge.js';
 import { phase1Command } from './phase1.js';
 import { phase2Command } from './phase2.js';
+import { manifestFilterCommand, phase2ManifestCommand } from './phase2-manifest.js';
 import { replayCommand } from './replay.js';
 import { sandboxExecCommand } from './sandbox-exec.js';
 import { stubsCommand } from './stubs.js';
@@ -31,6 +32,8 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   benchmarkLocalCommand,
   phase1Command,
   phase2Command,
+  phase2ManifestCommand,
+  manifestFilterCommand,
   mergeCommand,
   cacheCommand,
   completionCommand,

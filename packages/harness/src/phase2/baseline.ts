@@ -22,8 +22,8 @@ export type ExclusionReason = 'not_public_entry' | 'unsupported_param_type' | 'n
 
 /** A candidate plan for one function, or why there is none. */
 export type BaselineCandidate =
-  | { $kind: 'Ok'; target: string; plan: Json }
-  | { $kind: 'Rejected'; target: string; reason: ExclusionReason; detail: string };
+  | { $kind: 'Ok'; target: string; typeParams: number; plan: Json }
+  | { $kind: 'Rejected'; target: string; typeParams: number; reason: ExclusionReason; detail: string };
 
 interface FnInfo {
   m: CompiledModule;
@@ -169,7 +169,7 @@ export function baselineCandidates(pkg: MovePackage, options: { maxConstructorDe
   const out: BaselineCandidate[] = [];
   for (const f of fns) {
     if (!f.isPublic || !f.isEntry) {
-      out.push({ $kind: 'Rejected', target: f.target, reason: 'not_public_entry', detail: 'not public entry' });
+      out.push({ $kind: 'Rejected', target: f.target, typeParams: f.typeParams, reason: 'not_public_entry', detail: 'not public entry' });
       continue;
     }
     const b = new Builder(fns, options.maxConstructorDepth ?? 3);
@@ -185,11 +185,11 @@ export function baselineCandidates(pkg: MovePackage, options: { maxConstructorDe
       args.push(a);
     }
     if (unsupported !== null) {
-      out.push({ $kind: 'Rejected', target: f.target, reason: 'unsupported_param_type', detail: unsupported });
+      out.push({ $kind: 'Rejected', target: f.target, typeParams: f.typeParams, reason: 'unsupported_param_type', detail: unsupported });
       continue;
     }
     b.calls.push({ target: f.target, type_args: Array(f.typeParams).fill(SUI), args });
-    out.push({ $kind: 'Ok', target: f.target, plan: { calls: b.calls } });
+    out.push({ $kind: 'Ok', target: f.target, typeParams: f.typeParams, plan: { calls: b.calls } });
   }
   return out;
 }
