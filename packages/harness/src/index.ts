@@ -86,3 +86,4 @@ export { phase2RunJson, phase2Aggregate, phase2SummaryText } from './phase2/repo
 export type { Phase2RunInfo } from './phase2/report.js';
 export { phase2Manifest, filterManifest } from './phase2/manifest.js';
 export type { Phase2Manifest } from './phase2/manifest.js';
+export type { RunControlOptions } from './run/control.js';

@@ -7,7 +7,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
-  datasetIds,
   doctorAgent,
   doctorText,
   isFailure,
@@ -15,8 +14,6 @@ import {
   PHASE1_AGENTS,
   type Phase1Agent,
   phase1SummaryText,
-  parseIdsText,
-  parseShard,
   type PyJson,
   runPhase1,
   smokeAgent,
@@ -25,51 +22,26 @@ import {
 import { defineCommand } from '../command.js';
 import { EXIT, type InterruptedError, UsageError } from '../errors.js';
 import { MODEL_OPTIONS, type ModelArgs, RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor, setupModel } from '../harness-setup.js';
-import { jsonLine, readInput, resolveInputPath, resolvePath } from '../io.js';
+import { jsonLine } from '../io.js';
+import { type RunControlArgs, runControlOf } from '../run-control.js';
 import { Progress } from '../progress.js';
 
 /** Arguments of `smi phase1`. */
-export interface Phase1Args extends ModelArgs, RunDirArgs {
-  'corpus-root': string;
-  samples: number;
-  seed: string;
-  'package-ids-file'?: string;
-  dataset?: string;
-  manifests?: string;
+export interface Phase1Args extends ModelArgs, RunDirArgs, RunControlArgs {
   agent: Phase1Agent;
   'rust-bin'?: string;
   'build-rust': boolean;
-  out?: string;
   'max-structs-in-prompt': number;
-  'per-package-timeout-seconds': number;
   'include-type-lists': boolean;
   'smoke-agent': boolean;
   'doctor-agent': boolean;
-  'continue-on-error': boolean;
-  'max-errors': number;
-  'checkpoint-every': number;
-  concurrency: number;
-  'max-run-seconds'?: number;
-  'parent-pid'?: number;
   'budget-usd'?: number;
-  'retry-errors': boolean;
-  force: boolean;
-  shard?: string;
   'response-format': StructuredMode;
-}
-
-function seedOf(text: string): bigint {
-  if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`--seed ${text}: expected an integer`, 'INVALID_NUMBER');
-  return BigInt(text.trim());
 }
 
 function positive(name: string, v: number | undefined, allowZero = false): void {
   if (v === undefined) return;
   if (!Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) throw new UsageError(`--${name} ${v}: expected a ${allowZero ? 'non-negative' : 'positive'} number`, 'INVALID_NUMBER');
-}
-
-function defaultManifests(): string {
-  return path.join(process.env.SMI_FIXTURES ?? '../shared', 'fixtures', 'harness', 'manifests');
 }
 
 /** `smi phase1`. */
@@ -131,12 +103,12 @@ export const phase1Command = defineCommand<Phase1Args>({
     if (args['out'] === '-' && args.json) throw new UsageError('--json and --out - both print on standard output: give --out a file', 'USAGE');
     if (args['retry-errors'] && !args.resume) throw new UsageError('--retry-errors continues a run: add --resume', 'USAGE');
     if (args['package-ids-file'] !== undefined && args.dataset !== undefined) throw new UsageError('give either --package-ids-file or --dataset', 'USAGE');
+    if (!/^-?\d+$/.test(args.seed.trim())) throw new UsageError(`--seed ${args.seed}: expected an integer`, 'INVALID_NUMBER');
     for (const [name, v] of [['max-run-seconds', args['max-run-seconds']], ['budget-usd', args['budget-usd']], ['per-package-timeout-seconds', args['per-package-timeout-seconds']], ['request-timeout-seconds', args['request-timeout-seconds']]] as const) positive(name, v);
     positive('max-structs-in-prompt', args['max-structs-in-prompt']);
     positive('concurrency', args.concurrency);
     positive('checkpoint-every', args['checkpoint-every'], true);
     positive('max-errors', args['max-errors'], true);
-    const seed = seedOf(args.seed);
     const real = args.agent === 'real-openai-compatible' || args['doctor-agent'] || args['smoke-agent'];
     const model = real ? await setupModel(io, args) : null;
     if (args['doctor-agent'] && model !== null) {
@@ -156,51 +128,23 @@ export const phase1Command = defineCommand<Phase1Args>({
         return EXIT.failure;
       }
     }
-    const corpusRoot = resolveInputPath(io, args['corpus-root']);
-    let ids: { ids: string[]; source: string } | undefined;
-    if (args['package-ids-file'] !== undefined) {
-      const text = (await readInput(io, args['package-ids-file'], '--package-ids-file')).toString('utf8');
-      ids = { ids: parseIdsText(text), source: args['package-ids-file'] === '-' ? '<stdin>' : path.basename(args['package-ids-file']) };
-    } else if (args.dataset !== undefined) {
-      const manifests = resolvePath(io, args.manifests ?? defaultManifests());
-      ids = { ids: datasetIds(manifests, args.dataset), source: `${args.dataset}.txt` };
-    }
-    const shard = args.shard === undefined ? null : parseShard(args.shard);
     const where = runStoreFor(io, args, 'phase1', 'phase1');
     if (where.picked && !args.quiet) io.stderr(`phase1: resuming ${where.dir}\n`);
     for (const w of model?.warnings ?? []) warn(w);
     if (model !== null) model.onRetry.fn = (fields) => where.store.event('llm_retry', fields);
-    const out = args.out === undefined || args.out === '-' ? null : resolvePath(io, args.out);
+    const control = await runControlOf(io, args, where, argv);
+    const out = control.out ?? null;
     if (args.resume && where.store.readSpec() === null && out !== null && existsSync(out) && !args.quiet) io.stderr(`phase1: resuming the rows of ${args.out}\n`);
     let progress: Progress | null = null;
     const result = await runPhase1({
-      corpusRoot,
-      samples: args.samples,
-      seed,
-      ...(ids ? { ids } : {}),
+      ...control,
       agent: args.agent,
       ...(model ? { model: model.client, params: model.params, effectiveConfig: model.effective as { [key: string]: PyJson } } : {}),
       ...(model?.price ? { price: model.price } : {}),
       structured: model?.config.responseFormat === 'json_object' && args['response-format'] === 'auto' ? 'json_object' : args['response-format'],
       maxStructsInPrompt: args['max-structs-in-prompt'],
-      perPackageTimeoutSeconds: args['per-package-timeout-seconds'],
       includeTypeLists: args['include-type-lists'],
-      concurrency: args.concurrency,
-      maxRunSeconds: args['max-run-seconds'] ?? null,
-      parentPid: args['parent-pid'] ?? null,
       budgetUsd: args['budget-usd'] ?? null,
-      continueOnError: args['continue-on-error'],
-      maxErrors: args['max-errors'],
-      checkpointEvery: args['checkpoint-every'],
-      store: where.store,
-      runId: where.runId,
-      resume: args.resume,
-      force: args.force,
-      retryErrors: args['retry-errors'],
-      shard,
-      argv: ['smi', ...argv],
-      out,
-      ...(io.signal ? { signal: io.signal } : {}),
       onStart: (info) => {
         if (!args.quiet) {
           if (info.missing.length > 0) warn(`${info.missing.length} ids are not in ${args['corpus-root']} (${info.missing.slice(0, 3).join(', ')}${info.missing.length > 3 ? ', ...' : ''})`);

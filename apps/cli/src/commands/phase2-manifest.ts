@@ -4,7 +4,6 @@
  * manifest-filter` (`smi-phase2-filter-manifest`): the packages of a Phase II run with enough
  * targets, as an ids file.
  */
-import { readFileSync } from 'node:fs';
 import { filterManifest, phase2Manifest } from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -58,8 +57,7 @@ export const manifestFilterCommand = defineCommand<{ 'run-json': string; 'min-ta
     },
   ],
   run: async (args, io) => {
-    if (args.json && args['out-manifest'] === '-') throw new UsageError('--json and --out-manifest - both print on standard output: give --out-manifest a file', 'USAGE');
-    const text = args['run-json'] === '-' ? (await readInput(io, '-', 'run-json')).toString('utf8') : readFileSync(resolveInputPath(io, args['run-json']), 'utf8');
+    const text = (await readInput(io, args['run-json'], 'run JSON')).toString('utf8');
     let data: { packages?: unknown; schema_version?: unknown };
     try {
       data = JSON.parse(text) as typeof data;
@@ -68,8 +66,9 @@ export const manifestFilterCommand = defineCommand<{ 'run-json': string; 'min-ta
     }
     if (data.schema_version !== 2 || !Array.isArray(data.packages)) throw new UsageError(`${args['run-json']}: not a Phase II run JSON (schema_version 2 with packages)`, 'INVALID_FILE');
     const ids = filterManifest(data, args['min-targets']);
-    writeOutput(io, args['out-manifest'], ids.join('\n') + (ids.length > 0 ? '\n' : ''));
-    if (args.json && args['out-manifest'] !== '-') io.stdout(jsonLine({ ids: ids.length, out: args['out-manifest'] }));
+    // Under --json the ids are in the JSON line; a file named by --out-manifest is written as well.
+    if (!args.json || args['out-manifest'] !== '-') writeOutput(io, args['out-manifest'], ids.join('\n') + (ids.length > 0 ? '\n' : ''));
+    if (args.json) io.stdout(jsonLine({ ids, count: ids.length, out: args['out-manifest'] === '-' ? null : args['out-manifest'] }));
     return 0;
   },
 });

@@ -6,22 +6,17 @@
  */
 import path from 'node:path';
 import { loadProtocolConfig } from '@smi/move-vm';
-import { datasetIds, parseIdsText, parseShard, PHASE2_AGENTS, type Phase2Agent, phase2SummaryText, readPlanFile, runPhase2 } from '@smi/harness';
+import { PHASE2_AGENTS, type Phase2Agent, phase2SummaryText, readPlanFile, runPhase2 } from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { EXIT, inputError, type InterruptedError, UsageError } from '../errors.js';
 import { defaultFrameworkDir, loadFramework } from '../framework.js';
 import { RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor } from '../harness-setup.js';
-import { jsonLine, readInput, resolveInputPath, resolvePath } from '../io.js';
+import { jsonLine, readInput, resolvePath } from '../io.js';
+import { type RunControlArgs, runControlOf } from '../run-control.js';
 import { Progress } from '../progress.js';
 
 /** Arguments of `smi phase2`. */
-interface Phase2Args extends RunDirArgs {
-  'corpus-root': string;
-  samples: number;
-  seed: string;
-  'package-ids-file'?: string;
-  dataset?: string;
-  manifests?: string;
+interface Phase2Args extends RunDirArgs, RunControlArgs {
   agent: Phase2Agent;
   'plan-file'?: string;
   'simulation-mode': string;
@@ -33,17 +28,6 @@ interface Phase2Args extends RunDirArgs {
   'gas-budget-ladder': string;
   'max-heuristic-variants': number;
   'baseline-max-candidates': number;
-  'per-package-timeout-seconds': number;
-  'continue-on-error': boolean;
-  'max-errors': number;
-  'checkpoint-every': number;
-  concurrency: number;
-  'max-run-seconds'?: number;
-  'parent-pid'?: number;
-  'retry-errors': boolean;
-  force: boolean;
-  shard?: string;
-  out?: string;
   framework?: string;
   'protocol-version'?: number;
 }
@@ -113,18 +97,8 @@ export const phase2Command = defineCommand<Phase2Args>({
     if (mode !== 'local' && mode !== 'build-only') throw new UsageError(`--simulation-mode ${mode}: expected local or build-only`, 'INVALID_CHOICE');
     if (args.out === '-' && args.json) throw new UsageError('--json and --out - both print on standard output: give --out a file', 'USAGE');
     if (args.agent === 'mock-planfile' && args['plan-file'] === undefined) throw new UsageError('--agent mock-planfile needs --plan-file', 'USAGE');
-    if (args['package-ids-file'] !== undefined && args.dataset !== undefined) throw new UsageError('give either --package-ids-file or --dataset', 'USAGE');
-    if (args['retry-errors'] && !args.resume) throw new UsageError('--retry-errors continues a run: add --resume', 'USAGE');
-    const seed = bigintOf('seed', args.seed);
+    if (args['plan-file'] === '-' && args['package-ids-file'] === '-') throw new UsageError('only one of --plan-file and --package-ids-file can read standard input', 'USAGE');
     const ladder = args['gas-budget-ladder'].trim() === '' ? [] : args['gas-budget-ladder'].split(',').map((x) => bigintOf('gas-budget-ladder', x));
-    const corpusRoot = resolveInputPath(io, args['corpus-root']);
-    let ids: { ids: string[]; source: string } | undefined;
-    if (args['package-ids-file'] !== undefined) {
-      const text = (await readInput(io, args['package-ids-file'], '--package-ids-file')).toString('utf8');
-      ids = { ids: parseIdsText(text), source: args['package-ids-file'] === '-' ? '<stdin>' : path.basename(args['package-ids-file']) };
-    } else if (args.dataset !== undefined) {
-      ids = { ids: datasetIds(resolvePath(io, args.manifests ?? path.join(process.env.SMI_FIXTURES ?? '../shared', 'fixtures', 'harness', 'manifests')), args.dataset), source: `${args.dataset}.txt` };
-    }
     const planFile = args['plan-file'] === undefined ? undefined : readPlanFile((await readInput(io, args['plan-file'], '--plan-file')).toString('utf8'), args['plan-file']);
     const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io)).map((f) => f.pkg);
     let protocolConfig;
@@ -134,15 +108,12 @@ export const phase2Command = defineCommand<Phase2Args>({
       throw inputError('--protocol-version', e);
     }
     const where = runStoreFor(io, args, 'phase2', 'phase2');
-    const out = args.out === undefined || args.out === '-' ? null : resolvePath(io, args.out);
+    const control = await runControlOf(io, args, where, args.invocation);
     let progress: Progress | null = null;
     let done = 0;
     let hits = 0;
     const result = await runPhase2({
-      corpusRoot,
-      samples: args.samples,
-      seed,
-      ...(ids ? { ids } : {}),
+      ...control,
       agent: args.agent,
       ...(planFile ? { planFile } : {}),
       framework,
@@ -156,22 +127,6 @@ export const phase2Command = defineCommand<Phase2Args>({
       gasBudgetLadder: ladder,
       maxHeuristicVariants: args['max-heuristic-variants'],
       baselineMaxCandidates: args['baseline-max-candidates'],
-      perPackageTimeoutSeconds: args['per-package-timeout-seconds'],
-      concurrency: args.concurrency,
-      maxRunSeconds: args['max-run-seconds'] ?? null,
-      parentPid: args['parent-pid'] ?? null,
-      continueOnError: args['continue-on-error'],
-      maxErrors: args['max-errors'],
-      checkpointEvery: args['checkpoint-every'],
-      store: where.store,
-      runId: where.runId,
-      resume: args.resume,
-      force: args.force,
-      retryErrors: args['retry-errors'],
-      shard: args.shard === undefined ? null : parseShard(args.shard),
-      argv: ['smi', ...args.invocation],
-      out,
-      ...(io.signal ? { signal: io.signal } : {}),
       onStart: (info) => {
         if (!args.quiet) {
           if (info.missing.length > 0) io.stderr(`phase2: warning: ${info.missing.length} ids are not in ${args['corpus-root']}\n`);

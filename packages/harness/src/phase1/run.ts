@@ -15,7 +15,7 @@ import { checkCompatibility, loadRunJson, renderRunJson, type RunJson } from '..
 import { executePackages } from '../run/executor.js';
 import type { RunStore } from '../run/run-store.js';
 import { closeSession, openRun, type OpenedRun, runTotals, type RunTotals, statusOf, touchSession } from '../run/session.js';
-import type { Shard } from '../run/shard.js';
+import type { RunControlOptions } from '../run/control.js';
 import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
 import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
 import type { Phase1Agent } from './agents.js';
@@ -24,13 +24,7 @@ import { PHASE1_PROMPT_VERSION } from './truth.js';
 import { PHASE1_MAX_ATTEMPTS, phase1Package, type ServerSupport, type StructuredMode } from './worker.js';
 
 /** Everything a Phase I run needs. */
-export interface Phase1Options {
-  corpusRoot: string;
-  /** Packages to sample (`<= 0`: all); over an ids list, a batch size per session. */
-  samples: number;
-  seed: bigint;
-  /** Ids in order (an ids file or a dataset), instead of sampling. */
-  ids?: { ids: string[]; source: string };
+export interface Phase1Options extends RunControlOptions {
   agent: Phase1Agent;
   /** The model of `real-openai-compatible`. */
   model?: ModelClient;
@@ -39,26 +33,8 @@ export interface Phase1Options {
   /** What the model costs (omit: cost unknown). */
   price?: ModelPrice;
   maxStructsInPrompt?: number;
-  perPackageTimeoutSeconds?: number;
   includeTypeLists?: boolean;
-  concurrency?: number;
-  maxRunSeconds?: number | null;
-  parentPid?: number | null;
   budgetUsd?: number | null;
-  continueOnError?: boolean;
-  maxErrors?: number;
-  /** Write the run JSON every N packages (0: only at the end). */
-  checkpointEvery?: number;
-  store: RunStore;
-  runId: string;
-  resume?: boolean;
-  force?: boolean;
-  retryErrors?: boolean;
-  shard?: Shard | null;
-  argv?: string[];
-  /** Also write the run JSON here (the original's `--out`). */
-  out?: string | null;
-  signal?: AbortSignal;
   /** Fields of the `agent_effective_config` event (the model's configuration, key redacted). */
   effectiveConfig?: { [key: string]: PyJson };
   onStart?: (info: { total: number; done: number; todo: number; resumed: boolean; skipped: DiscoverySkips; missing: string[] }) => void;

@@ -12,9 +12,8 @@ import { discoverPackages, type PackageRef, selectPackages } from '../dataset.js
 import { keyTypes, packageInterface } from '../phase1/truth.js';
 import { renderRunJson, type RunJson } from '../run/checkpoint.js';
 import { executePackages, type PackageWork } from '../run/executor.js';
-import type { RunStore } from '../run/run-store.js';
 import { closeSession, openRun, runTotals, type RunTotals, statusOf, touchSession } from '../run/session.js';
-import type { Shard } from '../run/shard.js';
+import type { RunControlOptions } from '../run/control.js';
 import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
 import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
 import { agentPlans, type Phase2Agent } from './agents.js';
@@ -25,11 +24,7 @@ import { phase2Package } from './worker.js';
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** Everything a Phase II run needs. */
-export interface Phase2Options {
-  corpusRoot: string;
-  samples: number;
-  seed: bigint;
-  ids?: { ids: string[]; source: string };
+export interface Phase2Options extends RunControlOptions {
   agent: Phase2Agent;
   planFile?: ReadonlyMap<string, Json>;
   /** The framework packages (from the fixtures) and the protocol the simulation runs. */
@@ -44,22 +39,6 @@ export interface Phase2Options {
   gasBudgetLadder: readonly bigint[];
   maxHeuristicVariants: number;
   baselineMaxCandidates: number;
-  perPackageTimeoutSeconds?: number;
-  concurrency?: number;
-  maxRunSeconds?: number | null;
-  parentPid?: number | null;
-  continueOnError?: boolean;
-  maxErrors?: number;
-  checkpointEvery?: number;
-  store: RunStore;
-  runId: string;
-  resume?: boolean;
-  force?: boolean;
-  retryErrors?: boolean;
-  shard?: Shard | null;
-  argv?: string[];
-  out?: string | null;
-  signal?: AbortSignal;
   onStart?: (info: { total: number; done: number; todo: number; missing: string[] }) => void;
   onResult?: (result: PackageResult) => void;
 }
