@@ -87,3 +87,4 @@ export type { Phase2RunInfo } from './phase2/report.js';
 export { phase2Manifest, filterManifest } from './phase2/manifest.js';
 export type { Phase2Manifest } from './phase2/manifest.js';
 export type { RunControlOptions } from './run/control.js';
+export { staticCreatedTypes } from './phase2/static-types.js';

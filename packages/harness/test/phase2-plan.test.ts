@@ -288,6 +288,9 @@ describeWithFixtures('a Phase II package: variants, best plan, the row', ['fixtu
     expect(perfect).toMatchObject({ synthetic: true, score: { created_hits: 1, targets: 1 }, dry_run_ok: true });
     const empty = phase2Package({ packageId: PKG, targets: [thing], plans: [], sim, mode: 'local', maxVariants: 4 });
     expect(empty).toMatchObject({ error: 'the agent gave no plan', score: { created_hits: 0 } });
+    const mint = phase2Package({ packageId: PKG, targets: [thing], plans: [{ calls: [{ target: `${PKG}::things::mint`, args: [{ u64: 1 }] }] }], sim, mode: 'local', maxVariants: 1 });
+    // The original's static scan: mint hands a Thing to transfer::public_transfer in its own body.
+    expect(mint).toMatchObject({ dry_run_ok: true, created_object_types_list: [thing], static_created_object_types: [thing] });
     const buildOnly = phase2Package({ packageId: PKG, targets: [thing], plans: [{ calls: [{ target: `${PKG}::things::mint`, args: [{ u64: 1 }] }] }], sim, mode: 'build-only', maxVariants: 1 });
     expect(buildOnly).toMatchObject({ tx_build_ok: true, dry_run_ok: false, score: { created_hits: 0 } });
   });

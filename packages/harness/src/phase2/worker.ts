@@ -6,8 +6,9 @@
  */
 import { canonicalAddress } from '@smi/bytecode';
 import type { LocalSimulation, PlanRun } from './local.js';
-import { normalizePlan, validateCausality, type CausalityValidation } from './plan.js';
+import { normalizePlan, type Plan, validateCausality, type CausalityValidation } from './plan.js';
 import { parsePlan } from './plan-ptb.js';
+import { staticCreatedTypes } from './static-types.js';
 import { scoreInhabitation } from './score.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -74,6 +75,7 @@ interface Best {
   run: PlanRun;
   variant: VariantName;
   hits: number;
+  plan: Plan;
 }
 
 /** Settings of one package. */
@@ -126,7 +128,7 @@ export function phase2Package(o: Phase2PackageOptions): Phase2Row {
         const run = o.sim.run(plan, o.mode === 'build-only');
         simAttempts += Math.max(1, run.attempts);
         const hits = scoreInhabitation(o.targets, run.createdTypes).created_hits;
-        if (best === null || hits > best.hits || (hits === best.hits && run.ok && !best.run.ok)) best = { run, variant: variant.name, hits };
+        if (best === null || hits > best.hits || (hits === best.hits && run.ok && !best.run.ok)) best = { run, variant: variant.name, hits, plan };
         if (!run.ok) lastError = run.error;
         if (targetsHit()) break;
       }
@@ -170,6 +172,7 @@ export function phase2Package(o: Phase2PackageOptions): Phase2Row {
     causality_valid: causality.valid,
     causality_score: causality.causalityScore,
     causality_errors: causality.errors.slice(0, 5),
+    static_created_object_types: best ? staticCreatedTypes(best.plan, new Map(o.sim.options.packages.map((p) => [p.id, p]))) : [],
     hit_types: s.hit_types,
     missing_types: s.missing_types,
     synthetic: o.perfect === true,
