@@ -138,6 +138,26 @@ public fun admin_mint(_c: &AdminCap, ctx: &mut TxContext): Thing { make(1, ctx) 
 public fun burn_loop(n: u64) { let mut i = 0; while (i < n) { i = i + 1 } }
 `;
 
+/** A local simulation of the demo package (compiled at PKG) with the sender's coins and gas budgets given. */
+async function demoSimulation(sender: string, senderCoins: number, gasBudgets: bigint[]): Promise<LocalSimulation> {
+  const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT);
+  const framework = packages.filter((p) => ['0x1', '0x2'].some((a) => BigInt(p.id) === BigInt(a)));
+  const compiled = await compileMovePackage({
+    files: { 'Move.toml': '[package]\nname = "demo"\nedition = "2024"\n\n[addresses]\ndemo = "0x0"\n', 'sources/things.move': SOURCE },
+    dependencies: framework.map((p) => ({ name: BigInt(p.id) === 1n ? 'MoveStdlib' : 'Sui', address: p.originalId, modules: p.modules.map((m) => m.module) })),
+    address: PKG,
+  });
+  return LocalSimulation.prepare(PKG, {
+    packages: [...framework, packageFromBytes(compiled.modules.map((m) => m.bytes), { id: PKG })],
+    protocolConfig,
+    sender,
+    publisher: '0x' + 'b0b'.padStart(64, '0'),
+    senderCoins,
+    coinBalance: 10_000_000_000n,
+    gasBudgets,
+  });
+}
+
 describeWithFixtures('plans on a local simulation', ['fixtures', 'framework'], () => {
   let sim: LocalSimulation;
   const SENDER = '0x' + 'a11ce'.padStart(64, '0');
@@ -145,23 +165,7 @@ describeWithFixtures('plans on a local simulation', ['fixtures', 'framework'], (
   const run = (calls: unknown[]) => sim.run(parsePlan(normalizePlan({ calls }).spec));
 
   beforeAll(async () => {
-    const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT);
-    const framework = packages.filter((p) => ['0x1', '0x2'].some((a) => BigInt(p.id) === BigInt(a)));
-    const compiled = await compileMovePackage({
-      files: { 'Move.toml': '[package]\nname = "demo"\nedition = "2024"\n\n[addresses]\ndemo = "0x0"\n', 'sources/things.move': SOURCE },
-      dependencies: framework.map((p) => ({ name: BigInt(p.id) === 1n ? 'MoveStdlib' : 'Sui', address: p.originalId, modules: p.modules.map((m) => m.module) })),
-      address: PKG,
-    });
-    const demo = packageFromBytes(compiled.modules.map((m) => m.bytes), { id: PKG });
-    sim = LocalSimulation.prepare(PKG, {
-      packages: [...framework, demo],
-      protocolConfig,
-      sender: SENDER,
-      publisher: '0x' + 'b0b'.padStart(64, '0'),
-      senderCoins: 2,
-      coinBalance: 10_000_000_000n,
-      gasBudgets: [1_000_000n, 50_000_000n],
-    });
+    sim = await demoSimulation(SENDER, 2, [1_000_000n, 50_000_000n]);
   }, 60_000);
 
   it('the publish ran init: the Registry is shared, the AdminCap went to the publisher', () => {
@@ -221,22 +225,7 @@ describeWithFixtures('a Phase II package: variants, best plan, the row', ['fixtu
   const thing = `${PKG}::things::Thing`;
   const registry = `${PKG}::things::Registry`;
   beforeAll(async () => {
-    const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT);
-    const framework = packages.filter((p) => ['0x1', '0x2'].some((a) => BigInt(p.id) === BigInt(a)));
-    const compiled = await compileMovePackage({
-      files: { 'Move.toml': '[package]\nname = "demo"\nedition = "2024"\n\n[addresses]\ndemo = "0x0"\n', 'sources/things.move': SOURCE },
-      dependencies: framework.map((p) => ({ name: BigInt(p.id) === 1n ? 'MoveStdlib' : 'Sui', address: p.originalId, modules: p.modules.map((m) => m.module) })),
-      address: PKG,
-    });
-    sim = LocalSimulation.prepare(PKG, {
-      packages: [...framework, packageFromBytes(compiled.modules.map((m) => m.bytes), { id: PKG })],
-      protocolConfig,
-      sender: SENDER,
-      publisher: '0x' + 'b0b'.padStart(64, '0'),
-      senderCoins: 1,
-      coinBalance: 10_000_000_000n,
-      gasBudgets: [50_000_000n],
-    });
+    sim = await demoSimulation(SENDER, 1, [50_000_000n]);
   }, 60_000);
 
   it("the original's variants: addresses to the sender, integers to 0/2/10/100, duplicates dropped, capped", () => {

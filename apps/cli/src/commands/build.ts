@@ -4,7 +4,7 @@
  * and aliases declared; Move source dependencies (`local` paths of the manifest, or `--dep`)
  * are compiled from their sources. The result links against the real bytecode at run time.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalAddress } from '@smi/bytecode';
 import { defineCommand } from '../command.js';
@@ -12,21 +12,12 @@ import { UsageError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath } from '../io.js';
 import { bytecodeDependency, frameworkDependencies, parseDeps, writePackageDir } from './build-support.js';
 
-/** Move.toml and every `.move` file under `sources/` (and `tests/` is skipped) of a package directory. */
-export function readMovePackage(dir: string): Record<string, string> {
+/** A clear error for a directory that is not a Move package (no Move.toml, or no `.move` file under `sources/`). */
+export function checkMovePackageDir(dir: string): void {
   if (!existsSync(path.join(dir, 'Move.toml'))) throw new UsageError(`${dir}: no Move.toml (not a Move package)`, 'NOT_A_MOVE_PACKAGE');
-  const files: Record<string, string> = { 'Move.toml': readFileSync(path.join(dir, 'Move.toml'), 'utf8') };
-  const walk = (rel: string): void => {
-    const abs = path.join(dir, rel);
-    for (const e of readdirSync(abs).sort()) {
-      const r = path.posix.join(rel, e);
-      if (statSync(path.join(dir, r)).isDirectory()) walk(r);
-      else if (e.endsWith('.move')) files[r] = readFileSync(path.join(dir, r), 'utf8');
-    }
-  };
-  if (existsSync(path.join(dir, 'sources'))) walk('sources');
-  if (Object.keys(files).length === 1) throw new UsageError(`${dir}: no sources/*.move files`, 'NOT_A_MOVE_PACKAGE');
-  return files;
+  const hasSource = (rel: string): boolean =>
+    readdirSync(path.join(dir, rel)).some((e) => (statSync(path.join(dir, rel, e)).isDirectory() ? hasSource(path.join(rel, e)) : e.endsWith('.move')));
+  if (!existsSync(path.join(dir, 'sources')) || !hasSource('sources')) throw new UsageError(`${dir}: no sources/*.move files`, 'NOT_A_MOVE_PACKAGE');
 }
 
 /** The compiler's error as a CLI error: the first error on one line, the full diagnostics on stderr. */
@@ -75,7 +66,7 @@ export const buildCommand = defineCommand<{ 'package-dir': string; out: string; 
     'Dependencies: a `local` dependency of the manifest is read from disk and compiled from source (so are its own); a git dependency on MystenLabs/sui is the framework; one on a repository the package sits in (a directory above it named like the repository) is its subdir there; any other git dependency needs --dep NAME=DIR. A source dependency sits at the address its manifest declares, else at the one given with @0x..., else at an address derived from its name (say so on stderr): to run the result, its bytecode must be there (smi build-all builds a whole repository that way).\n\nWith --json: {"out","address","modules":[{"name","size"}],"dependencies","source_dependencies":[{"name","dir","address","derived"}]} on one line. Compiler warnings go to stderr (none with --quiet); a compile error prints its first error, then the full diagnostics on stderr (and in "diagnostics" under --json).',
   run: async (args, io) => {
     const root = resolvePath(io, args['package-dir']);
-    readMovePackage(root); // a clear error for a directory that is not a package
+    checkMovePackageDir(root);
     const build = await import('@smi/bytecode/build');
     const framework = frameworkDependencies(io, args.framework);
     const deps = parseDeps(io, args.dep);

@@ -261,6 +261,19 @@ export function findByName(packages: Iterable<PlannedPackage>, ...names: (string
   return undefined;
 }
 
+/** Names by which manifests refer to system packages, legacy (`SuiSystem`) and new (`sui_system`). */
+const SYSTEM_NAMES: ReadonlyMap<string, string> = new Map(
+  [...SYSTEM_PACKAGES].flatMap(([address, s]) => [
+    [normalizeName(s.packageName), address],
+    [normalizeName(s.addressName), address],
+  ]),
+);
+
+/** The address of the system package a manifest names `name`, if it is one. */
+export function systemAddressByName(name: string): string | undefined {
+  return SYSTEM_NAMES.get(normalizeName(name));
+}
+
 export function systemByDirectory(packages: ReadonlyMap<string, PlannedPackage>, subdir: string | undefined): PlannedPackage | 'absent' | undefined {
   if (subdir === undefined) return undefined;
   const dir = basename(subdir);

@@ -16,7 +16,6 @@
  * A system package is added under its legacy name (`SuiSystem`) to a legacy manifest, under
  * its address name (`sui_system`) to a new-style one.
  */
-import { SYSTEM_PACKAGES } from '../stubs.js';
 import {
   basename,
   type BytecodeDependency,
@@ -24,6 +23,7 @@ import {
   isSuiRepo,
   type Location,
   normalizeName,
+  normalizeRelativePath,
   planPackages,
   type PlannedPackage,
   referenceFrom,
@@ -32,6 +32,7 @@ import {
   sourceAddressName,
   type StubFetcher,
   stubFiles,
+  systemAddressByName,
   systemByDirectory,
 } from './dependencies.js';
 import { MoveCompileError } from './errors.js';
@@ -49,12 +50,6 @@ export interface DependencyPlan {
 
 const STD = canonicalAddress('0x1');
 const SUI = canonicalAddress('0x2');
-/** Names by which manifests refer to system packages, legacy and new. */
-const SYSTEM_NAMES = new Map<string, string>();
-for (const [address, s] of SYSTEM_PACKAGES) {
-  SYSTEM_NAMES.set(normalizeName(s.packageName), address);
-  SYSTEM_NAMES.set(normalizeName(s.addressName), address);
-}
 
 /** A package whose manifest is planned: the root, or a source dependency. */
 interface ManifestOwner {
@@ -96,7 +91,7 @@ function bind(owner: ManifestOwner, d: DeclaredDependency, packages: ReadonlyMap
     return p;
   }
   if (src.kind === 'other') {
-    const system = SYSTEM_NAMES.get(normalizeName(d.name));
+    const system = systemAddressByName(d.name);
     if (system) return packages.get(system);
   }
   const user = all.filter((p) => !p.system);
@@ -245,20 +240,10 @@ export function planDependencies(
       return RESOLVED_SHA;
     },
     async fetchLocal(localPath, context) {
-      const path = normalizeLocal(localPath);
-      const byLocation = all.find((p) => 'local' in p.location && normalizeLocal(p.location.local) === path);
+      const path = normalizeRelativePath(localPath);
+      const byLocation = all.find((p) => 'local' in p.location && normalizeRelativePath(p.location.local) === path);
       return filesOf(byLocation ?? findByName(all, context.dependencyName, basename(path)), `${context.dependencyName} (${localPath})`);
     },
   };
   return { manifest, fetcher, rootAddressNames };
-}
-
-function normalizeLocal(path: string): string {
-  const out: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..' && out.length > 0 && out[out.length - 1] !== '..') out.pop();
-    else out.push(part);
-  }
-  return out.join('/');
 }

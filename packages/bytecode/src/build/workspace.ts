@@ -8,11 +8,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalAddress } from '../module-access.js';
-import { isSuiRepo, normalizeName } from './dependencies.js';
+import { isSuiRepo, normalizeName, systemAddressByName } from './dependencies.js';
 import { MoveCompileError } from './errors.js';
 import { buildDependencies, type DeclaredDependency, manifestPackage, type ManifestPackage } from './manifest.js';
 import { pathRoots } from './source-scan.js';
-import { SYSTEM_PACKAGES } from '../stubs.js';
 
 /** A Move source package read from disk. */
 export interface MovePackageDir {
@@ -153,7 +152,7 @@ function resolveOne(from: MovePackageDir, d: DeclaredDependency, options: Resolv
   if (src.kind === 'external') {
     return { $kind: 'missing', why: `${from.name}: dependency ${d.name} is found by the external resolver r.${src.resolver} (${src.spec}): not available offline; give it with --dep ${d.name}=DIR` };
   }
-  if ([...SYSTEM_PACKAGES.values()].some((s) => normalizeName(s.packageName) === normalizeName(d.name) || s.addressName === normalizeName(d.name))) {
+  if (systemAddressByName(d.name) !== undefined) {
     return { $kind: 'system' };
   }
   return { $kind: 'missing', why: `${from.name}: dependency ${d.name}: no local path or git location; give it with --dep ${d.name}=DIR` };

@@ -15,7 +15,7 @@ import { checkCompatibility, loadRunJson, renderRunJson, type RunJson } from '..
 import { executePackages } from '../run/executor.js';
 import type { RunStore } from '../run/run-store.js';
 import { closeSession, openRun, type OpenedRun, runTotals, type RunTotals, statusOf, touchSession } from '../run/session.js';
-import type { RunControlOptions } from '../run/control.js';
+import { openRunOptions, type RunControlOptions } from '../run/control.js';
 import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
 import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
 import type { Phase1Agent } from './agents.js';
@@ -158,19 +158,7 @@ export async function runPhase1(o: Phase1Options): Promise<Phase1Outcome> {
     run_id: o.runId,
   };
   const legacy = o.resume === true && o.store.readSpec() === null && o.out != null && existsSync(o.out) ? o.out : null;
-  const run = openRun({
-    store: o.store,
-    runId: o.runId,
-    spec,
-    metadata,
-    resume: o.resume ?? false,
-    force: o.force ?? false,
-    retryErrors: o.retryErrors ?? false,
-    shard: o.shard ?? null,
-    batch: o.ids !== undefined && o.samples > 0 ? o.samples : null,
-    argv: o.argv ?? [],
-    dirs,
-  });
+  const run = openRun(openRunOptions(o, spec, metadata, dirs));
   if (legacy !== null) {
     const index = new Map(spec.ids.map((id, i) => [id, i]));
     importLegacy(o.store, legacy, o, index);

@@ -7,7 +7,7 @@
  * runs as a dry run from that state (nothing it does is kept), retried up a gas ladder only
  * when it ran out of gas. Created types come from the transaction's effects.
  */
-import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { objectView, SimulationEnvironment } from '@smi/simulation';
 import { type Plan, PlanError } from './plan.js';
@@ -61,10 +61,6 @@ const ZERO_RUN: Omit<PlanRun, 'error'> = {
   attempts: 0,
 };
 
-function isFramework(id: string): boolean {
-  return ['0x1', '0x2', '0x3', '0xb', '0xdee9'].map((a) => canonicalAddress(a)).includes(canonicalAddress(id));
-}
-
 /** The prepared state of one target package. */
 export class LocalSimulation {
   private constructor(
@@ -81,7 +77,7 @@ export class LocalSimulation {
     const byId = new Map(options.packages.map((p) => [p.id, p]));
     const order: string[] = [];
     const visit = (id: string): void => {
-      if (order.includes(id) || isFramework(id)) return;
+      if (order.includes(id) || SYSTEM_PACKAGES.has(canonicalAddress(id))) return;
       const pkg = byId.get(id);
       if (!pkg) return;
       for (const dep of Object.values(pkg.linkageTable)) visit(dep.upgradedId);

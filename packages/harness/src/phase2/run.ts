@@ -13,7 +13,7 @@ import { keyTypes, packageInterface } from '../phase1/truth.js';
 import { renderRunJson, type RunJson } from '../run/checkpoint.js';
 import { executePackages, type PackageWork } from '../run/executor.js';
 import { closeSession, openRun, runTotals, type RunTotals, statusOf, touchSession } from '../run/session.js';
-import type { RunControlOptions } from '../run/control.js';
+import { openRunOptions, type RunControlOptions } from '../run/control.js';
 import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
 import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
 import { agentPlans, type Phase2Agent } from './agents.js';
@@ -120,32 +120,21 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     argv: o.argv ?? [],
     run_id: o.runId,
   };
-  const run = openRun({
-    store: o.store,
-    runId: o.runId,
-    spec,
-    metadata,
-    resume: o.resume ?? false,
-    force: o.force ?? false,
-    retryErrors: o.retryErrors ?? false,
-    shard: o.shard ?? null,
-    batch: o.ids !== undefined && o.samples > 0 ? o.samples : null,
-    argv: o.argv ?? [],
-    dirs,
-  });
+  const run = openRun(openRunOptions(o, spec, metadata, dirs));
   const firstStart = Math.floor(Date.parse(run.state.sessions[0].started_at) / 1000);
   o.store.event('run_started', { started_at_unix_seconds: firstStart, agent: o.agent, seed: Number(o.seed), run_id: o.runId, resumed: run.resumed, done: run.done.size, todo: run.todo.length, spec_hash: run.specHash });
 
   o.onStart?.({ total: run.ids.length, done: run.done.size, todo: run.todo.length, missing });
   // Every corpus package is loaded in each simulation: dependencies may be any of them.
-  const corpus: MovePackage[] = [];
+  const byDir = new Map<string, MovePackage>();
   for (const p of packages) {
     try {
-      corpus.push(loadPackageDir(p.packageDir));
+      byDir.set(p.packageDir, loadPackageDir(p.packageDir));
     } catch {
       // An unreadable package is that package's infra_error when its turn comes.
     }
   }
+  const corpus = [...byDir.values()];
   const loaded = [...o.framework.filter((f) => !corpus.some((c) => c.id === f.id)), ...corpus];
   const all = new Map(run.done);
   const info = { startedAt: firstStart, corpusRootName: path.basename(path.resolve(o.corpusRoot)), seed: o.seed, agent: o.agent, simulationMode: o.simulationMode, sender: o.sender, gasBudget: o.gasBudget };
@@ -160,7 +149,8 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
   const work = async (job: { packageId: string; packageDir: string }): Promise<PackageWork> => {
     let pkg: MovePackage;
     try {
-      pkg = loadPackageDir(job.packageDir);
+      // Loaded once with the corpus; read again only to report why it could not be.
+      pkg = byDir.get(job.packageDir) ?? loadPackageDir(job.packageDir);
     } catch (e) {
       const error = `the package cannot be read: ${e instanceof Error ? e.message : String(e)}`;
       return { outcome: 'infra_error', error, timed_out: false, row: { package_id: job.packageId, score: { targets: 0, created_distinct: 0, created_hits: 0, missing: 0 }, error } };

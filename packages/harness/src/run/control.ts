@@ -1,5 +1,8 @@
 /** The settings every phase's run shares: what to run, where the run is kept, and its limits. */
+import type { PyJson } from '../py-json.js';
 import type { RunStore } from './run-store.js';
+import type { OpenRunOptions } from './session.js';
+import type { RunSpec } from './spec.js';
 import type { Shard } from './shard.js';
 
 /** Options common to `runPhase1` and `runPhase2`. */
@@ -28,4 +31,26 @@ export interface RunControlOptions {
   /** Also write the run JSON here (the original's `--out`). */
   out?: string | null;
   signal?: AbortSignal;
+}
+
+/** What `openRun` needs, from a phase's shared options. */
+export function openRunOptions(
+  o: RunControlOptions,
+  spec: RunSpec,
+  metadata: { [key: string]: PyJson },
+  dirs: ReadonlyMap<string, string>,
+): OpenRunOptions {
+  return {
+    store: o.store,
+    runId: o.runId,
+    spec,
+    metadata,
+    resume: o.resume ?? false,
+    force: o.force ?? false,
+    retryErrors: o.retryErrors ?? false,
+    shard: o.shard ?? null,
+    batch: o.ids !== undefined && o.samples > 0 ? o.samples : null,
+    argv: o.argv ?? [],
+    dirs,
+  };
 }
