@@ -2,7 +2,8 @@
  * The end of a transaction: classify every object the transaction touched (created,
  * mutated, unwrapped, deleted, wrapped, unwrapped then deleted), give written objects
  * the lamport version, charge gas (computation, storage, rebates) to the gas coin, and
- * build `TransactionEffectsV2`, the events and their digests.
+ * build `TransactionEffectsV2`, the events and their digests. Objects created and wrapped
+ * in the same transaction (absent from the effects) are found in the written objects.
  */
 import { Ability } from '@smi/bytecode';
 import { type AccumulatorEvent, computationCost, formatType, type MoveVM, type ObjectRuntime, objectStorageCost, senderRebate, type Type } from '@smi/move-vm';
@@ -18,7 +19,7 @@ import { canonicalType, gaslessExecutionError, isGaslessTransaction } from './ga
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import { checkNewCoinOwners, DENY_LIST_ID } from './deny-list.js';
 import type { LoadedInputs } from './execute.js';
-import { decodeObject, moveObjectTypeOf, objectSizeForGas, objectTypeTag, toBcsOwner } from './objects.js';
+import { decodeObject, findNestedObjects, moveObjectTypeOf, objectSizeForGas, objectTypeTag, toBcsOwner } from './objects.js';
 import type { ExecutionState } from './state.js';
 import type { CommandResult, ExecutionInput, ExecutionResult, ObjectChange, ObjectStore } from './types.js';
 
@@ -175,6 +176,8 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   let events: Event[] = [];
   let moveAccumulatorEvents: AccumulatorEvent[] = [];
   let readDenyList = false;
+  /** Ids the commands created and did not delete (written at top level or wrapped). */
+  let createdIds = new Set<string>();
 
   const keepInputsAsTheyWere = (): void => {
     for (const [id, { object, info }] of loaded.objects) {
@@ -206,7 +209,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
     keepInputsAsTheyWere();
   } else {
     const r = runtime.results();
-    const createdIds = new Set(r.createdIds);
+    createdIds = new Set(r.createdIds);
     for (const w of r.writes) {
       // A shared input shared again keeps its initial shared version.
       const isv = loaded.objects.get(w.id)?.info.initialSharedVersion ?? null;
@@ -416,6 +419,10 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
     failure === null
       ? { $kind: 'Success', Success: true }
       : { $kind: 'Failure', Failure: { error: failure.status, command: failure.command === null ? null : BigInt(failure.command) } };
+  // Created then wrapped: created ids not written at top level, found inside the written objects.
+  const wrappedIds = failure === null ? [...createdIds].filter((id) => !writes.has(id)) : [];
+  const createdAndWrapped =
+    wrappedIds.length === 0 ? [] : findNestedObjects(vm.types, [...writes.values()].filter((w) => w.packageObject === undefined), wrappedIds);
   const eventsDigest = events.length > 0 ? transactionEventsDigest({ data: events }) : null;
   const effects: TransactionEffects = {
     $kind: 'V2',
@@ -441,6 +448,7 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
     written,
     deleted: [...deleted, ...unwrappedThenDeleted],
     wrapped: [...wrapped],
+    createdAndWrapped,
     commandResults: a.commandResults,
     gasUsed,
     loadedChildObjects: [...children].map(([id, c]) => ({ id, version: c.version })),

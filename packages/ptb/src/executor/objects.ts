@@ -1,10 +1,11 @@
 /**
  * Between stored Sui objects and Move values: decoding an object's contents with the
- * VM's types, encoding them back, owners in both shapes, and Sui's compact object
- * types and gas-metering sizes.
+ * VM's types, encoding them back, owners in both shapes, Sui's compact object
+ * types and gas-metering sizes, and the objects nested inside a value.
  */
-import type { MoveVM, Owner as RuntimeOwner, Type } from '@smi/move-vm';
-import { formatType } from '@smi/move-vm';
+import { Ability } from '@smi/bytecode';
+import type { DatatypeInfo, MoveVector, MoveVM, Owner as RuntimeOwner, Type, TypeTable, VariantValue } from '@smi/move-vm';
+import { formatType, TypeKind } from '@smi/move-vm';
 import { encodeBcs } from '../bcs/codec.js';
 import { type MoveObjectType, moveObjectTypeFromStructTag, moveObjectTypeToStructTag, type Owner, type SuiObject, MoveObjectType as MoveObjectTypeCodec } from '../bcs/object.js';
 import { formatStructTag, parseStructTag } from '../bcs/type-tag.js';
@@ -96,4 +97,59 @@ export function objectSizeForGas(o: SuiObject): number {
   for (const t of p.typeOriginTable) size += t.moduleName.length + t.datatypeName.length + 32;
   size += p.linkageTable.size * (32 + 32 + 8);
   return meta + size;
+}
+
+/** Whether values of a type may hold an object (a `key` datatype somewhere inside), by type. */
+const holdsObjects = new WeakMap<Type, boolean>();
+
+function mayHoldObject(table: TypeTable, t: Type): boolean {
+  if (t.kind === TypeKind.Vector) return mayHoldObject(table, t.elem as Type);
+  const d = t.datatype;
+  if (t.kind !== TypeKind.Datatype || d === null) return false;
+  let r = holdsObjects.get(t);
+  if (r === undefined) {
+    const fields = d.isEnum ? d.variants().flatMap((v) => v.fields) : d.fields();
+    r = (t.abilities & Ability.Key) !== 0 || fields.some((f) => mayHoldObject(table, table.subst(f.type, t.typeArgs)));
+    holdsObjects.set(t, r);
+  }
+  return r;
+}
+
+/**
+ * The objects among `ids` held inside the values of `roots` (fields, vector elements,
+ * options, enum variants, dynamic-field values; objects inside those too): each as its id
+ * and type tag (the text {@link objectTypeTag} gives a stored object of that type), sorted
+ * by id. The roots themselves do not count. Stops once every id is found; ids found nowhere
+ * are left out.
+ */
+export function findNestedObjects(table: TypeTable, roots: Iterable<{ value: unknown; type: Type }>, ids: Iterable<string>): { id: string; type: string }[] {
+  const left = new Set(ids);
+  const found: { id: string; type: string }[] = [];
+  const visit = (v: unknown, t: Type, root = false): void => {
+    if (left.size === 0 || !mayHoldObject(table, t)) return;
+    if (t.kind === TypeKind.Vector) {
+      const vec = v as MoveVector;
+      const elem = t.elem as Type;
+      for (let i = 0; i < vec.length && left.size > 0; i++) visit(vec.get(i), elem);
+      return;
+    }
+    const d = t.datatype as DatatypeInfo;
+    if (d.isEnum) {
+      const e = v as VariantValue;
+      d.variants()[e.tag].fields.forEach((f, i) => visit(e.fields[i], table.subst(f.type, t.typeArgs)));
+      return;
+    }
+    const fields = v as unknown[];
+    if (!root && (t.abilities & Ability.Key) !== 0) {
+      // The first field of an object is its UID { id: ID { bytes: address } }.
+      const id = ((fields[0] as unknown[])[0] as unknown[])[0] as string;
+      if (left.delete(id)) found.push({ id, type: formatType(t) });
+    }
+    d.fields().forEach((f, i) => visit(fields[i], table.subst(f.type, t.typeArgs)));
+  };
+  for (const r of roots) {
+    if (left.size === 0) break;
+    visit(r.value, r.type, true);
+  }
+  return found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

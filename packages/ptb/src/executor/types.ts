@@ -117,6 +117,12 @@ export interface ExecutionResult {
   deleted: string[];
   /** Ids wrapped into other objects. */
   wrapped: string[];
+  /**
+   * Objects the transaction created that end up inside a written object (a field, a vector
+   * element, an option, a dynamic field's value; nested at any depth), which the effects do
+   * not list: id and type tag, sorted by id. Empty when the transaction failed.
+   */
+  createdAndWrapped: { id: string; type: string }[];
   /** Per-command results (return values and mutated references), up to the failing command. */
   commandResults: CommandResult[];
   gasUsed: GasCostSummary;
