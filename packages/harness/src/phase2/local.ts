@@ -5,7 +5,8 @@
  * (shared objects they make exist; owned ones belong to the publisher, not the sender, as on
  * mainnet); the sender holds funded `Coin<SUI>`s, the first of them paying gas. Every plan
  * runs as a dry run from that state (nothing it does is kept), retried up a gas ladder only
- * when it ran out of gas. Created types come from the transaction's effects.
+ * when it ran out of gas. Created types come from the transaction's effects, plus the objects
+ * it created and wrapped in others (which the effects omit).
  */
 import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
@@ -42,8 +43,13 @@ export interface PlanRun {
   effectsError: string | null;
   abortCode: number | null;
   abortLocation: string | null;
-  /** Types of the objects the transaction created (with type arguments), sorted. */
+  /**
+   * Types of the objects the transaction created (with type arguments), one per object,
+   * sorted: those in the effects and those created and wrapped (`createdWrappedTypes`).
+   */
   createdTypes: string[];
+  /** Types of the objects the transaction created and wrapped in others (not in the effects), one per object, sorted. */
+  createdWrappedTypes: string[];
   gasBudgetUsed: number | null;
   /** Simulations run (the gas ladder). */
   attempts: number;
@@ -57,6 +63,7 @@ const ZERO_RUN: Omit<PlanRun, 'error'> = {
   abortCode: null,
   abortLocation: null,
   createdTypes: [],
+  createdWrappedTypes: [],
   gasBudgetUsed: null,
   attempts: 0,
 };
@@ -147,10 +154,11 @@ export class LocalSimulation {
       const created = outcome.written
         .filter((w) => w.kind === 'created' && w.object.data.$kind === 'Move')
         .map((w) => objectView(this.env.vm, w.id, w.object).type)
-        .filter((t): t is string => t !== null)
-        .sort();
+        .filter((t): t is string => t !== null);
+      const wrapped = outcome.createdAndWrapped.map((w) => w.type).sort();
       if (outcome.status.$kind === 'Success') {
-        return { ...last, ok: true, status: 'success', attempts: i + 1, createdTypes: created, gasBudgetUsed: Number(budget), error: null };
+        const createdTypes = [...created, ...wrapped].sort();
+        return { ...last, ok: true, status: 'success', attempts: i + 1, createdTypes, createdWrappedTypes: wrapped, gasBudgetUsed: Number(budget), error: null };
       }
       const failure = outcome.status;
       const abort = failure.error.$kind === 'MoveAbort' ? (failure.error as { MoveAbort: [{ module: { address: string; name: string }; functionName: string | null }, bigint] }).MoveAbort : null;
