@@ -38,6 +38,8 @@ export interface FakeReply {
   delayMs?: number;
   /** Never answer (until the client gives up or the server closes). */
   hang?: boolean;
+  /** Function calls in the answer (`message.tool_calls`), arguments as JSON text. */
+  toolCalls?: { name: string; arguments: string }[];
 }
 
 /** A running fake server. */
@@ -109,7 +111,17 @@ export async function startFakeOpenAi(script: (req: FakeRequest) => FakeReply | 
             object: 'chat.completion',
             created: 1700000000,
             model: body.model ?? 'fake-model',
-            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: reply.finishReason ?? 'stop' }],
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: 'assistant',
+                  content,
+                  ...(reply.toolCalls ? { tool_calls: reply.toolCalls.map((t, i) => ({ id: `call_${request.index}_${i}`, type: 'function', function: t })) } : {}),
+                },
+                finish_reason: reply.finishReason ?? (reply.toolCalls ? 'tool_calls' : 'stop'),
+              },
+            ],
             usage: { total_tokens: usage.prompt_tokens + usage.completion_tokens, ...usage },
           }),
         );

@@ -10,7 +10,7 @@ export { PyFloat, pyFloat, pyFloatRepr, pyDumps, pyDumpsLine, pyChecksum, parseP
 export type { PyJson } from './py-json.js';
 
 export { ModelError, zeroUsage, addUsage } from './model/types.js';
-export type { ChatMessage, ResponseFormat, GenerateParams, ModelUsage, CacheStatus, GenerateResult, GenerateOptions, ModelClient, ModelErrorKind } from './model/types.js';
+export type { ChatMessage, ResponseFormat, GenerateParams, ModelUsage, CacheStatus, GenerateResult, GenerateOptions, ModelClient, ModelErrorKind, ToolSpec, ToolCall } from './model/types.js';
 export { withRetries, backoffMs, sleep, DEFAULT_RETRY } from './model/retry.js';
 export type { RetryPolicy, RetryNotice } from './model/retry.js';
 export { OpenAiCompatibleModel, OPENROUTER_HEADERS, classifyError, retryAfterMs } from './model/openai-client.js';
@@ -74,12 +74,22 @@ export { normalizeTypeString, canonicalBaseType, scoreInhabitation, hitRate } fr
 export type { InhabitationScore } from './phase2/score.js';
 export { LocalSimulation } from './phase2/local.js';
 export type { LocalSimulationOptions, PlanRun } from './phase2/local.js';
-export { phase2Package, planVariants, VARIANTS } from './phase2/worker.js';
-export type { Phase2Row, Phase2PackageOptions, VariantName } from './phase2/worker.js';
+export { phase2Package, planVariants, listPlans, PackageTimeout, VARIANTS } from './phase2/worker.js';
+export type { Phase2Row, Phase2PackageOptions, VariantName, PlanItem, PlanSource } from './phase2/worker.js';
 export { baselineCandidates } from './phase2/baseline.js';
 export type { BaselineCandidate, ExclusionReason } from './phase2/baseline.js';
-export { PHASE2_AGENTS, Phase2AgentError, agentPlans, readPlanFile } from './phase2/agents.js';
-export type { Phase2Agent } from './phase2/agents.js';
+export { PHASE2_AGENTS, MODEL_PHASE2_AGENTS, isStaticPhase2Agent, Phase2AgentError, agentPlans, readPlanFile } from './phase2/agents.js';
+export type { Phase2Agent, StaticPhase2Agent } from './phase2/agents.js';
+export { SUMMARY_MODES, SUMMARY_MAX_FUNCTIONS, summarizeInterface, focusedSummary, resolveRequests, inventorySummary, interfaceTypeString, functionSignature } from './phase2/interface-summary.js';
+export type { SummaryMode, InventoryItem, ResolvedRequests } from './phase2/interface-summary.js';
+export { PHASE2_SYSTEM, PHASE2_PROMPT_VERSION, NEED_MORE_TOOL, planningPrompt, retryPrompt, templatePrompt } from './phase2/prompts.js';
+export type { LastFailure, NeedMoreMode } from './phase2/prompts.js';
+export { ProgressivePlanner, TemplatePlanner } from './phase2/model-agent.js';
+export type { ModelAgentSettings, PackageView } from './phase2/model-agent.js';
+export type { Phase2CallRecord, Phase2ServerSupport, ModelFailure } from './phase2/model-call.js';
+export { HelperPackageSchema, TARGET_ADDRESS_NAME, helperInstruction } from './phase2/helper-package.js';
+export type { HelperPackage } from './phase2/helper-package.js';
+export { passAtK } from './phase2/report.js';
 export { runPhase2, Phase2Error } from './phase2/run.js';
 export type { Phase2Options, Phase2Outcome } from './phase2/run.js';
 export { phase2RunJson, phase2Aggregate, phase2SummaryText } from './phase2/report.js';

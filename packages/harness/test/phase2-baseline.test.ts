@@ -9,11 +9,11 @@ import { describeWithFixtures, fixturePath, FIXTURES_ROOT } from '../../../test-
 import { discoverPackages } from '../src/dataset.js';
 import { baselineCandidates } from '../src/phase2/baseline.js';
 import { LocalSimulation } from '../src/phase2/local.js';
-import { phase2Package } from '../src/phase2/worker.js';
+import { listPlans, phase2Package } from '../src/phase2/worker.js';
 import { keyTypes, packageInterface } from '../src/phase1/truth.js';
 
 describeWithFixtures('baseline-search on the shared corpus', ['corpus'], () => {
-  it('builds a candidate per public entry function it can fill, runs them, and scores created key types', () => {
+  it('builds a candidate per public entry function it can fill, runs them, and scores created key types', async () => {
     const { packages: framework, protocolConfig } = fromFixtures(FIXTURES_ROOT);
     const refs = discoverPackages(fixturePath('corpus')).packages;
     const corpus = refs.map((r) => loadPackageDir(r.packageDir));
@@ -39,7 +39,7 @@ describeWithFixtures('baseline-search on the shared corpus', ['corpus'], () => {
         coinBalance: 100_000_000_000n,
         gasBudgets: [10_000_000n, 50_000_000n],
       });
-      const row = phase2Package({ packageId: pkg.id, targets: truth, plans, sim, mode: 'local', maxVariants: 4 });
+      const row = await phase2Package({ packageId: pkg.id, targets: truth, source: listPlans(plans), sim, mode: 'local', maxVariants: 4 });
       targets += row.score.targets;
       hits += row.score.created_hits;
       if (row.dry_run_ok) ok++;

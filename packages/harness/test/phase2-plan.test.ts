@@ -12,7 +12,7 @@ import { LocalSimulation } from '../src/phase2/local.js';
 import { normalizePlan, validateCausality } from '../src/phase2/plan.js';
 import { parsePlan } from '../src/phase2/plan-ptb.js';
 import { canonicalBaseType, normalizeTypeString, scoreInhabitation } from '../src/phase2/score.js';
-import { phase2Package, planVariants } from '../src/phase2/worker.js';
+import { listPlans, phase2Package, planVariants } from '../src/phase2/worker.js';
 
 describe('plan normalization and causality, as the original', () => {
   it('corrects what models get wrong, with the original correction names and counts; integers stay exact', () => {
@@ -238,11 +238,11 @@ describeWithFixtures('a Phase II package: variants, best plan, the row', ['fixtu
     expect(planVariants(spec, SENDER, 2)).toHaveLength(2);
   });
 
-  it('keeps the best variant: base aborts (v = 0), ints_2 registers and hits', () => {
-    const row = phase2Package({
+  it('keeps the best variant: base aborts (v = 0), ints_2 registers and hits', async () => {
+    const row = await phase2Package({
       packageId: PKG,
       targets: [thing, registry],
-      plans: [
+      source: listPlans([
         {
           calls: [
             { target: `${PKG}::things::make`, args: [{ u64: 0 }] },
@@ -250,7 +250,7 @@ describeWithFixtures('a Phase II package: variants, best plan, the row', ['fixtu
             { target: '0x2::transfer::public_transfer', type_args: [thing], args: [{ result: 0 }, { address: '0x5' }] },
           ],
         },
-      ],
+      ]),
       sim,
       mode: 'local',
       maxVariants: 4,
@@ -269,18 +269,18 @@ describeWithFixtures('a Phase II package: variants, best plan, the row', ['fixtu
     expect(row.sim_attempts).toBe(4);
   });
 
-  it('a causality error is reported and scores nothing; mock-perfect is labelled synthetic; no plan says so', () => {
-    const bad = phase2Package({ packageId: PKG, targets: [thing], plans: [{ calls: [{ target: `${PKG}::things::mint`, args: [{ result: 0 }] }] }], sim, mode: 'local', maxVariants: 4 });
+  it('a causality error is reported and scores nothing; mock-perfect is labelled synthetic; no plan says so', async () => {
+    const bad = await phase2Package({ packageId: PKG, targets: [thing], source: listPlans([{ calls: [{ target: `${PKG}::things::mint`, args: [{ result: 0 }] }] }]), sim, mode: 'local', maxVariants: 4 });
     expect(bad).toMatchObject({ causality_valid: false, causality_score: 0, score: { created_hits: 0 }, dry_run_ok: false });
     expect(bad.error).toMatch(/^causality: Causality violation in call 0/);
-    const perfect = phase2Package({ packageId: PKG, targets: [thing], plans: [], sim, mode: 'local', maxVariants: 4, perfect: true });
+    const perfect = await phase2Package({ packageId: PKG, targets: [thing], source: listPlans([]), sim, mode: 'local', maxVariants: 4, perfect: true });
     expect(perfect).toMatchObject({ synthetic: true, score: { created_hits: 1, targets: 1 }, dry_run_ok: true });
-    const empty = phase2Package({ packageId: PKG, targets: [thing], plans: [], sim, mode: 'local', maxVariants: 4 });
+    const empty = await phase2Package({ packageId: PKG, targets: [thing], source: listPlans([]), sim, mode: 'local', maxVariants: 4 });
     expect(empty).toMatchObject({ error: 'the agent gave no plan', score: { created_hits: 0 } });
-    const mint = phase2Package({ packageId: PKG, targets: [thing], plans: [{ calls: [{ target: `${PKG}::things::mint`, args: [{ u64: 1 }] }] }], sim, mode: 'local', maxVariants: 1 });
+    const mint = await phase2Package({ packageId: PKG, targets: [thing], source: listPlans([{ calls: [{ target: `${PKG}::things::mint`, args: [{ u64: 1 }] }] }]), sim, mode: 'local', maxVariants: 1 });
     // The original's static scan: mint hands a Thing to transfer::public_transfer in its own body.
     expect(mint).toMatchObject({ dry_run_ok: true, created_object_types_list: [thing], static_created_object_types: [thing] });
-    const buildOnly = phase2Package({ packageId: PKG, targets: [thing], plans: [{ calls: [{ target: `${PKG}::things::mint`, args: [{ u64: 1 }] }] }], sim, mode: 'build-only', maxVariants: 1 });
+    const buildOnly = await phase2Package({ packageId: PKG, targets: [thing], source: listPlans([{ calls: [{ target: `${PKG}::things::mint`, args: [{ u64: 1 }] }] }]), sim, mode: 'build-only', maxVariants: 1 });
     expect(buildOnly).toMatchObject({ tx_build_ok: true, dry_run_ok: false, score: { created_hits: 0 } });
   });
 });

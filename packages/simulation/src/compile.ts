@@ -17,6 +17,8 @@ export interface CompileAndPublishOptions extends ExecuteOptions {
   packageName?: string;
   /** Packages (by storage id) to offer the compiler besides the framework (default: every loaded package). */
   dependencies?: readonly string[];
+  /** Named addresses the sources may call packages by (original id → name, e.g. `target_pkg`). */
+  addressNames?: Readonly<Record<string, string>>;
 }
 
 /** Outcome of {@link compileAndPublish}. */
@@ -49,12 +51,14 @@ export async function compileAndPublish(env: SimulationEnvironment, options: Com
   // Offer the newest version of every package (or those asked for).
   const wanted = options.dependencies?.map((d) => canonicalAddress(d));
   const byOriginal = new Map<string, BytecodeDependency>();
+  const names = new Map(Object.entries(options.addressNames ?? {}).map(([id, n]) => [canonicalAddress(id), n]));
   for (const id of wanted ?? env.vm.packageIds()) {
     const p = env.vm.packageById(id);
     if (p === undefined) throw new SimulationError('MISSING_PACKAGE', `package ${id} is not loaded`, { address: id });
     const prev = byOriginal.get(p.originalId);
     if (prev !== undefined && (env.vm.packageById(prev.publishedAt ?? '')?.version ?? 0) >= (p.version ?? 0)) continue;
-    byOriginal.set(p.originalId, { name: nameOf(p.originalId), address: p.originalId, modules: p.modules.map((m) => m.module), publishedAt: p.id });
+    const addressName = names.get(p.originalId);
+    byOriginal.set(p.originalId, { name: addressName ?? nameOf(p.originalId), address: p.originalId, modules: p.modules.map((m) => m.module), publishedAt: p.id, ...(addressName ? { addressName } : {}) });
   }
   for (const id of ['0x1', '0x2'].map((a) => canonicalAddress(a))) {
     if (!byOriginal.has(id)) {

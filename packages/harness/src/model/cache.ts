@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type ChatMessage, type GenerateOptions, type GenerateParams, type GenerateResult, type ModelClient, type ModelUsage } from './types.js';
+import { type ChatMessage, type GenerateOptions, type GenerateParams, type GenerateResult, type ModelClient, type ModelUsage, type ToolCall } from './types.js';
 
 /** What a cache key covers. */
 export interface CacheKeyInput {
@@ -53,6 +53,8 @@ export interface CacheEntry {
   finish_reason: string | null;
   usage: ModelUsage;
   request_id: string | null;
+  /** Function calls of the answer (absent when it made none). */
+  tool_calls?: ToolCall[];
 }
 
 /** Summary of a cache directory. */
@@ -83,7 +85,7 @@ export class ResponseCache {
     if (!existsSync(file)) return undefined;
     try {
       const e = JSON.parse(readFileSync(file, 'utf8')) as CacheEntry;
-      return { content: e.content, finishReason: e.finish_reason, usage: e.usage, requestId: e.request_id };
+      return { content: e.content, finishReason: e.finish_reason, usage: e.usage, requestId: e.request_id, ...(e.tool_calls ? { toolCalls: e.tool_calls } : {}) };
     } catch {
       return undefined; // A damaged entry is a miss; the next write replaces it.
     }
@@ -103,6 +105,7 @@ export class ResponseCache {
       finish_reason: result.finishReason,
       usage: result.usage,
       request_id: result.requestId,
+      ...(result.toolCalls && result.toolCalls.length > 0 ? { tool_calls: result.toolCalls } : {}),
     };
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(entry) + '\n');

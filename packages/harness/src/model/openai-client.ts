@@ -7,7 +7,7 @@
  */
 import OpenAI from 'openai';
 import { DEFAULT_RETRY, type RetryNotice, type RetryPolicy, withRetries } from './retry.js';
-import { type ChatMessage, type GenerateOptions, type GenerateParams, type GenerateResult, type ModelClient, ModelError, type ModelUsage } from './types.js';
+import { type ChatMessage, type GenerateOptions, type GenerateParams, type GenerateResult, type ModelClient, ModelError, type ModelUsage, type ToolCall } from './types.js';
 
 /** Settings of the client (transport: none of this changes an answer). */
 export interface OpenAiClientOptions {
@@ -76,6 +76,16 @@ function usageOf(u: OpenAI.Completions.CompletionUsage | undefined): ModelUsage 
   };
 }
 
+/** The function calls of an answer (other tool kinds are ignored). */
+function toolCallsOf(calls: unknown): ToolCall[] {
+  if (!Array.isArray(calls)) return [];
+  const out: ToolCall[] = [];
+  for (const c of calls as { type?: string; function?: { name?: unknown; arguments?: unknown } }[]) {
+    if (c?.function && typeof c.function.name === 'string') out.push({ name: c.function.name, arguments: typeof c.function.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}) });
+  }
+  return out;
+}
+
 /** An OpenAI-compatible model. */
 export class OpenAiCompatibleModel implements ModelClient {
   readonly model: string;
@@ -104,6 +114,9 @@ export class OpenAiCompatibleModel implements ModelClient {
     if (params.responseFormat !== undefined) body.response_format = params.responseFormat;
     if (params.thinking !== undefined) body.thinking = params.thinking;
     if (params.seed !== undefined) body.seed = params.seed;
+    if (params.tools !== undefined && params.tools.length > 0) {
+      body.tools = params.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    }
     const signal = options.signal;
     const { value, attempts } = await withRetries(
       async () => {
@@ -127,6 +140,8 @@ export class OpenAiCompatibleModel implements ModelClient {
     if (choice === undefined || (typeof content !== 'string' && content !== null && content !== undefined)) {
       throw new ModelError('malformed', `unexpected response shape (no choices[0].message.content)`, { attempts, usage, requestId: value.requestId });
     }
+    const toolCalls = toolCallsOf(choice.message?.tool_calls);
+    if (toolCalls.length > 0) return { content: typeof content === 'string' ? content : '', finishReason, usage, requestId: value.requestId, cache: 'off', attempts, toolCalls };
     if (typeof content !== 'string' || content.trim() === '') {
       const hint = finishReason === 'length' ? ' (model hit max_tokens; increase SMI_MAX_TOKENS or reduce prompt size)' : '';
       throw new ModelError(finishReason === 'length' ? 'truncated' : 'empty', `model returned empty content${hint}`, { attempts, usage, requestId: value.requestId });

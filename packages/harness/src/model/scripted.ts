@@ -4,10 +4,10 @@
  * cache (an earlier run), failing clearly on anything it has not seen.
  */
 import { cacheKey, type ResponseCache } from './cache.js';
-import { type ChatMessage, type GenerateOptions, type GenerateParams, type GenerateResult, type ModelClient, ModelError, type ModelUsage } from './types.js';
+import { type ChatMessage, type GenerateOptions, type GenerateParams, type GenerateResult, type ModelClient, ModelError, type ModelUsage, type ToolCall } from './types.js';
 
 /** One scripted answer: text, or a full answer, or an error to throw. */
-export type ScriptedAnswer = string | { content: string; finishReason?: string; usage?: Partial<ModelUsage> } | ModelError;
+export type ScriptedAnswer = string | { content: string; finishReason?: string; usage?: Partial<ModelUsage>; toolCalls?: ToolCall[] } | ModelError;
 
 /** A scripted model: answers in order (the last repeats), or computed from the messages. */
 export class ScriptedModel implements ModelClient {
@@ -35,7 +35,8 @@ export class ScriptedModel implements ModelClient {
     const input = a.usage?.input ?? Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4);
     const output = a.usage?.output ?? Math.ceil(a.content.length / 4);
     const usage: ModelUsage = { input, output, cached: a.usage?.cached ?? 0, reasoning: a.usage?.reasoning ?? 0, total: a.usage?.total ?? input + output };
-    const finishReason = a.finishReason ?? 'stop';
+    const finishReason = a.finishReason ?? (a.toolCalls?.length ? 'tool_calls' : 'stop');
+    if (a.toolCalls && a.toolCalls.length > 0) return { content: a.content, finishReason, usage, requestId: null, cache: 'off', attempts: 1, toolCalls: a.toolCalls };
     if (a.content.trim() === '') {
       const hint = finishReason === 'length' ? ' (model hit max_tokens; increase SMI_MAX_TOKENS or reduce prompt size)' : '';
       throw new ModelError(finishReason === 'length' ? 'truncated' : 'empty', `model returned empty content${hint}`, { usage, attempts: 1 });

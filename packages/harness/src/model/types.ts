@@ -22,6 +22,21 @@ export interface GenerateParams {
   /** Provider "thinking" mode (`SMI_THINKING`): `{type, clear_thinking?}`. */
   thinking?: { type: string; clear_thinking?: boolean };
   seed?: number;
+  /** Functions the model may call instead of answering (OpenAI `tools`). */
+  tools?: readonly ToolSpec[];
+}
+
+/** A function the model may call: a name, what it does, and a JSON Schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A function call the model made (its arguments as the JSON text it wrote). */
+export interface ToolCall {
+  name: string;
+  arguments: string;
 }
 
 /** Tokens of one call (or a sum of calls). */
@@ -57,6 +72,8 @@ export interface GenerateResult {
   cache: CacheStatus;
   /** HTTP attempts made (1 without retries; 0 for a cache hit). */
   attempts: number;
+  /** Function calls the model made (only when the request offered `tools`). */
+  toolCalls?: ToolCall[];
 }
 
 /** Options of one generation. */

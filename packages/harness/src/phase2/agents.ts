@@ -9,8 +9,19 @@ import { baselineCandidates } from './baseline.js';
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** The Phase II agents. */
-export const PHASE2_AGENTS = ['mock-empty', 'mock-perfect', 'mock-planfile', 'baseline-search'] as const;
+export const PHASE2_AGENTS = ['mock-empty', 'mock-perfect', 'mock-planfile', 'baseline-search', 'template-search', 'real-openai-compatible', 'helper-package'] as const;
 export type Phase2Agent = (typeof PHASE2_AGENTS)[number];
+
+/** The agents that give a fixed list of plans (no model). */
+export type StaticPhase2Agent = 'mock-empty' | 'mock-perfect' | 'mock-planfile' | 'baseline-search';
+
+/** The agents that ask a model. */
+export const MODEL_PHASE2_AGENTS: readonly Phase2Agent[] = ['template-search', 'real-openai-compatible', 'helper-package'];
+
+/** `true` for an agent without a model. */
+export function isStaticPhase2Agent(agent: Phase2Agent): agent is StaticPhase2Agent {
+  return !MODEL_PHASE2_AGENTS.includes(agent);
+}
 
 /** Why a Phase II agent cannot be used. */
 export class Phase2AgentError extends Error {
@@ -42,7 +53,7 @@ export function readPlanFile(text: string, source: string): Map<string, Json> {
 }
 
 /** The plans an agent gives for `pkg`. */
-export function agentPlans(agent: Phase2Agent, pkg: MovePackage, options: { planFile?: ReadonlyMap<string, Json>; maxCandidates?: number }): Json[] {
+export function agentPlans(agent: StaticPhase2Agent, pkg: MovePackage, options: { planFile?: ReadonlyMap<string, Json>; maxCandidates?: number }): Json[] {
   switch (agent) {
     case 'mock-empty':
       return [{ calls: [] }];

@@ -10,7 +10,7 @@
  */
 import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
-import { objectView, SimulationEnvironment } from '@smi/simulation';
+import { objectView, SimulationEnvironment, type StateSnapshot } from '@smi/simulation';
 import { type Plan, PlanError } from './plan.js';
 import { planToPtb } from './plan-ptb.js';
 import { canonicalBaseType } from './score.js';
@@ -29,6 +29,8 @@ export interface LocalSimulationOptions {
   coinBalance: bigint;
   /** First gas budget, then the ladder (MIST). */
   gasBudgets: readonly bigint[];
+  /** Objects a user prepared with `smi sandbox-exec` (its state file, read once): loaded before the inits run. */
+  state?: StateSnapshot;
 }
 
 /** What one plan did. */
@@ -81,6 +83,7 @@ export class LocalSimulation {
   /** Prepare the state for `target` (by id: it must be among `options.packages`). */
   static prepare(target: string, options: LocalSimulationOptions): LocalSimulation {
     const env = SimulationEnvironment.create({ packages: options.packages, protocolConfig: options.protocolConfig, sender: options.sender });
+    if (options.state !== undefined) env.importState(options.state);
     const byId = new Map(options.packages.map((p) => [p.id, p]));
     const order: string[] = [];
     const visit = (id: string): void => {

@@ -39,6 +39,27 @@ function rowJson(r: PackageResult): { [key: string]: PyJson } {
   return { ...row, elapsed_seconds: f(r.elapsed_seconds), error: r.error, timed_out: r.timed_out, outcome: r.outcome, causality_score: f(Number(r.row.causality_score ?? 1)) };
 }
 
+/** The unbiased pass@k estimate of one package: `1 - C(n-c, k) / C(n, k)` (n samples, c all-hit). */
+export function passAtK(n: number, c: number, k: number): number {
+  if (n - c < k) return 1;
+  let miss = 1;
+  for (let i = n - c + 1; i <= n; i++) miss *= 1 - k / i;
+  return 1 - miss;
+}
+
+type EpochSummary = { all_hit: boolean; created_hits: number; targets: number };
+
+/** pass@k over packages (k = 1…epochs) and the mean hit rate over every epoch, when rows have epochs. */
+function epochAggregate(rows: readonly Record<string, unknown>[]): { [key: string]: PyJson } {
+  const withEpochs = rows.map((r) => r.epochs as EpochSummary[] | undefined).filter((e): e is EpochSummary[] => Array.isArray(e) && e.length > 0);
+  if (withEpochs.length === 0) return {};
+  const n = Math.min(...withEpochs.map((e) => e.length));
+  const pass: { [key: string]: PyJson } = {};
+  for (let k = 1; k <= n; k++) pass[String(k)] = f(withEpochs.reduce((a, e) => a + passAtK(e.length, e.filter((x) => x.all_hit).length, k), 0) / withEpochs.length);
+  const rates = withEpochs.flatMap((e) => e.map((x) => (x.targets === 0 ? 0 : x.created_hits / x.targets)));
+  return { epochs: n, pass_at_k: pass, mean_epoch_hit_rate: f(rates.reduce((a, b) => a + b, 0) / rates.length) };
+}
+
 /** Aggregates of Phase II results (the original's keys first). */
 export function phase2Aggregate(results: readonly PackageResult[]): { [key: string]: PyJson } {
   const scores = results.map((r) => r.row.score as Score);
@@ -73,6 +94,7 @@ export function phase2Aggregate(results: readonly PackageResult[]): { [key: stri
     causality_success_rate: f(rows.length === 0 ? 0 : causalValid / rows.length),
     synthetic_packages: rows.filter((r) => r.synthetic === true).length,
     outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, outcomes[o]])),
+    ...epochAggregate(rows),
   };
 }
 
@@ -108,6 +130,7 @@ export function phase2SummaryText(runJson: RunJson): string {
       `hit rate  macro ${n(a.avg_hit_rate)}  micro ${n(a.micro_hit_rate)} (${String(a.hits)}/${String(a.targets)} target types)  max ${n(a.max_hit_rate)}`,
       `dry runs ok: ${String(a.dry_run_ok)}  causality valid: ${String(a.causality_valid_count)}  planning-only hit rate ${n(a.planning_only_hit_rate)}`,
       `outcomes: ${OUTCOMES.map((k) => `${k} ${o[k]}`).join(', ')}`,
+      ...(a.pass_at_k ? [`epochs ${String(a.epochs)}: ${Object.entries(a.pass_at_k as Record<string, PyJson>).map(([k, v]) => `pass@${k} ${n(v)}`).join('  ')}`] : []),
     ].join('\n') + '\n'
   );
 }

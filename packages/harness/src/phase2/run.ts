@@ -4,22 +4,28 @@
  * types, Phase I's truth), the agent's plans, a local simulation, and the row. The run JSON is
  * the original's `schema_version: 2`.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadPackageDir, type MovePackage } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
-import { writeFileAtomic } from '@smi/simulation';
+import { readStateFile, writeFileAtomic } from '@smi/simulation';
 import { discoverPackages, type PackageRef, selectPackages } from '../dataset.js';
-import { keyTypes, packageInterface } from '../phase1/truth.js';
+import type { ModelPrice } from '../accounting.js';
+import type { GenerateParams, ModelClient } from '../model/types.js';
+import type { PyJson } from '../py-json.js';
 import { renderRunJson, type RunJson } from '../run/checkpoint.js';
-import { executePackages, type PackageWork } from '../run/executor.js';
+import { executePackages, type PackageContext, type PackageJob, type PackageWork } from '../run/executor.js';
 import { closeSession, openRun, runTotals, type RunTotals, statusOf, touchSession } from '../run/session.js';
 import { openRunOptions, type RunControlOptions } from '../run/control.js';
 import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
 import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
-import { agentPlans, type Phase2Agent } from './agents.js';
-import { LocalSimulation } from './local.js';
+import { isStaticPhase2Agent, type Phase2Agent } from './agents.js';
+import type { SummaryMode } from './interface-summary.js';
+import type { Phase2ServerSupport } from './model-call.js';
+import { InterfaceIndex, phase2PackageWork, type Phase2WorkSettings } from './package-work.js';
+import { PHASE2_PROMPT_VERSION } from './prompts.js';
 import { phase2RunJson } from './report.js';
-import { phase2Package } from './worker.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -39,8 +45,31 @@ export interface Phase2Options extends RunControlOptions {
   gasBudgetLadder: readonly bigint[];
   maxHeuristicVariants: number;
   baselineMaxCandidates: number;
+  /** Samples per package (pass@k); 1 by default. */
+  epochs?: number;
+  /** The model of the model agents, its generation parameters and price. */
+  model?: ModelClient;
+  params?: GenerateParams;
+  price?: ModelPrice;
+  /** Stop starting packages once this much is spent (needs `price`). */
+  budgetUsd?: number | null;
+  /** Fields of the `agent_effective_config` event (the model's configuration, key redacted). */
+  effectiveConfig?: { [key: string]: PyJson };
+  maxPlanningCalls?: number;
+  maxPlanAttempts?: number;
+  summaryMode?: Exclude<SummaryMode, 'focused'>;
+  needMore?: 'auto' | 'json';
+  maxFunctions?: number;
+  maxRepairRounds?: number;
+  /** Objects prepared with `smi sandbox-exec` (its state file), in every simulation. */
+  stateFile?: string;
   onStart?: (info: { total: number; done: number; todo: number; missing: string[] }) => void;
   onResult?: (result: PackageResult) => void;
+}
+
+/** SHA-256 of a file (a state file's identity in the spec). */
+function packageFileHash(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
 /** How a Phase II session ended. */
@@ -57,21 +86,19 @@ export interface Phase2Outcome {
 export class Phase2Error extends Error {
   override readonly name = 'Phase2Error';
   constructor(
-    readonly code: 'NO_PACKAGES',
+    readonly code: 'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_PRICE',
     message: string,
   ) {
     super(message);
   }
 }
 
-/** The outcome of a row: every target created, some missed, or the package could not be tried. */
-function outcomeOf(row: { score: { targets: number; created_hits: number } }): Outcome {
-  if (row.score.targets > 0 && row.score.created_hits >= row.score.targets) return 'correct';
-  return 'wrong';
-}
-
 /** Run (or resume) Phase II. */
 export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
+  if (!isStaticPhase2Agent(o.agent) && o.model === undefined) throw new Phase2Error('NEEDS_MODEL', `the ${o.agent} agent needs a model (SMI_MODEL and an API key)`);
+  if (o.budgetUsd != null && o.price === undefined) throw new Phase2Error('NEEDS_PRICE', `--budget-usd needs the model's price: add it to a prices.yaml (--prices)`);
+  const epochs = Math.max(1, o.epochs ?? 1);
+  const params = o.params ?? {};
   const { packages } = discoverPackages(o.corpusRoot);
   const { picked, missing } = selectPackages(packages, { ...(o.ids ? { ids: o.ids.ids } : {}), samples: o.samples, seed: o.seed });
   if (picked.length === 0) throw new Phase2Error('NO_PACKAGES', `no packages to run under ${o.corpusRoot}`);
@@ -83,7 +110,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     package_hashes: Object.fromEntries(picked.map((p) => [p.packageId, packageDirHash(p.packageDir)])),
     seed: o.seed.toString(),
     agent: o.agent,
-    model: null,
+    model: o.model ? { id: o.model.model, base_url: o.model.baseUrl, params } : null,
     limits: {
       simulation_mode: o.simulationMode,
       sender: o.sender,
@@ -96,10 +123,17 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
       baseline_max_candidates: o.baselineMaxCandidates,
       per_package_timeout_seconds: o.perPackageTimeoutSeconds ?? 120,
       plan_file_packages: o.planFile ? o.planFile.size : null,
+      max_planning_calls: o.maxPlanningCalls ?? 50,
+      max_plan_attempts: o.maxPlanAttempts ?? 5,
+      summary_mode: o.summaryMode ?? 'entry_then_public',
+      need_more: o.needMore ?? 'auto',
+      max_functions: o.maxFunctions ?? 60,
+      max_repair_rounds: o.maxRepairRounds ?? 3,
+      state_file: o.stateFile === undefined ? null : packageFileHash(o.stateFile),
     },
-    prompt_version: 'phase2-v1',
+    prompt_version: PHASE2_PROMPT_VERSION,
     code: { git_commit: gitCommit(path.dirname(new URL(import.meta.url).pathname)), harness_version: harnessVersion(), packages: packageVersions() },
-    epochs: 1,
+    epochs,
   };
   const startedAt = Math.floor(Date.now() / 1000);
   const metadata = {
@@ -115,6 +149,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     gas_coin: null,
     simulation_mode: o.simulationMode,
     max_heuristic_variants: o.maxHeuristicVariants,
+    max_plan_attempts: o.maxPlanAttempts ?? 5,
     parent_pid: o.parentPid ?? null,
     max_run_seconds: o.maxRunSeconds ?? null,
     argv: o.argv ?? [],
@@ -124,6 +159,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
   const firstStart = Math.floor(Date.parse(run.state.sessions[0].started_at) / 1000);
   o.store.event('run_started', { started_at_unix_seconds: firstStart, agent: o.agent, seed: Number(o.seed), run_id: o.runId, resumed: run.resumed, done: run.done.size, todo: run.todo.length, spec_hash: run.specHash });
 
+  if (o.effectiveConfig !== undefined) o.store.event('agent_effective_config', o.effectiveConfig);
   o.onStart?.({ total: run.ids.length, done: run.done.size, todo: run.todo.length, missing });
   // Every corpus package is loaded in each simulation: dependencies may be any of them.
   const byDir = new Map<string, MovePackage>();
@@ -146,7 +182,34 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     o.store.event('checkpoint_written', { path: o.out ?? (o.store.dir === null ? null : path.join(o.store.dir, 'run.json')), packages_count: all.size, final });
     return { runJson, text };
   };
-  const work = async (job: { packageId: string; packageDir: string }): Promise<PackageWork> => {
+  const settings: Phase2WorkSettings = {
+    agent: o.agent,
+    ...(o.planFile ? { planFile: o.planFile } : {}),
+    loaded,
+    protocolConfig: o.protocolConfig,
+    simulationMode: o.simulationMode,
+    sender: o.sender,
+    publisher: o.publisher,
+    senderCoins: o.senderCoins,
+    coinBalance: o.coinBalance,
+    gasBudgets: [o.gasBudget, ...o.gasBudgetLadder],
+    maxHeuristicVariants: o.maxHeuristicVariants,
+    baselineMaxCandidates: o.baselineMaxCandidates,
+    epochs,
+    model: o.model ?? null,
+    params,
+    maxPlanningCalls: o.maxPlanningCalls ?? 50,
+    maxPlanAttempts: o.maxPlanAttempts ?? 5,
+    summaryMode: o.summaryMode ?? 'entry_then_public',
+    needMore: o.needMore ?? 'auto',
+    maxFunctions: o.maxFunctions ?? 60,
+    maxRepairRounds: o.maxRepairRounds ?? 3,
+    artifactsDir: o.store.dir === null ? null : path.join(o.store.dir, 'artifacts'),
+    ...(o.stateFile !== undefined ? { state: readStateFile(o.stateFile) } : {}),
+  };
+  const support: Phase2ServerSupport = { tools: true };
+  const interfaces = new InterfaceIndex(new Map(loaded.map((p) => [p.id, p])));
+  const work = async (job: PackageJob, ctx: PackageContext): Promise<PackageWork> => {
     let pkg: MovePackage;
     try {
       // Loaded once with the corpus; read again only to report why it could not be.
@@ -155,32 +218,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
       const error = `the package cannot be read: ${e instanceof Error ? e.message : String(e)}`;
       return { outcome: 'infra_error', error, timed_out: false, row: { package_id: job.packageId, score: { targets: 0, created_distinct: 0, created_hits: 0, missing: 0 }, error } };
     }
-    const targets = keyTypes(packageInterface(pkg.id, pkg.modules.map((m) => m.module)));
-    const plans = agentPlans(o.agent, pkg, { ...(o.planFile ? { planFile: o.planFile } : {}), maxCandidates: o.baselineMaxCandidates });
-    let sim: LocalSimulation;
-    try {
-      sim = LocalSimulation.prepare(pkg.id, {
-        packages: loaded,
-        protocolConfig: o.protocolConfig,
-        sender: o.sender,
-        publisher: o.publisher,
-        senderCoins: o.senderCoins,
-        coinBalance: o.coinBalance,
-        gasBudgets: [o.gasBudget, ...o.gasBudgetLadder],
-      });
-    } catch (e) {
-      const error = `the simulation cannot be prepared: ${e instanceof Error ? e.message : String(e)}`;
-      return { outcome: 'infra_error', error, timed_out: false, row: { package_id: pkg.id, score: { targets: targets.length, created_distinct: 0, created_hits: 0, missing: targets.length }, error } };
-    }
-    const row = phase2Package({ packageId: pkg.id, targets, plans, sim, mode: o.simulationMode, maxVariants: o.maxHeuristicVariants, perfect: o.agent === 'mock-perfect' });
-    if (sim.initFailures.length > 0) row.init_failures = sim.initFailures;
-    return {
-      outcome: outcomeOf(row),
-      error: (row.error as string | null) ?? null,
-      timed_out: false,
-      row,
-      eventFields: { dry_run_ok: row.dry_run_ok as boolean, created_hits: row.score.created_hits, targets: row.score.targets, plan_variant: (row.plan_variant as string | null) ?? null },
-    };
+    return phase2PackageWork(pkg, ctx, settings, support, interfaces);
   };
   const checkpointEvery = o.checkpointEvery ?? 10;
   const outcome = await executePackages({
@@ -188,15 +226,16 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     session: run.session,
     jobs: run.todo,
     doneBefore: run.done.size,
-    work: (job) => work(job),
+    work,
     concurrency: o.concurrency ?? 1,
     perPackageTimeoutMs: (o.perPackageTimeoutSeconds ?? 120) * 1000,
     maxRunMs: o.maxRunSeconds == null ? null : o.maxRunSeconds * 1000,
     parentPid: o.parentPid ?? null,
     ...(o.signal ? { signal: o.signal } : {}),
-    budgetUsd: null,
-    spentBeforeUsd: 0,
-    price: { input: 0, output: 0 },
+    budgetUsd: o.budgetUsd ?? null,
+    spentBeforeUsd: runTotals(o.store, run.state).spent_usd ?? 0,
+    // Agents without a model cost nothing, which is known.
+    price: o.model ? o.price : { input: 0, output: 0 },
     continueOnError: o.continueOnError ?? true,
     maxErrors: o.maxErrors ?? 25,
     errorsBefore: run.errorsBefore,

@@ -2,12 +2,15 @@
  * One Phase II package: try each plan an agent gives (normalized, checked for causality, in
  * the original's heuristic variants), keep the best by created target types, and write the
  * original's row (`Phase2ResultKeys`) plus what it left out: the outcome, which types hit and
- * which are missing, and whether the result is a mock's (never a real inhabitant).
+ * which are missing, the plan that made the best result (so a hit can be replayed), and
+ * whether the result is a mock's (never a real inhabitant). Plans come from a
+ * {@link PlanSource}, which hears how the previous one failed (a model's retry prompt).
  */
 import { canonicalAddress } from '@smi/bytecode';
 import type { LocalSimulation, PlanRun } from './local.js';
 import { normalizePlan, type Plan, validateCausality, type CausalityValidation } from './plan.js';
 import { parsePlan } from './plan-ptb.js';
+import type { LastFailure } from './prompts.js';
 import { staticCreatedTypes } from './static-types.js';
 import { scoreInhabitation } from './score.js';
 
@@ -64,6 +67,21 @@ export function planVariants(spec: Json, sender: string, max: number): { name: V
   return out;
 }
 
+/** A plan an agent gives, or why it gave none this time. */
+export type PlanItem = { $kind: 'Plan'; spec: Json } | { $kind: 'NoPlan'; error: string };
+
+/** Where a package's plans come from: asked for one at a time, told how the last one failed. */
+export interface PlanSource {
+  /** The next plan, or `null` when the agent has no more. */
+  next(lastFailure: LastFailure | null): Promise<PlanItem | null>;
+}
+
+/** A fixed list of plans (the model-free agents). */
+export function listPlans(plans: readonly Json[]): PlanSource {
+  let i = 0;
+  return { next: async () => (i < plans.length ? { $kind: 'Plan', spec: plans[i++] } : null) };
+}
+
 /** A Phase II row, with the original's keys. */
 export type Phase2Row = Record<string, unknown> & {
   package_id: string;
@@ -76,6 +94,7 @@ interface Best {
   variant: VariantName;
   hits: number;
   plan: Plan;
+  spec: Json;
 }
 
 /** Settings of one package. */
@@ -83,69 +102,111 @@ export interface Phase2PackageOptions {
   packageId: string;
   /** Key types to create (Phase I truth). */
   targets: readonly string[];
-  /** The plans the agent gives, as JSON (each tried in turn). */
-  plans: readonly Json[];
+  /** Where the plans come from (each tried in turn until every target is created). */
+  source: PlanSource;
   sim: LocalSimulation;
   mode: 'local' | 'build-only';
   maxVariants: number;
   /** `mock-perfect`: created = targets, no simulation (labelled `synthetic`). */
   perfect?: boolean;
+  /** When the package's time is up (`Date.now()` ms). */
+  deadline?: number | null;
+}
+
+/** The package's time ran out. */
+export class PackageTimeout extends Error {
+  override readonly name = 'PackageTimeout';
+}
+
+/** What a failed or missing run tells the agent for its next plan. */
+function failureOf(run: PlanRun, targets: readonly string[]): LastFailure {
+  if (!run.txBuildOk) return { harness_error: run.error ?? 'the plan does not build' };
+  if (!run.ok) return { dry_run_effects_error: `${run.effectsError ?? 'error'}: ${run.error ?? ''}`.trim() };
+  const s = scoreInhabitation(targets, run.createdTypes);
+  return { missing_targets: s.missing_types, created_types: [...new Set(run.createdTypes)].sort() };
 }
 
 /** Run a package's plans and make its row. */
-export function phase2Package(o: Phase2PackageOptions): Phase2Row {
+export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row> {
   const started = performance.now();
   const sender = canonicalAddress(o.sim.options.sender);
   let best: Best | null = null;
   let causality: CausalityValidation = validateCausality({ calls: [] });
-  let corrections: string[] = [];
-  let histogram: Record<string, number> = {};
+  const corrections: string[] = [];
+  const histogram: Record<string, number> = {};
   let parseOk = false;
   let lastError: string | null = null;
   let planAttempts = 0;
   let simAttempts = 0;
-  const targetsHit = () => best !== null && best.hits >= new Set(o.targets).size && o.targets.length > 0;
+  let plansGiven = 0;
+  let lastFailure: LastFailure | null = null;
+  const allHit = () => best !== null && best.hits >= new Set(o.targets).size && o.targets.length > 0;
+  const checkTime = () => {
+    if (o.deadline != null && Date.now() >= o.deadline) throw new PackageTimeout('per-package timeout exceeded');
+  };
+  let timedOut = false;
   if (!o.perfect) {
-    for (const raw of o.plans) {
-      planAttempts++;
-      const norm = normalizePlan(raw);
-      corrections = norm.corrections;
-      histogram = norm.correctionCounts;
-      causality = validateCausality(norm.spec);
-      if (!causality.valid) {
-        lastError = `causality: ${causality.errors[0]}`;
-        continue;
-      }
-      for (const variant of planVariants(norm.spec, sender, Math.max(1, o.maxVariants))) {
-        let plan;
-        try {
-          plan = parsePlan(variant.spec);
-          parseOk = true;
-        } catch (e) {
-          lastError = e instanceof Error ? e.message : String(e);
-          break;
+    try {
+      for (;;) {
+        checkTime();
+        const item = await o.source.next(lastFailure);
+        if (item === null) break;
+        planAttempts++;
+        if (item.$kind === 'NoPlan') {
+          lastError = item.error;
+          lastFailure = { harness_error: item.error };
+          continue;
         }
-        const run = o.sim.run(plan, o.mode === 'build-only');
-        simAttempts += Math.max(1, run.attempts);
-        const hits = scoreInhabitation(o.targets, run.createdTypes).created_hits;
-        if (best === null || hits > best.hits || (hits === best.hits && run.ok && !best.run.ok)) best = { run, variant: variant.name, hits, plan };
-        if (!run.ok) lastError = run.error;
-        if (targetsHit()) break;
+        plansGiven++;
+        const norm = normalizePlan(item.spec);
+        corrections.push(...norm.corrections);
+        for (const [k, v] of Object.entries(norm.correctionCounts)) histogram[k] = (histogram[k] ?? 0) + v;
+        causality = validateCausality(norm.spec);
+        if (!causality.valid) {
+          lastError = `causality: ${causality.errors[0]}`;
+          lastFailure = { harness_error: causality.errors.join('; ') };
+          continue;
+        }
+        let attemptBest: PlanRun | null = null;
+        for (const variant of planVariants(norm.spec, sender, Math.max(1, o.maxVariants))) {
+          checkTime();
+          let plan;
+          try {
+            plan = parsePlan(variant.spec);
+            parseOk = true;
+          } catch (e) {
+            lastError = e instanceof Error ? e.message : String(e);
+            lastFailure = { harness_error: lastError };
+            break;
+          }
+          const run = o.sim.run(plan, o.mode === 'build-only');
+          simAttempts += Math.max(1, run.attempts);
+          const hits = scoreInhabitation(o.targets, run.createdTypes).created_hits;
+          if (best === null || hits > best.hits || (hits === best.hits && run.ok && !best.run.ok)) best = { run, variant: variant.name, hits, plan, spec: variant.spec };
+          if (attemptBest === null || (run.ok && !attemptBest.ok)) attemptBest = run;
+          if (!run.ok) lastError = run.error;
+          if (allHit()) break;
+        }
+        if (allHit()) break;
+        if (attemptBest !== null) lastFailure = failureOf(attemptBest, o.targets);
       }
-      if (targetsHit()) break;
+    } catch (e) {
+      if (!(e instanceof PackageTimeout)) throw e;
+      timedOut = true;
+      lastError = e.message;
     }
   }
   const created = o.perfect ? [...o.targets] : (best?.run.createdTypes ?? []);
   const s = scoreInhabitation(o.targets, created);
   const run = best?.run;
   const ok = o.perfect ? true : run?.ok === true;
-  const error = o.perfect || ok ? null : (lastError ?? (o.plans.length === 0 ? 'the agent gave no plan' : null));
+  const error = timedOut ? lastError : o.perfect || ok ? null : (lastError ?? (plansGiven === 0 ? 'the agent gave no plan' : null));
   return {
     package_id: o.packageId,
     score: { targets: s.targets, created_distinct: s.created_distinct, created_hits: s.created_hits, missing: s.missing },
     error,
     elapsed_seconds: (performance.now() - started) / 1000,
-    timed_out: false,
+    timed_out: timedOut,
     created_object_types_list: [...new Set(created)].sort(),
     simulation_mode: o.mode,
     fell_back_to_dev_inspect: false,
@@ -172,9 +233,11 @@ export function phase2Package(o: Phase2PackageOptions): Phase2Row {
     causality_valid: causality.valid,
     causality_score: causality.causalityScore,
     causality_errors: causality.errors.slice(0, 5),
+    created_wrapped_object_types: [...new Set(best?.run.createdWrappedTypes ?? [])].sort(),
     static_created_object_types: best ? staticCreatedTypes(best.plan, new Map(o.sim.options.packages.map((p) => [p.id, p]))) : [],
     hit_types: s.hit_types,
     missing_types: s.missing_types,
+    best_plan: best?.spec ?? null,
     synthetic: o.perfect === true,
   };
 }

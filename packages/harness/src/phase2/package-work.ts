@@ -1,0 +1,187 @@
+/**
+ * The work of one Phase II package, whatever the agent: a fresh local simulation per epoch,
+ * the agent's plan source (a fixed list, or a model planning with progressive exposure, or a
+ * model filling templates, or a helper package), the row, and with `--epochs K` one summary
+ * per epoch (pass@k is computed from them). The row of epoch 0 is the package's row: later
+ * epochs never replace it with a better one.
+ */
+import { canonicalAddress, type MovePackage, type PackageInterface, SYSTEM_PACKAGES } from '@smi/bytecode';
+import type { ProtocolConfig } from '@smi/move-vm';
+import type { StateSnapshot } from '@smi/simulation';
+import type { GenerateParams, ModelClient } from '../model/types.js';
+import { keyTypes, packageInterface } from '../phase1/truth.js';
+import type { PackageContext, PackageWork } from '../run/executor.js';
+import type { Outcome } from '../run/types.js';
+import { agentPlans, isStaticPhase2Agent, type Phase2Agent } from './agents.js';
+import { helperPackageRow, type HelperPackageSettings } from './helper-package.js';
+import type { InventoryItem, SummaryMode } from './interface-summary.js';
+import { LocalSimulation } from './local.js';
+import { type ModelAgentSettings, type PackageView, ProgressivePlanner, TemplatePlanner } from './model-agent.js';
+import type { ModelFailure, Phase2ServerSupport } from './model-call.js';
+import { listPlans, phase2Package, type Phase2Row } from './worker.js';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** What every package of a Phase II run shares. */
+export interface Phase2WorkSettings {
+  agent: Phase2Agent;
+  planFile?: ReadonlyMap<string, Json>;
+  /** Every package a simulation loads (framework and corpus). */
+  loaded: readonly MovePackage[];
+  protocolConfig: ProtocolConfig;
+  simulationMode: 'local' | 'build-only';
+  sender: string;
+  publisher: string;
+  senderCoins: number;
+  coinBalance: bigint;
+  gasBudgets: readonly bigint[];
+  maxHeuristicVariants: number;
+  baselineMaxCandidates: number;
+  epochs: number;
+  /** The model agents' settings (`null` for the others). */
+  model: ModelClient | null;
+  params: GenerateParams;
+  maxPlanningCalls: number;
+  maxPlanAttempts: number;
+  summaryMode: Exclude<SummaryMode, 'focused'>;
+  needMore: 'auto' | 'json';
+  maxFunctions: number;
+  maxRepairRounds: number;
+  /** Where helper packages keep their artifacts (`null`: not kept). */
+  artifactsDir: string | null;
+  /** Objects prepared with `smi sandbox-exec` (its state file, read once), loaded into every simulation. */
+  state?: StateSnapshot;
+}
+
+/** The outcome of a row: every target created, or not. */
+function outcomeOf(row: Phase2Row): Outcome {
+  if (row.timed_out === true) return 'limit';
+  if (row.score.targets > 0 && row.score.created_hits >= row.score.targets) return 'correct';
+  return 'wrong';
+}
+
+/** The interfaces a model may ask about: the target, what it links to, and the framework. */
+export class InterfaceIndex {
+  private readonly cache = new Map<string, PackageInterface>();
+  constructor(private readonly byId: ReadonlyMap<string, MovePackage>) {}
+
+  of(pkg: MovePackage): PackageInterface {
+    let iface = this.cache.get(pkg.id);
+    if (iface === undefined) {
+      iface = packageInterface(pkg.id, pkg.modules.map((m) => m.module));
+      this.cache.set(pkg.id, iface);
+    }
+    return iface;
+  }
+
+  /** The target and every package it may call, by id. */
+  reachable(pkg: MovePackage): Map<string, PackageInterface> {
+    const out = new Map<string, PackageInterface>([[canonicalAddress(pkg.id), this.of(pkg)]]);
+    const ids = [...Object.values(pkg.linkageTable).map((d) => d.upgradedId), ...['0x1', '0x2', '0x3'].map((a) => canonicalAddress(a))];
+    for (const id of ids) {
+      const p = this.byId.get(canonicalAddress(id));
+      if (p !== undefined) out.set(canonicalAddress(p.id), this.of(p));
+    }
+    return out;
+  }
+}
+
+/** The objects the sender can use in a prepared simulation. */
+export function inventoryOf(sim: LocalSimulation): InventoryItem[] {
+  const sender = canonicalAddress(sim.options.sender);
+  const out: InventoryItem[] = [];
+  for (const o of sim.env.listObjects({ movesOnly: true })) {
+    if (o.type === null) continue;
+    const owner = o.owner as { $kind: string; address?: string };
+    if (owner.$kind === 'AddressOwner' && owner.address !== undefined && canonicalAddress(owner.address) === sender) out.push({ id: o.id, type: o.type, owner: 'owned' });
+    else if (owner.$kind === 'Shared' && !SYSTEM_PACKAGES.has(canonicalAddress(o.id))) out.push({ id: o.id, type: o.type, owner: 'shared' });
+    else if (owner.$kind === 'Immutable') out.push({ id: o.id, type: o.type, owner: 'immutable' });
+  }
+  return out;
+}
+
+/** Do one package (all its epochs). */
+export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s: Phase2WorkSettings, support: Phase2ServerSupport, interfaces: InterfaceIndex): Promise<PackageWork> {
+  const iface = interfaces.of(pkg);
+  const targets = keyTypes(iface);
+  const rows: Phase2Row[] = [];
+  const calls: unknown[] = [];
+  let failure: ModelFailure | null = null;
+  let unparseableOnly = false;
+  for (let epoch = 0; epoch < Math.max(1, s.epochs); epoch++) {
+    let sim: LocalSimulation;
+    try {
+      sim = LocalSimulation.prepare(pkg.id, {
+        packages: s.loaded,
+        protocolConfig: s.protocolConfig,
+        sender: s.sender,
+        publisher: s.publisher,
+        senderCoins: s.senderCoins,
+        coinBalance: s.coinBalance,
+        gasBudgets: s.gasBudgets,
+        ...(s.state !== undefined ? { state: s.state } : {}),
+      });
+    } catch (e) {
+      const error = `the simulation cannot be prepared: ${e instanceof Error ? e.message : String(e)}`;
+      return { outcome: 'infra_error', error, timed_out: false, row: { package_id: pkg.id, score: { targets: targets.length, created_distinct: 0, created_hits: 0, missing: targets.length }, error } };
+    }
+    const base = { packageId: pkg.id, targets, sim, mode: s.simulationMode, maxVariants: s.maxHeuristicVariants, deadline: ctx.deadline };
+    let row: Phase2Row;
+    if (isStaticPhase2Agent(s.agent)) {
+      const plans = agentPlans(s.agent, pkg, { ...(s.planFile ? { planFile: s.planFile } : {}), maxCandidates: s.baselineMaxCandidates });
+      row = await phase2Package({ ...base, source: listPlans(plans), perfect: s.agent === 'mock-perfect' });
+    } else {
+      if (s.model === null) throw new Error(`the ${s.agent} agent needs a model`);
+      const settings: ModelAgentSettings = {
+        model: s.model,
+        params: s.params,
+        maxPlanningCalls: s.maxPlanningCalls,
+        maxPlanAttempts: s.maxPlanAttempts,
+        summaryMode: s.summaryMode,
+        needMore: s.needMore,
+        maxFunctions: s.maxFunctions,
+        epoch,
+      };
+      const view: PackageView = { packageId: pkg.id, targets, iface, interfaces: interfaces.reachable(pkg), inventory: inventoryOf(sim) };
+      if (s.agent === 'helper-package') {
+        const helper: HelperPackageSettings = { ...settings, maxRepairRounds: s.maxRepairRounds, artifactsDir: s.artifactsDir };
+        const out = await helperPackageRow(ctx, helper, support, view, sim);
+        row = out.row;
+        calls.push(...out.calls.map((c) => ({ ...c, epoch })));
+        failure = out.failure;
+        unparseableOnly = out.unparseableOnly;
+      } else {
+        const planner = s.agent === 'template-search' ? new TemplatePlanner(ctx, settings, support, view, pkg) : new ProgressivePlanner(ctx, settings, support, view);
+        row = await phase2Package({ ...base, source: planner });
+        Object.assign(row, planner.rowFields());
+        calls.push(...planner.calls.map((c) => ({ ...c, epoch })));
+        failure = planner.failure;
+        unparseableOnly = planner.unparseable > 0 && row.plan_attempts === planner.unparseable;
+      }
+    }
+    if (failure?.interrupted) return { outcome: 'limit', error: 'run stopped', timed_out: false, row: {}, interrupted: true };
+    if (sim.initFailures.length > 0) row.init_failures = sim.initFailures;
+    rows.push(row);
+    if (failure !== null && failure.timedOut) break;
+  }
+  const row = rows[0];
+  if (s.epochs > 1) {
+    row.epochs = rows.map((r, epoch) => ({ epoch, created_hits: r.score.created_hits, targets: r.score.targets, all_hit: outcomeOf(r) === 'correct', dry_run_ok: r.dry_run_ok === true, error: r.error ?? null }));
+  }
+  let outcome = outcomeOf(row);
+  let error = (row.error as string | null) ?? null;
+  // A model that failed before any plan ran is the model's failure, not a wrong plan.
+  if (outcome === 'wrong' && row.score.created_hits === 0 && failure !== null) {
+    outcome = failure.outcome;
+    error = failure.error;
+    row.error = error;
+  } else if (outcome === 'wrong' && row.score.created_hits === 0 && unparseableOnly) outcome = 'unparseable';
+  return {
+    outcome,
+    error,
+    timed_out: row.timed_out === true || failure?.timedOut === true,
+    row,
+    ...(calls.length > 0 ? { details: { calls } } : {}),
+    eventFields: { dry_run_ok: row.dry_run_ok as boolean, created_hits: row.score.created_hits, targets: row.score.targets, plan_variant: (row.plan_variant as string | null) ?? null },
+  };
+}

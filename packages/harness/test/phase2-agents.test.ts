@@ -1,0 +1,204 @@
+/**
+ * The Phase II model agents against a loopback OpenAI-compatible server (no mocks of our
+ * code): progressive exposure with `need_more` as a tool call (an invalid request, a real one,
+ * a repeated one caught by loop detection) and then a plan that fails in the simulator and a
+ * revised one that hits; the JSON form when the server refuses tools; a causality error told
+ * back; template-search; a helper package that compiles and hits, one repaired after a compile
+ * error; epochs with pass@k. The target is a package of our own, compiled for the test.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import { compileMovePackage } from '@smi/bytecode/build';
+import { fromFixtures } from '@smi/simulation';
+import { type FakeReply, type FakeRequest, type FakeServer, promptOf, startFakeOpenAi } from '../../../test-support/fake-openai.js';
+import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
+import { DiskRunStore, OpenAiCompatibleModel, plain, runPhase2, type Phase2Options } from '../src/index.js';
+import { tempDir } from './support.js';
+
+const PKG = '0x' + '5b09'.padStart(64, '0');
+const ITEM = `${PKG}::shop::Item`;
+const RECEIPT = `${PKG}::shop::Receipt`;
+const SOURCE = `module demo::shop;
+
+public struct Item has key, store { id: UID, price: u64 }
+public struct Receipt has key { id: UID, item: Item }
+
+public fun new_item(price: u64, ctx: &mut TxContext): Item { assert!(price > 0, 1); Item { id: object::new(ctx), price } }
+public fun buy(item: Item, ctx: &mut TxContext) { transfer::transfer(Receipt { id: object::new(ctx), item }, ctx.sender()) }
+public entry fun make_receipt(price: u64, ctx: &mut TxContext) { buy(new_item(price, ctx), ctx) }
+fun secret(): u64 { 42 }
+`;
+
+let corpus: string;
+let base: Omit<Phase2Options, 'store' | 'runId' | 'agent'>;
+let server: FakeServer | null = null;
+
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+const plan = (price: number): string =>
+  JSON.stringify({ calls: [{ target: `${PKG}::shop::new_item`, args: [{ u64: price }] }, { target: `${PKG}::shop::buy`, args: [{ result: 0 }] }] });
+
+async function run(agent: Phase2Options['agent'], script: (req: FakeRequest) => FakeReply, extra: Partial<Phase2Options> = {}) {
+  server = await startFakeOpenAi(script);
+  const dir = tempDir('smi-p2-agents-');
+  const store = DiskRunStore.at(dir);
+  const model = new OpenAiCompatibleModel({ apiKey: 'k', baseUrl: server.url, model: 'fake-model', retry: { maxAttempts: 1 } });
+  const out = await runPhase2({ ...base, agent, model, params: { temperature: 0 }, store, runId: 'r', ...extra });
+  const row = (plain(out.runJson.packages as never) as Record<string, unknown>[])[0];
+  return { out, row, requests: server.requests, dir };
+}
+
+describeWithFixtures('Phase II model agents on a loopback server', ['fixtures', 'framework'], () => {
+  beforeAll(async () => {
+    const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT);
+    const framework = packages.filter((p) => BigInt(p.id) <= 0xdee9n);
+    const compiled = await compileMovePackage({
+      files: { 'Move.toml': '[package]\nname = "demo"\nedition = "2024"\n\n[addresses]\ndemo = "0x0"\n', 'sources/shop.move': SOURCE },
+      dependencies: framework.filter((p) => BigInt(p.id) <= 2n).map((p) => ({ name: BigInt(p.id) === 1n ? 'MoveStdlib' : 'Sui', address: p.originalId, modules: p.modules.map((m) => m.module) })),
+      address: PKG,
+    });
+    corpus = tempDir('smi-p2-corpus-');
+    const dir = path.join(corpus, PKG, 'bytecode_modules');
+    mkdirSync(dir, { recursive: true });
+    for (const m of compiled.modules) writeFileSync(path.join(dir, `${m.name}.mv`), m.bytes);
+    writeFileSync(path.join(corpus, PKG, 'metadata.json'), JSON.stringify({ id: PKG }));
+    base = {
+      corpusRoot: corpus,
+      samples: 0,
+      seed: 0n,
+      framework,
+      protocolConfig,
+      simulationMode: 'local',
+      sender: '0x' + 'a11ce'.padStart(64, '0'),
+      publisher: '0x' + 'b0b'.padStart(64, '0'),
+      senderCoins: 2,
+      coinBalance: 10_000_000_000n,
+      gasBudget: 50_000_000n,
+      gasBudgetLadder: [],
+      maxHeuristicVariants: 1,
+      baselineMaxCandidates: 25,
+      continueOnError: true,
+    };
+  }, 120_000);
+
+  it('progressive exposure with a need_more tool: an invalid request, a real one, a repeat (loop detection), a failing plan, then a hit', async () => {
+    const { row, requests, out } = await run('real-openai-compatible', (req) => {
+      switch (req.index) {
+        case 0:
+          return { content: null, toolCalls: [{ name: 'need_more', arguments: JSON.stringify({ targets: ['shop::nope'], reason: 'look' }) }] };
+        case 1:
+          return { content: null, toolCalls: [{ name: 'need_more', arguments: JSON.stringify({ targets: ['shop::new_item', `${PKG}::shop::buy`] }) }] };
+        case 2:
+          return { content: null, toolCalls: [{ name: 'need_more', arguments: JSON.stringify({ targets: ['shop::buy'] }) }] };
+        case 3:
+          return { content: plan(0) };
+        default:
+          return { content: plan(5) };
+      }
+    });
+    expect(requests).toHaveLength(5);
+    // The first prompt: the summary (entry first, with return types), tools offered.
+    expect(promptOf(requests[0])).toContain('  - public entry fun make_receipt(u64, &mut 0x');
+    expect(promptOf(requests[0])).toContain(`public fun new_item(u64, &mut 0x${'2'.padStart(64, '0')}::tx_context::TxContext): ${ITEM}`);
+    expect(promptOf(requests[0])).not.toContain('secret');
+    expect((requests[0].body.tools as { function: { name: string } }[])[0].function.name).toBe('need_more');
+    // An invalid request goes back as an error; a real one shows the focused summary.
+    expect(promptOf(requests[1])).toContain('module shop has no function nope');
+    expect(promptOf(requests[2])).not.toContain('make_receipt');
+    expect(promptOf(requests[2])).toContain(`public fun buy(${ITEM}, &mut`);
+    // Asking again for what it has: one "plan now" prompt, without tools.
+    expect(promptOf(requests[3])).toContain('You already requested those details');
+    expect(requests[3].body.tools).toBeUndefined();
+    // The plan aborts (price 0); the next attempt is told the simulator's error.
+    expect(promptOf(requests[4])).toMatch(/failed on-chain simulation: MoveAbort/);
+    expect(row).toMatchObject({
+      outcome: 'correct',
+      score: { targets: 2, created_hits: 2 },
+      plan_attempts: 2,
+      planning_calls: 5,
+      need_more_rounds: 3,
+      need_more_invalid: 1,
+      loop_detections: 1,
+      need_more_as_tool: true,
+      requested_functions: [`${PKG}::shop::new_item`, `${PKG}::shop::buy`],
+      dry_run_ok: true,
+    });
+    // The Item is created and wrapped in the Receipt: counted as created.
+    expect(row.created_object_types_list).toEqual([ITEM, RECEIPT].sort());
+    expect(row.best_plan).toEqual(JSON.parse(plan(5)));
+    expect(out.totals.calls).toBe(5);
+  }, 120_000);
+
+  it('a server without tools gets the JSON form; a causality error goes back to the model', async () => {
+    const { row, requests } = await run(
+      'real-openai-compatible',
+      (req) => {
+        if (req.body.tools !== undefined) return { status: 400, content: 'tools are not supported by this model' };
+        if (promptOf(req).includes('Causality violation')) return { content: plan(3) };
+        if (promptOf(req).includes('(not callable')) return { content: JSON.stringify({ calls: [{ target: `${PKG}::shop::buy`, args: [{ result: 1 }] }] }) };
+        return { content: JSON.stringify({ need_more: [`${PKG}::shop`], reason: 'whole module' }) };
+      },
+      { maxPlanAttempts: 2 },
+    );
+    expect(requests[0].body.tools).toBeDefined();
+    expect(requests.slice(1).every((r) => r.body.tools === undefined)).toBe(true);
+    expect(promptOf(requests[1])).toContain('{"need_more":["0xADDR::module::function",...],"reason":"..."}');
+    // A module request shows the whole module, private functions marked.
+    expect(promptOf(requests[2])).toContain('private fun secret(): u64   (not callable from a transaction)');
+    expect(promptOf(requests[3])).toContain('Causality violation in call 0: references result 1');
+    expect(row).toMatchObject({ outcome: 'correct', need_more_as_tool: false, plan_attempts: 2, causality_valid: true });
+  }, 120_000);
+
+  it('a model that never plans ends as its failure, in the denominator', async () => {
+    const { row, out } = await run('real-openai-compatible', () => ({ content: 'I think you should call buy.' }), { maxPlanAttempts: 2 });
+    expect(row).toMatchObject({ outcome: 'unparseable', score: { targets: 2, created_hits: 0 } });
+    const agg = plain(out.runJson.aggregate as never) as Record<string, unknown>;
+    expect(agg).toMatchObject({ packages_total: 1, errors: 1 });
+  }, 120_000);
+
+  it('template-search: the model fills the skeleton; an unusable answer falls back to the skeleton, labelled', async () => {
+    const filled = await run('template-search', () => ({ content: JSON.stringify([{ target: `${PKG}::shop::make_receipt`, args: [{ u64: 9 }] }]) }));
+    expect(filled.row).toMatchObject({ outcome: 'correct', template_skeletons: 1, template_fallbacks: 0 });
+    expect(promptOf(filled.requests[0])).toContain('"skeleton_calls"');
+    const fallback = await run('template-search', () => ({ content: 'no idea' }));
+    expect(fallback.row).toMatchObject({ template_fallbacks: 1, outcome: 'correct' });
+  }, 120_000);
+
+  it('helper-package: a compile error repaired, then the helper publishes and its entrypoint creates both targets; artifacts kept', async () => {
+    const helper = (body: string) =>
+      JSON.stringify({
+        move_toml: '[package]\nname = "helper_pkg"\nedition = "2024"\n\n[addresses]\nhelper_pkg = "0x0"\n',
+        files: { 'sources/helper.move': `module helper_pkg::helper;\nuse target_pkg::shop;\n\npublic entry fun run(ctx: &mut TxContext) {\n${body}\n}\n` },
+        entrypoints: [{ target: 'helper_pkg::helper::run' }],
+        assumptions: ['new_item then buy'],
+      });
+    const { row, requests, dir } = await run('helper-package', (req) =>
+      req.index === 0 ? { content: helper('    let item = shop::new_item(3, ctx)\n    shop::buy(item, ctx);') } : { content: helper('    let item = shop::new_item(3, ctx);\n    shop::buy(item, ctx);') },
+    );
+    expect(requests).toHaveLength(2);
+    expect(promptOf(requests[1])).toContain('BUILD ERRORS');
+    expect(row).toMatchObject({ outcome: 'correct', helper_compiled: true, helper_attempts: 2, helper_repair_rounds: 1, score: { targets: 2, created_hits: 2 } });
+    const art = path.join(dir, 'artifacts', PKG);
+    for (const f of ['interface.json', 'prompt.json', 'llm_response.json', 'validation_report.json', 'transactions.json', 'helper_pkg/Move.toml', 'helper_pkg/sources/helper.move']) expect(existsSync(path.join(art, f)), f).toBe(true);
+    const report = JSON.parse(readFileSync(path.join(art, 'validation_report.json'), 'utf8')) as { ok: boolean; attempts: { stage: string }[] };
+    expect(report.ok).toBe(true);
+    expect(report.attempts.map((a) => a.stage)).toEqual(['compile', 'published']);
+  }, 180_000);
+
+  it('epochs: each sample asked again (its own cache key), pass@k in the aggregate', async () => {
+    const { out, row, requests } = await run('real-openai-compatible', (req) => ({ content: req.index === 0 ? plan(0) : plan(4) }), { epochs: 2, maxPlanAttempts: 1 });
+    expect(requests).toHaveLength(2);
+    expect(row.epochs).toEqual([
+      expect.objectContaining({ epoch: 0, all_hit: false }),
+      expect.objectContaining({ epoch: 1, all_hit: true }),
+    ]);
+    const agg = plain(out.runJson.aggregate as never) as { pass_at_k: Record<string, number>; epochs: number };
+    expect(agg.epochs).toBe(2);
+    expect(agg.pass_at_k['1']).toBeCloseTo(0.5);
+    expect(agg.pass_at_k['2']).toBe(1);
+  }, 120_000);
+});
