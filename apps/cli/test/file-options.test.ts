@@ -48,6 +48,9 @@ const PHASE2 = ['phase2', '--corpus-root', fixturePath('corpus'), '--samples', '
 /** A finished Phase I run to merge (made in `beforeAll`). */
 const RUN_TO_MERGE = path.join(mkdtempSync(path.join(os.tmpdir(), 'smi-file-options-run-')), 'run');
 
+/** A sandbox state file (made in `beforeAll`) for `phase2 --state-file`. */
+const STATE_FILE = path.join(mkdtempSync(path.join(os.tmpdir(), 'smi-file-options-state-')), 'state.json');
+
 /** One case per `command --option` (positionals as `command <name>`). */
 const CASES: Record<string, Case> = {
   'phase1 --out': {
@@ -83,6 +86,14 @@ const CASES: Record<string, Case> = {
   'phase2 --plan-file': {
     args: ['phase2', '--corpus-root', ORACLE, '--agent', 'mock-planfile', '--no-log', '--quiet', '--json'],
     stdin: () => JSON.stringify({ [path.basename(ORACLE)]: { calls: [] } }),
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'success', done: 1 });
+    },
+  },
+  'phase2 --state-file': {
+    args: ['phase2', '--corpus-root', ORACLE, '--agent', 'baseline-search', '--no-log', '--quiet', '--json'],
+    stdin: () => readFileSync(STATE_FILE),
     check: (r) => {
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ status: 'success', done: 1 });
@@ -226,6 +237,8 @@ describeWithFixtures('smi: - for standard input/output in every file option', ['
     requireBuiltCli();
     const made = await runSmi(['phase1', '--corpus-root', fixturePath('corpus'), '--agent', 'mock-perfect', '--samples', '2', '--run-dir', RUN_TO_MERGE, '--quiet']);
     if (made.code !== 0) throw new Error(`could not make a run to merge: ${made.stderr}`);
+    const state = await runSmi(['sandbox-exec', '--state-file', STATE_FILE], { stdin: JSON.stringify({ action: 'get_clock' }) });
+    if (state.code !== 0) throw new Error(`could not make a state file: ${state.stderr}`);
   });
 
   it('every declared file option has a case', () => {

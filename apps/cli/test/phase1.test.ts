@@ -13,16 +13,13 @@ import { beforeAll, expect, it } from 'vitest';
 import { type FakeReply, promptOf, promptPackage, startFakeOpenAi, uidHeuristicAnswer } from '../../../test-support/fake-openai.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { stable, tempDir } from '../../../packages/harness/test/support.js';
+import { modelEnv } from './support/model-env.js';
 import { CLI, requireBuiltCli, runSmi } from './support/spawn-cli.js';
 
 const CORPUS = fixturePath('corpus');
 const P = (suffix: string): string => `0x${suffix.padStart(64, '0')}`;
 
 type Row = { package_id: string; outcome: string; attempts: number; max_structs_used: number; parse_mode: string | null; error: string | null; score: { f1: number } };
-
-function modelEnv(url: string, cacheDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { SMI_API_KEY: 'sk-test', SMI_API_BASE_URL: url, SMI_MODEL: 'fake-model', SMI_CACHE_DIR: cacheDir, OPENAI_API_KEY: '', OPENROUTER_API_KEY: '', ...extra };
-}
 
 function lines(file: string): Record<string, unknown>[] {
   return readFileSync(file, 'utf8')

@@ -3,8 +3,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { promptOf, startFakeOpenAi } from '../../../test-support/fake-openai.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
+import { modelEnv } from './support/model-env.js';
 import { smi } from './support/run-cli.js';
+import { runSmi } from './support/spawn-cli.js';
 
 const CORPUS = fixturePath('corpus');
 
@@ -32,4 +35,34 @@ describeWithFixtures('smi phase2', ['fixtures', 'harness'], () => {
     expect(run).toMatchObject({ schema_version: 2, simulation_mode: 'local' });
     expect(run.packages).toHaveLength(12);
   }, 120_000);
+
+  it('a model agent from the command line: progressive exposure, calls cached, a rerun answered from the cache; no model configured is exit 2', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'smi-phase2-llm-'));
+    const ORACLE = '0xca441b44943c16be0e6e23c5a955bb971537ea3289ae8016fbf33fffe1fd210f';
+    const server = await startFakeOpenAi((req) =>
+      promptOf(req).includes('### Progressive Exposure') && req.index === 0 ? { content: null, toolCalls: [{ name: 'need_more', arguments: JSON.stringify({ targets: [`${ORACLE}::oracle`] }) }] } : { content: JSON.stringify({ calls: [] }) },
+    );
+    try {
+      const args = ['phase2', '--corpus-root', CORPUS, '--package-ids-file', '-', '--samples', '0', '--agent', 'real-openai-compatible', '--max-plan-attempts', '2', '--epochs', '2', '--json', '--quiet'];
+      const first = await runSmi([...args, '--run-dir', path.join(dir, 'a')], { stdin: `${ORACLE}\n`, env: modelEnv(server.url, path.join(dir, 'cache')), cwd: dir });
+      expect(first.code, first.stderr).toBe(0);
+      const summary = JSON.parse(first.stdout) as { status: string; aggregate: { epochs: number; pass_at_k: Record<string, number>; packages_total: number } };
+      expect(summary).toMatchObject({ status: 'success', aggregate: { epochs: 2, packages_total: 1 } });
+      const calls = server.requests.length;
+      // need_more, then a plan per attempt, for each epoch.
+      expect(calls).toBeGreaterThanOrEqual(4);
+      const run = JSON.parse(readFileSync(path.join(dir, 'a', 'run.json'), 'utf8')) as { packages: { need_more_rounds: number; requested_functions: string[]; epochs: unknown[] }[] };
+      expect(run.packages[0].need_more_rounds).toBe(1);
+      expect(run.packages[0].requested_functions.length).toBeGreaterThan(0);
+      expect(run.packages[0].epochs).toHaveLength(2);
+      const again = await runSmi([...args, '--run-dir', path.join(dir, 'b')], { stdin: `${ORACLE}\n`, env: modelEnv(server.url, path.join(dir, 'cache')), cwd: dir });
+      expect(again.code, again.stderr).toBe(0);
+      expect(server.requests.length).toBe(calls);
+      const nomodel = await runSmi(['phase2', '--corpus-root', CORPUS, '--agent', 'helper-package', '--no-log', '--json'], { env: { SMI_API_KEY: '', SMI_MODEL: '', SMI_API_BASE_URL: '', OPENAI_API_KEY: '', OPENROUTER_API_KEY: '' }, cwd: dir });
+      expect(nomodel.code).toBe(2);
+      expect(JSON.parse(nomodel.stdout)).toMatchObject({ status: 'error' });
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
 });

@@ -4,19 +4,22 @@
  * run on our own simulator (`--simulation-mode local`, or `build-only`), deterministic and
  * free; the run machinery is Phase I's (run directory, resume, shards, deadlines).
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { readStateFile } from '@smi/simulation';
 import { loadProtocolConfig } from '@smi/move-vm';
-import { PHASE2_AGENTS, type Phase2Agent, phase2SummaryText, readPlanFile, runPhase2 } from '@smi/harness';
+import { isStaticPhase2Agent, PHASE2_AGENTS, type Phase2Agent, phase2SummaryText, type PyJson, readPlanFile, runPhase2, SUMMARY_MODES, type SummaryMode } from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { EXIT, inputError, type InterruptedError, UsageError } from '../errors.js';
 import { defaultFrameworkDir, loadFramework } from '../framework.js';
-import { RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor } from '../harness-setup.js';
+import { MODEL_OPTIONS, type ModelArgs, RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor, setupModel } from '../harness-setup.js';
 import { jsonLine, readInput, resolvePath } from '../io.js';
 import { type RunControlArgs, runControlOf } from '../run-control.js';
 import { Progress } from '../progress.js';
 
 /** Arguments of `smi phase2`. */
-interface Phase2Args extends RunDirArgs, RunControlArgs {
+interface Phase2Args extends ModelArgs, RunDirArgs, RunControlArgs {
   agent: Phase2Agent;
   'plan-file'?: string;
   'simulation-mode': string;
@@ -30,6 +33,26 @@ interface Phase2Args extends RunDirArgs, RunControlArgs {
   'baseline-max-candidates': number;
   framework?: string;
   'protocol-version'?: number;
+  epochs: number;
+  'max-planning-calls': number;
+  'max-plan-attempts': number;
+  'summary-mode': Exclude<SummaryMode, 'focused'>;
+  'need-more': 'auto' | 'json';
+  'max-functions': number;
+  'max-repair-rounds': number;
+  'state-file'?: string;
+  'budget-usd'?: number;
+}
+
+/** Standard input saved to a temporary file (a state file is read by path). */
+function stdinToTemp(text: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'smi-state-')), 'state.json');
+  writeFileSync(file, text);
+  return file;
+}
+
+function atLeast(name: string, v: number, min: number): void {
+  if (!Number.isInteger(v) || v < min) throw new UsageError(`--${name} ${v}: expected an integer of at least ${min}`, 'INVALID_NUMBER');
 }
 
 const PUBLISHER = '0x' + 'b0b'.padStart(64, '0');
@@ -56,7 +79,7 @@ export const phase2Command = defineCommand<Phase2Args>({
     'package-ids-file': { type: 'string', describe: 'Package ids to run, in order (one per line, # comments), or - for standard input', file: 'read' },
     dataset: { type: 'string', describe: 'A named dataset: <manifests>/datasets/NAME.txt' },
     manifests: { type: 'string', describe: 'Manifests directory (default $SMI_FIXTURES/fixtures/harness/manifests)' },
-    agent: { type: 'string', choices: PHASE2_AGENTS, default: 'mock-empty', describe: 'Who plans: a mock, the plan file, or the original\'s baseline search' },
+    agent: { type: 'string', choices: PHASE2_AGENTS, default: 'mock-empty', describe: 'Who plans: a mock, the plan file, the original\'s baseline search, or a model (template-search, real-openai-compatible, helper-package)' },
     'plan-file': { type: 'string', describe: 'Plans by package id, {"<id>": {"calls": [...]}} (mock-planfile), or - for standard input', file: 'read' },
     'simulation-mode': { type: 'string', default: 'local', describe: 'local (run every plan on our simulator) or build-only (check plans only); dry-run/dev-inspect need the network' },
     'rpc-url': { type: 'string', describe: 'Accepted for the original\'s command lines; local simulation needs no node' },
@@ -67,6 +90,15 @@ export const phase2Command = defineCommand<Phase2Args>({
     'gas-budget-ladder': { type: 'string', default: '20000000,50000000', describe: 'Larger budgets tried in turn, only after running out of gas' },
     'max-heuristic-variants': { type: 'number', default: 4, describe: 'Variants of each plan tried (base, addr_sender, ints_0, ints_2, ints_10, ints_100)' },
     'baseline-max-candidates': { type: 'number', default: 25, describe: 'baseline-search: candidate plans per package' },
+    'max-plan-attempts': { type: 'number', default: 5, describe: 'real-openai-compatible: plans per package, each after the first told why the last failed' },
+    'max-planning-calls': { type: 'number', default: 50, describe: 'real-openai-compatible: model calls per package (need_more rounds included)' },
+    'summary-mode': { type: 'string', choices: SUMMARY_MODES.filter((m) => m !== 'focused'), default: 'entry_then_public', describe: 'What the first prompt shows of the package (need_more shows the rest)' },
+    'need-more': { type: 'string', choices: ['auto', 'json'], default: 'auto', describe: 'auto: need_more as a tool call where the server takes tools; json: always the JSON form' },
+    'max-functions': { type: 'number', default: 60, describe: 'Functions an interface summary lists at most' },
+    'max-repair-rounds': { type: 'number', default: 3, describe: 'helper-package: repairs after a compile, publish or run error' },
+    epochs: { type: 'number', default: 1, describe: 'Samples per package (pass@k in the aggregate); the row scores the first' },
+    'state-file': { type: 'string', describe: 'Objects prepared with smi sandbox-exec (its --state-file), in every simulation', file: 'read' },
+    'budget-usd': { type: 'number', describe: 'Stop starting packages once this much is spent (needs --prices)' },
     'per-package-timeout-seconds': { type: 'number', default: 120, describe: 'Time limit of one package' },
     'continue-on-error': { type: 'boolean', default: false, describe: 'Go on past failed packages' },
     'max-errors': { type: 'number', default: 25, describe: 'With --continue-on-error: stop after more failures than this' },
@@ -82,6 +114,7 @@ export const phase2Command = defineCommand<Phase2Args>({
     framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },
     'protocol-version': { type: 'number', describe: 'Mainnet protocol version of the simulation (default: latest)' },
     ...RUN_DIR_OPTIONS,
+    ...MODEL_OPTIONS,
   },
   examples: [
     { command: '$0 phase2 --corpus-root ../shared/corpus --samples 0 --agent baseline-search --no-log --out -', describe: 'the original baseline search over the shared corpus, on local simulations; the run JSON on stdout' },
@@ -89,6 +122,8 @@ export const phase2Command = defineCommand<Phase2Args>({
     { command: '$0 phase2 --corpus-root ../shared/corpus --samples 0 --agent mock-planfile --plan-file ../shared/fixtures/harness/fixtures/phase2_plans_two_packages.json --no-log --quiet --json', describe: 'plans from a file (packages without one say so)' },
   ],
   epilog:
+    'Model agents (template-search, real-openai-compatible, helper-package) are configured as in smi phase1: SMI_API_KEY, SMI_MODEL, SMI_API_BASE_URL, ... (see smi help phase1); ' +
+    'their calls are cached and priced, and a run resumes with --resume. helper-package keeps interface.json, prompt.json, llm_response.json, helper_pkg/, validation_report.json and transactions.json under <run dir>/artifacts/<package id>/. ' +
     'Targets are the key types of each package (Phase I truth). Each package gets a fresh simulation: every corpus package loaded, the inits of the target and of what it links to run as a publisher (shared objects exist; owned ones are the publisher\'s), the sender funded. A row scores the target types its best plan created. Exit 0 when the run finished, 1 when it stopped on failures or a deadline (resumable), 2 on bad input, 130/143 when interrupted.',
   longRunning: true,
   run: async (args, io) => {
@@ -98,6 +133,9 @@ export const phase2Command = defineCommand<Phase2Args>({
     if (args.out === '-' && args.json) throw new UsageError('--json and --out - both print on standard output: give --out a file', 'USAGE');
     if (args.agent === 'mock-planfile' && args['plan-file'] === undefined) throw new UsageError('--agent mock-planfile needs --plan-file', 'USAGE');
     if (args['plan-file'] === '-' && args['package-ids-file'] === '-') throw new UsageError('only one of --plan-file and --package-ids-file can read standard input', 'USAGE');
+    for (const [name, min] of [['epochs', 1], ['max-plan-attempts', 1], ['max-planning-calls', 1], ['max-functions', 1], ['max-repair-rounds', 0]] as const) atLeast(name, args[name], min);
+    if (args['state-file'] === '-' && (args['plan-file'] === '-' || args['package-ids-file'] === '-')) throw new UsageError('only one file option can read standard input', 'USAGE');
+    const model = isStaticPhase2Agent(args.agent) ? null : await setupModel(io, args);
     const ladder = args['gas-budget-ladder'].trim() === '' ? [] : args['gas-budget-ladder'].split(',').map((x) => bigintOf('gas-budget-ladder', x));
     const planFile = args['plan-file'] === undefined ? undefined : readPlanFile((await readInput(io, args['plan-file'], '--plan-file')).toString('utf8'), args['plan-file']);
     const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io)).map((f) => f.pkg);
@@ -107,7 +145,18 @@ export const phase2Command = defineCommand<Phase2Args>({
     } catch (e) {
       throw inputError('--protocol-version', e);
     }
+    let stateFile: string | undefined;
+    if (args['state-file'] !== undefined) {
+      stateFile = args['state-file'] === '-' ? stdinToTemp((await readInput(io, '-', '--state-file')).toString('utf8')) : resolvePath(io, args['state-file']);
+      try {
+        readStateFile(stateFile);
+      } catch (e) {
+        throw inputError('--state-file', e);
+      }
+    }
     const where = runStoreFor(io, args, 'phase2', 'phase2');
+    for (const w of model?.warnings ?? []) if (!args.quiet) io.stderr(`phase2: warning: ${w}\n`);
+    if (model !== null) model.onRetry.fn = (fields) => where.store.event('llm_retry', fields);
     const control = await runControlOf(io, args, where, args.invocation);
     let progress: Progress | null = null;
     let done = 0;
@@ -127,10 +176,21 @@ export const phase2Command = defineCommand<Phase2Args>({
       gasBudgetLadder: ladder,
       maxHeuristicVariants: args['max-heuristic-variants'],
       baselineMaxCandidates: args['baseline-max-candidates'],
+      ...(model ? { model: model.client, params: model.params, effectiveConfig: model.effective as { [key: string]: PyJson } } : {}),
+      ...(model?.price ? { price: model.price } : {}),
+      budgetUsd: args['budget-usd'] ?? null,
+      epochs: args.epochs,
+      maxPlanAttempts: args['max-plan-attempts'],
+      maxPlanningCalls: args['max-planning-calls'],
+      summaryMode: args['summary-mode'],
+      needMore: args['need-more'],
+      maxFunctions: args['max-functions'],
+      maxRepairRounds: args['max-repair-rounds'],
+      ...(stateFile !== undefined ? { stateFile } : {}),
       onStart: (info) => {
         if (!args.quiet) {
           if (info.missing.length > 0) io.stderr(`phase2: warning: ${info.missing.length} ids are not in ${args['corpus-root']}\n`);
-          io.stderr(`phase2: ${info.total} packages${info.done > 0 ? ` (${info.done} done before)` : ''}, ${info.todo} to do now, agent ${args.agent}, simulation ${mode}; run ${where.dir ?? '(not kept: --no-log)'}\n`);
+          io.stderr(`phase2: ${info.total} packages${info.done > 0 ? ` (${info.done} done before)` : ''}, ${info.todo} to do now, agent ${args.agent}${model ? ` (${model.config.model})` : ''}, simulation ${mode}; run ${where.dir ?? '(not kept: --no-log)'}\n`);
         }
         progress = new Progress(io, 'phase2', info.total, args.quiet, info.done);
       },
