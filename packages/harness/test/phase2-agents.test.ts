@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { compileMovePackage } from '@smi/bytecode/build';
-import { fromFixtures } from '@smi/simulation';
+import { loadPackageDir } from '@smi/bytecode';
+import { fromFixtures, SimulationEnvironment } from '@smi/simulation';
 import { type FakeReply, type FakeRequest, type FakeServer, promptOf, startFakeOpenAi } from '../../../test-support/fake-openai.js';
 import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
 import { DiskRunStore, OpenAiCompatibleModel, plain, runPhase2, type Phase2Options } from '../src/index.js';
@@ -187,7 +188,28 @@ describeWithFixtures('Phase II model agents on a loopback server', ['fixtures', 
     const report = JSON.parse(readFileSync(path.join(art, 'validation_report.json'), 'utf8')) as { ok: boolean; attempts: { stage: string }[] };
     expect(report.ok).toBe(true);
     expect(report.attempts.map((a) => a.stage)).toEqual(['compile', 'published']);
+    // A helper that compiles at once: one call, no repair; one that never lists entrypoints is told so.
+    const once = await run('helper-package', () => ({ content: helper('    shop::make_receipt(4, ctx);') }));
+    expect(once.requests).toHaveLength(1);
+    expect(once.row).toMatchObject({ outcome: 'correct', helper_attempts: 1, helper_repair_rounds: 0 });
+    const never = await run('helper-package', () => ({ content: '{"move_toml": "", "files": {}}' }), { maxRepairRounds: 1 });
+    expect(never.requests).toHaveLength(2);
+    expect(promptOf(never.requests[1])).toContain('Validation error: move_toml');
+    expect(never.row).toMatchObject({ outcome: 'unparseable', helper_compiled: false, score: { created_hits: 0 } });
+    expect(String(never.row.error)).toMatch(/never published \(schema\)/);
   }, 180_000);
+
+  it('--state-file: objects prepared in a sandbox session are in the simulation and the inventory the model sees', async () => {
+    const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT);
+    const env = SimulationEnvironment.create({ packages: [...packages.filter((p) => BigInt(p.id) <= 2n), loadPackageDir(path.join(corpus, PKG))], protocolConfig });
+    const item = env.createObject({ type: ITEM, fields: { price: '3' }, owner: { $kind: 'AddressOwner', address: base.sender } });
+    const stateFile = path.join(tempDir('smi-p2-state-'), 'state.json');
+    env.saveState(stateFile);
+    const { row, requests } = await run('real-openai-compatible', () => ({ content: JSON.stringify({ calls: [{ target: `${PKG}::shop::buy`, args: [{ imm_or_owned_object: item.id }] }] }) }), { stateFile, maxPlanAttempts: 1 });
+    expect(promptOf(requests[0])).toContain(`- ${ITEM}: 1 objects available (owned): ${item.id}`);
+    // The Receipt is created around the prepared Item (which was not created: one target of two).
+    expect(row).toMatchObject({ dry_run_ok: true, score: { targets: 2, created_hits: 1 }, hit_types: [RECEIPT] });
+  }, 120_000);
 
   it('epochs: each sample asked again (its own cache key), pass@k in the aggregate', async () => {
     const { out, row, requests } = await run('real-openai-compatible', (req) => ({ content: req.index === 0 ? plan(0) : plan(4) }), { epochs: 2, maxPlanAttempts: 1 });

@@ -171,7 +171,8 @@ class HelperSource implements PlanSource {
     const v = extractJsonValue(r.answer.content);
     const parsed = v.$kind === 'ok' ? HelperPackageSchema.safeParse(v.value) : null;
     if (parsed === null || !parsed.success) {
-      if (v.$kind === 'unparseable') this.unparseable++;
+      // Not JSON, or JSON that is not a helper package: the answer cannot be read as one.
+      this.unparseable++;
       const why = v.$kind === 'unparseable' ? `not JSON: ${v.reason}` : (parsed?.error.issues ?? []).map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ');
       this.reports.push({ attempt: this.attempt, stage: 'schema', ok: false, errors: [`helper_pkg_v1 schema validation failed: ${why}`] });
       this.feedback = `Return ONLY valid helper_pkg_v1 JSON. Validation error: ${why}`;
