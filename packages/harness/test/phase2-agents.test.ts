@@ -188,6 +188,13 @@ describeWithFixtures('Phase II model agents on a loopback server', ['fixtures', 
     const report = JSON.parse(readFileSync(path.join(art, 'validation_report.json'), 'utf8')) as { ok: boolean; attempts: { stage: string }[] };
     expect(report.ok).toBe(true);
     expect(report.attempts.map((a) => a.stage)).toEqual(['compile', 'published']);
+    // The publish and the entrypoint run, with their effects (the Receipt created; the Item wrapped in it, not in the effects).
+    const txs = JSON.parse(readFileSync(path.join(art, 'transactions.json'), 'utf8')) as { kind: string; transaction: { digest: string; effects: { status: string; created: { object_type?: string }[] } } }[];
+    expect(txs.map((t) => [t.kind, t.transaction.effects.status])).toEqual([
+      ['publish', 'success'],
+      ['entrypoints', 'success'],
+    ]);
+    expect(txs[1].transaction.effects.created.map((c) => c.object_type)).toEqual([RECEIPT]);
     // A helper that compiles at once: one call, no repair; one that never lists entrypoints is told so.
     const once = await run('helper-package', () => ({ content: helper('    shop::make_receipt(4, ctx);') }));
     expect(once.requests).toHaveLength(1);

@@ -40,6 +40,8 @@ export {
   parseRequest as parseSandboxRequest,
   serializeResponse as serializeSandboxResponse,
   responseJson as sandboxResponseJson,
+  effectsJson as transactionEffectsJson,
+  eventsJson as transactionEventsJson,
   SANDBOX_ACTIONS,
   SANDBOX_ERROR_CATEGORIES,
 } from './sandbox/index.js';

@@ -15,7 +15,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalAddress } from '@smi/bytecode';
-import { compileAndPublish, SimulationError } from '@smi/simulation';
+import { compileAndPublish, SimulationError, transactionEffectsJson } from '@smi/simulation';
 import { z } from 'zod';
 import { extractJsonValue } from '../phase1/extract.js';
 import type { PackageContext } from '../run/executor.js';
@@ -200,7 +200,11 @@ class HelperSource implements PlanSource {
       return null;
     }
     const pkgId = canonicalAddress(published.packageId);
-    this.transactions.push({ kind: 'publish', package_id: pkgId, digest: published.transaction.digest, status: published.transaction.status.$kind, created: published.created.map((c) => ({ id: c.id, type: c.type })) });
+    this.transactions.push({
+      kind: 'publish',
+      package_id: pkgId,
+      transaction: { digest: published.transaction.digest, effects: transactionEffectsJson(this.sim.env, published.transaction, true) as unknown as Json },
+    });
     this.reports.push({ attempt: this.attempt, stage: 'published', ok: true, errors: [], package_id: pkgId, modules: published.modules.map((m) => m.name), ...(published.warnings ? { warnings: published.warnings } : {}) });
     const own = manifestName(helper.move_toml);
     const calls = helper.entrypoints.map((ep) => {
@@ -226,7 +230,17 @@ export async function helperPackageRow(
   sim: LocalSimulation,
 ): Promise<{ row: Phase2Row; calls: Phase2CallRecord[]; failure: ModelFailure | null; unparseableOnly: boolean }> {
   const source = new HelperSource(ctx, s, support, view, sim);
-  const row = await phase2Package({ packageId: view.packageId, targets: view.targets, source, sim, mode: 'local', maxVariants: 1, deadline: ctx.deadline });
+  const row = await phase2Package({
+    packageId: view.packageId,
+    targets: view.targets,
+    source,
+    sim,
+    mode: 'local',
+    maxVariants: 1,
+    deadline: ctx.deadline,
+    onRun: (spec, _variant, run) =>
+      source.transactions.push({ kind: 'entrypoints', plan: spec, ok: run.ok, error: run.error, created_types: run.createdTypes, gas_budget_used: run.gasBudgetUsed, transaction: (run.transaction as unknown as Json) ?? null }),
+  });
   const published = source.reports.filter((r) => r.stage === 'published');
   const lastReport = source.reports.at(-1);
   if (published.length === 0 && lastReport !== undefined && source.failure === null) row.error = `the helper package was never published (${lastReport.stage}): ${lastReport.errors[0] ?? ''}`;
@@ -263,7 +277,7 @@ export async function helperPackageRow(
       hit_types: row.hit_types,
       missing_types: row.missing_types,
     });
-    json('transactions.json', [...source.transactions, { kind: 'entrypoints', plan: row.best_plan ?? null, status: row.dry_run_status ?? null, error: row.dry_run_error ?? null, created: row.created_object_types_list, gas_budget_used: row.gas_budget_used ?? null }]);
+    json('transactions.json', source.transactions);
   }
   return { row, calls: source.calls, failure: source.failure, unparseableOnly: source.unparseable > 0 && published.length === 0 && source.unparseable === source.attempts };
 }

@@ -10,7 +10,7 @@
  */
 import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
-import { objectView, SimulationEnvironment, type StateSnapshot } from '@smi/simulation';
+import { objectView, type SandboxEffects, type SandboxEvent, SimulationEnvironment, type StateSnapshot, transactionEffectsJson, transactionEventsJson } from '@smi/simulation';
 import { type Plan, PlanError } from './plan.js';
 import { planToPtb } from './plan-ptb.js';
 import { canonicalBaseType } from './score.js';
@@ -55,6 +55,8 @@ export interface PlanRun {
   gasBudgetUsed: number | null;
   /** Simulations run (the gas ladder). */
   attempts: number;
+  /** The transaction as `smi sandbox-exec` reports it (digest, effects, events), when it executed. */
+  transaction: { digest: string; effects: SandboxEffects; events: SandboxEvent[] } | null;
 }
 
 const ZERO_RUN: Omit<PlanRun, 'error'> = {
@@ -68,6 +70,7 @@ const ZERO_RUN: Omit<PlanRun, 'error'> = {
   createdWrappedTypes: [],
   gasBudgetUsed: null,
   attempts: 0,
+  transaction: null,
 };
 
 /** The prepared state of one target package. */
@@ -159,9 +162,10 @@ export class LocalSimulation {
         .map((w) => objectView(this.env.vm, w.id, w.object).type)
         .filter((t): t is string => t !== null);
       const wrapped = outcome.createdAndWrapped.map((w) => w.type).sort();
+      const transaction = { digest: outcome.digest, effects: transactionEffectsJson(this.env, outcome, false), events: transactionEventsJson(this.env, outcome) };
       if (outcome.status.$kind === 'Success') {
         const createdTypes = [...created, ...wrapped].sort();
-        return { ...last, ok: true, status: 'success', attempts: i + 1, createdTypes, createdWrappedTypes: wrapped, gasBudgetUsed: Number(budget), error: null };
+        return { ...last, ok: true, status: 'success', attempts: i + 1, createdTypes, createdWrappedTypes: wrapped, gasBudgetUsed: Number(budget), error: null, transaction };
       }
       const failure = outcome.status;
       const abort = failure.error.$kind === 'MoveAbort' ? (failure.error as { MoveAbort: [{ module: { address: string; name: string }; functionName: string | null }, bigint] }).MoveAbort : null;
@@ -174,6 +178,7 @@ export class LocalSimulation {
         abortCode: abort ? Number(abort[1]) : null,
         abortLocation: abort ? `${abort[0].module.address}::${abort[0].module.name}::${abort[0].functionName ?? '?'}` : null,
         gasBudgetUsed: Number(budget),
+        transaction,
       };
       // Only running out of gas is worth a larger budget.
       if (failure.error.$kind !== 'InsufficientGas') break;

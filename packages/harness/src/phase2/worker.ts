@@ -111,6 +111,8 @@ export interface Phase2PackageOptions {
   perfect?: boolean;
   /** When the package's time is up (`Date.now()` ms). */
   deadline?: number | null;
+  /** Told of every simulation (the plan as run, its variant, what it did). */
+  onRun?: (spec: Json, variant: VariantName, run: PlanRun) => void;
 }
 
 /** The package's time ran out. */
@@ -181,6 +183,7 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
           }
           const run = o.sim.run(plan, o.mode === 'build-only');
           simAttempts += Math.max(1, run.attempts);
+          o.onRun?.(variant.spec, variant.name, run);
           const hits = scoreInhabitation(o.targets, run.createdTypes).created_hits;
           if (best === null || hits > best.hits || (hits === best.hits && run.ok && !best.run.ok)) best = { run, variant: variant.name, hits, plan, spec: variant.spec };
           if (attemptBest === null || (run.ok && !attemptBest.ok)) attemptBest = run;

@@ -16,4 +16,5 @@ export type {
   SandboxReturnValues,
 } from './protocol.js';
 export { SandboxError, categoryOf } from './errors.js';
+export { effectsJson, eventsJson } from './effects.js';
 export type { PtbArgSpec, PtbInputSpec, PtbCommandSpec } from './ptb-request.js';
