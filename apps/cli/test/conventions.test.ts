@@ -107,6 +107,7 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     phase2: { args: ['phase2', '--corpus-root', missing, '--no-log'], code: 'CORPUS_NOT_FOUND' },
     'phase2-manifest': { args: ['phase2-manifest', '--corpus-root', missing, '--out-ids', missing, '--out-plan', missing], code: 'CORPUS_NOT_FOUND' },
     'manifest-filter': { args: ['manifest-filter', missing], code: 'FILE_NOT_FOUND' },
+    'run-all': { args: ['run-all', '--corpus-root', missing, '--out-dir', missing], code: 'CORPUS_NOT_FOUND' },
     merge: { args: ['merge', missing, '--out-dir', missing], code: 'RUN_NOT_FOUND' },
     cache: { args: ['cache', 'prune', '--older-than', 'yesterday', '--cache-dir', missing], code: 'INVALID_NUMBER' },
   };

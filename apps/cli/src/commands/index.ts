@@ -15,6 +15,7 @@ import { phase1Command } from './phase1.js';
 import { phase2Command } from './phase2.js';
 import { manifestFilterCommand, phase2ManifestCommand } from './phase2-manifest.js';
 import { replayCommand } from './replay.js';
+import { runAllCommand } from './run-all.js';
 import { sandboxExecCommand } from './sandbox-exec.js';
 import { stubsCommand } from './stubs.js';
 
@@ -34,6 +35,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   phase2Command,
   phase2ManifestCommand,
   manifestFilterCommand,
+  runAllCommand,
   mergeCommand,
   cacheCommand,
   completionCommand,

@@ -1,0 +1,104 @@
+/**
+ * What the commands that run Phase II share (`smi phase2`, `smi run-all`): the simulation's
+ * options (mode, sender and its coins, gas, framework, protocol) declared once, and read
+ * into the settings `runPhase2` takes, with the same errors for bad values.
+ */
+import { loadProtocolConfig } from '@smi/move-vm';
+import type { Phase2Options } from '@smi/harness';
+import { inputError, UsageError } from '../errors.js';
+import { defaultFrameworkDir, loadFramework } from '../framework.js';
+import { type CliIo, resolvePath } from '../io.js';
+
+/** The publisher whose transactions run each package's inits. */
+export const PUBLISHER = '0x' + 'b0b'.padStart(64, '0');
+
+/** The sender of every transaction, unless `--sender` names another. */
+export const DEFAULT_SENDER = '0x' + 'a11ce'.padStart(64, '0');
+
+/** A non-negative integer option (MIST, gas), or a usage error naming it. */
+export function bigintOf(name: string, text: string): bigint {
+  if (!/^\d+$/.test(text.trim())) throw new UsageError(`--${name} ${text}: expected a non-negative integer`, 'INVALID_NUMBER');
+  return BigInt(text.trim());
+}
+
+/** An address option, padded to 32 bytes, or a usage error naming it. */
+export function addressOf(name: string, text: string): string {
+  const hex = text.trim().replace(/^0[xX]/, '');
+  if (!/^[0-9a-fA-F]{1,64}$/.test(hex)) throw new UsageError(`--${name} ${text}: not an address`, 'INVALID_ADDRESS');
+  return '0x' + hex.toLowerCase().padStart(64, '0');
+}
+
+/** How plans are simulated offline. */
+export type SimulationMode = Phase2Options['simulationMode'];
+
+/** `--simulation-mode`: `local` or `build-only`; the modes that need a fullnode say so. */
+export function simulationModeOf(mode: string): SimulationMode {
+  if (mode === 'dry-run' || mode === 'dev-inspect') throw new UsageError(`--simulation-mode ${mode} runs plans on a fullnode: not available offline (use local)`, 'NEEDS_NETWORK');
+  if (mode !== 'local' && mode !== 'build-only') throw new UsageError(`--simulation-mode ${mode}: expected local or build-only`, 'INVALID_CHOICE');
+  return mode;
+}
+
+/** Arguments of the simulation options. */
+export interface SimulationArgs {
+  'simulation-mode': string;
+  'rpc-url'?: string;
+  sender: string;
+  'sender-coins': number;
+  'coin-balance': string;
+  'gas-budget': string;
+  'gas-budget-ladder': string;
+  'max-heuristic-variants': number;
+  framework?: string;
+  'protocol-version'?: number;
+}
+
+/** The simulation options as yargs declarations (merged into a command's options). */
+export const SIMULATION_OPTIONS = {
+  'simulation-mode': { type: 'string', default: 'local', describe: 'local (run every plan on our simulator) or build-only (check plans only); dry-run/dev-inspect need the network' },
+  'rpc-url': { type: 'string', describe: 'Accepted for the original\'s command lines; local simulation needs no node' },
+  sender: { type: 'string', default: DEFAULT_SENDER, describe: 'Sender of every transaction' },
+  'sender-coins': { type: 'number', default: 2, describe: 'Coin<SUI> objects the sender holds (the first pays gas)' },
+  'coin-balance': { type: 'string', default: '100000000000', describe: 'MIST in each sender coin' },
+  'gas-budget': { type: 'string', default: '10000000', describe: 'First gas budget (MIST)' },
+  'gas-budget-ladder': { type: 'string', default: '20000000,50000000', describe: 'Larger budgets tried in turn, only after running out of gas' },
+  'max-heuristic-variants': { type: 'number', default: 4, describe: 'Variants of each plan tried (base, addr_sender, ints_0, ints_2, ints_10, ints_100)' },
+  framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },
+  'protocol-version': { type: 'number', describe: 'Mainnet protocol version of the simulation (default: latest)' },
+} as const;
+
+/** The simulation settings of `runPhase2`. */
+export type SimulationSettings = Pick<
+  Phase2Options,
+  'framework' | 'protocolConfig' | 'simulationMode' | 'sender' | 'publisher' | 'senderCoins' | 'coinBalance' | 'gasBudget' | 'gasBudgetLadder' | 'maxHeuristicVariants'
+>;
+
+/**
+ * The simulation settings from the options: every value checked (exit 2 naming the option),
+ * the framework bundles and the protocol config loaded.
+ */
+export function simulationSettingsOf(io: CliIo, args: SimulationArgs): SimulationSettings {
+  const simulationMode = simulationModeOf(args['simulation-mode']);
+  const ladder = args['gas-budget-ladder'].trim() === '' ? [] : args['gas-budget-ladder'].split(',').map((x) => bigintOf('gas-budget-ladder', x));
+  const sender = addressOf('sender', args.sender);
+  const coinBalance = bigintOf('coin-balance', args['coin-balance']);
+  const gasBudget = bigintOf('gas-budget', args['gas-budget']);
+  const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io)).map((f) => f.pkg);
+  let protocolConfig: SimulationSettings['protocolConfig'];
+  try {
+    protocolConfig = loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), args['protocol-version']);
+  } catch (e) {
+    throw inputError('--protocol-version', e);
+  }
+  return {
+    framework,
+    protocolConfig,
+    simulationMode,
+    sender,
+    publisher: PUBLISHER,
+    senderCoins: args['sender-coins'],
+    coinBalance,
+    gasBudget,
+    gasBudgetLadder: ladder,
+    maxHeuristicVariants: args['max-heuristic-variants'],
+  };
+}
