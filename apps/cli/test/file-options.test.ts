@@ -148,6 +148,16 @@ const CASES: Record<string, Case> = {
       expect(JSON.parse(r.stdout)).toMatchObject({ model: 'model-from-stdin', api_key: 'len=13 suffix=-stdin', ok: false });
     },
   },
+  'phase2 --dotenv': {
+    args: ['phase2', '--corpus-root', ORACLE, '--agent', 'real-openai-compatible', '--no-log', '--json'],
+    stdin: () => 'SMI_API_KEY=sk-from-stdin\nSMI_MODEL=model-from-stdin\nSMI_TEMPERATURE=7\n',
+    // The .env read from stdin is the one whose bad temperature is reported.
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(2);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'error' });
+      expect(r.stdout).toMatch(/SMI_TEMPERATURE/);
+    },
+  },
   'merge --out': {
     args: () => ['merge', RUN_TO_MERGE, '--out-dir', path.join(mkdtempSync(path.join(os.tmpdir(), 'smi-file-options-merged-')), 'merged')],
     check: (r) => {

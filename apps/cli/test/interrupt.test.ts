@@ -68,4 +68,17 @@ describeWithFixtures('smi: interrupted long commands keep what they finished', [
     expect(readdirSync(dir)).toEqual(['iface.json']);
     expect(existsSync(target)).toBe(true);
   });
+
+  it('phase2 with a model-free agent: Ctrl-C is seen between packages (exit 130), and --resume finishes the run', async () => {
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'smi-interrupt-p2-')), 'run');
+    const args = ['phase2', '--corpus-root', fixturePath('corpus'), '--samples', '0', '--agent', 'baseline-search', '--run-dir', dir, '--json'];
+    const { io, out } = interruptingIo(1);
+    expect(await runCli(args, io)).toBe(130);
+    const stopped = JSON.parse(out()) as { status: string; stop_reason: string; done: number };
+    expect(stopped.stop_reason).toBe('interrupted');
+    expect(stopped.done).toBeLessThan(12);
+    const { io: io2, out: out2 } = interruptingIo(Number.POSITIVE_INFINITY);
+    expect(await runCli([...args, '--resume'], io2)).toBe(0);
+    expect(JSON.parse(out2())).toMatchObject({ status: 'success', done: 12 });
+  }, 120_000);
 });

@@ -16,6 +16,9 @@ describeWithFixtures('smi phase2', ['fixtures', 'harness'], () => {
     const net = await smi('phase2', '--corpus-root', CORPUS, '--simulation-mode', 'dry-run', '--no-log', '--json');
     expect(net.code).toBe(2);
     expect(JSON.parse(net.stdout)).toMatchObject({ status: 'error', error_code: 'NEEDS_NETWORK' });
+    const coin = await smi('phase2', '--corpus-root', CORPUS, '--gas-coin', '0x5', '--no-log', '--json');
+    expect(coin.code).toBe(2);
+    expect(JSON.parse(coin.stdout)).toMatchObject({ status: 'error', error_code: 'NEEDS_NETWORK' });
     const plans = await smi('phase2', '--corpus-root', CORPUS, '--agent', 'mock-planfile', '--no-log');
     expect(plans.code).toBe(2);
     expect(plans.stderr).toMatch(/needs --plan-file/);

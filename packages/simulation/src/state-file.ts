@@ -4,7 +4,7 @@
  * packages included) as its exact Sui BCS. Files are written to a temporary name and
  * renamed, so a crash never leaves a half-written state behind.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, existsSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalAddress } from '@smi/bytecode';
 import { decodeBcs, encodeBcs, objectIdOf, objectTypeTag, type SuiObject, suiBcs } from '@smi/ptb';
@@ -134,8 +134,10 @@ export function decodeState(json: unknown, source = 'state'): StateSnapshot {
   };
 }
 
-/** Write `text` to `file` atomically: a temporary file in the same folder, flushed, then renamed. */
+/** Write `text` to `file` atomically: a temporary file in the same folder, flushed, then renamed (missing folders are made). */
 export function writeFileAtomic(file: string, text: string): void {
+  // As the original's atomic writes: the parent folders are made when missing.
+  mkdirSync(path.dirname(file), { recursive: true });
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   const fd = openSync(tmp, 'w');
   try {

@@ -8,31 +8,20 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readStateFile } from '@smi/simulation';
-import { loadProtocolConfig } from '@smi/move-vm';
 import { isStaticPhase2Agent, PHASE2_AGENTS, type Phase2Agent, phase2SummaryText, type PyJson, readPlanFile, runPhase2, SUMMARY_MODES, type SummaryMode } from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { EXIT, inputError, type InterruptedError, UsageError } from '../errors.js';
-import { defaultFrameworkDir, loadFramework } from '../framework.js';
 import { MODEL_OPTIONS, type ModelArgs, RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor, setupModel } from '../harness-setup.js';
 import { jsonLine, readInput, resolvePath } from '../io.js';
 import { type RunControlArgs, runControlOf } from '../run-control.js';
 import { Progress } from '../progress.js';
+import { SIMULATION_OPTIONS, type SimulationArgs, simulationModeOf, simulationSettingsOf } from './phase2-support.js';
 
 /** Arguments of `smi phase2`. */
-interface Phase2Args extends ModelArgs, RunDirArgs, RunControlArgs {
+interface Phase2Args extends ModelArgs, RunDirArgs, RunControlArgs, SimulationArgs {
   agent: Phase2Agent;
   'plan-file'?: string;
-  'simulation-mode': string;
-  'rpc-url'?: string;
-  sender: string;
-  'sender-coins': number;
-  'coin-balance': string;
-  'gas-budget': string;
-  'gas-budget-ladder': string;
-  'max-heuristic-variants': number;
   'baseline-max-candidates': number;
-  framework?: string;
-  'protocol-version'?: number;
   epochs: number;
   'max-planning-calls': number;
   'max-plan-attempts': number;
@@ -42,6 +31,11 @@ interface Phase2Args extends ModelArgs, RunDirArgs, RunControlArgs {
   'max-repair-rounds': number;
   'state-file'?: string;
   'budget-usd'?: number;
+  'rust-bin'?: string;
+  'dev-inspect-bin'?: string;
+  'gas-coin'?: string;
+  'include-created-types': boolean;
+  'require-dry-run': boolean;
 }
 
 /** Standard input saved to a temporary file (a state file is read by path). */
@@ -53,19 +47,6 @@ function stdinToTemp(text: string): string {
 
 function atLeast(name: string, v: number, min: number): void {
   if (!Number.isInteger(v) || v < min) throw new UsageError(`--${name} ${v}: expected an integer of at least ${min}`, 'INVALID_NUMBER');
-}
-
-const PUBLISHER = '0x' + 'b0b'.padStart(64, '0');
-
-function bigintOf(name: string, text: string): bigint {
-  if (!/^\d+$/.test(text.trim())) throw new UsageError(`--${name} ${text}: expected a non-negative integer`, 'INVALID_NUMBER');
-  return BigInt(text.trim());
-}
-
-function addressOf(name: string, text: string): string {
-  const hex = text.trim().replace(/^0[xX]/, '');
-  if (!/^[0-9a-fA-F]{1,64}$/.test(hex)) throw new UsageError(`--${name} ${text}: not an address`, 'INVALID_ADDRESS');
-  return '0x' + hex.toLowerCase().padStart(64, '0');
 }
 
 /** `smi phase2`. */
@@ -81,14 +62,6 @@ export const phase2Command = defineCommand<Phase2Args>({
     manifests: { type: 'string', describe: 'Manifests directory (default $SMI_FIXTURES/fixtures/harness/manifests)' },
     agent: { type: 'string', choices: PHASE2_AGENTS, default: 'mock-empty', describe: 'Who plans: a mock, the plan file, the original\'s baseline search, or a model (template-search, real-openai-compatible, helper-package)' },
     'plan-file': { type: 'string', describe: 'Plans by package id, {"<id>": {"calls": [...]}} (mock-planfile), or - for standard input', file: 'read' },
-    'simulation-mode': { type: 'string', default: 'local', describe: 'local (run every plan on our simulator) or build-only (check plans only); dry-run/dev-inspect need the network' },
-    'rpc-url': { type: 'string', describe: 'Accepted for the original\'s command lines; local simulation needs no node' },
-    sender: { type: 'string', default: '0x' + 'a11ce'.padStart(64, '0'), describe: 'Sender of every transaction' },
-    'sender-coins': { type: 'number', default: 2, describe: 'Coin<SUI> objects the sender holds (the first pays gas)' },
-    'coin-balance': { type: 'string', default: '100000000000', describe: 'MIST in each sender coin' },
-    'gas-budget': { type: 'string', default: '10000000', describe: 'First gas budget (MIST)' },
-    'gas-budget-ladder': { type: 'string', default: '20000000,50000000', describe: 'Larger budgets tried in turn, only after running out of gas' },
-    'max-heuristic-variants': { type: 'number', default: 4, describe: 'Variants of each plan tried (base, addr_sender, ints_0, ints_2, ints_10, ints_100)' },
     'baseline-max-candidates': { type: 'number', default: 25, describe: 'baseline-search: candidate plans per package' },
     'max-plan-attempts': { type: 'number', default: 5, describe: 'real-openai-compatible: plans per package, each after the first told why the last failed' },
     'max-planning-calls': { type: 'number', default: 50, describe: 'real-openai-compatible: model calls per package (need_more rounds included)' },
@@ -99,6 +72,11 @@ export const phase2Command = defineCommand<Phase2Args>({
     epochs: { type: 'number', default: 1, describe: 'Samples per package (pass@k in the aggregate); the row scores the first' },
     'state-file': { type: 'string', describe: 'Objects prepared with smi sandbox-exec (its --state-file), in every simulation', file: 'read' },
     'budget-usd': { type: 'number', describe: 'Stop starting packages once this much is spent (needs --prices)' },
+    'gas-coin': { type: 'string', describe: 'A mainnet gas coin id (needs the network; offline the sender\'s first coin pays)' },
+    'include-created-types': { type: 'boolean', default: true, describe: 'Rows list the created types (always, offline)' },
+    'require-dry-run': { type: 'boolean', default: true, describe: 'Every plan really executes (always, offline: there is no dev-inspect fallback)' },
+    'rust-bin': { type: 'string', hidden: true, describe: 'Ignored: smi reads the bytecode itself' },
+    'dev-inspect-bin': { type: 'string', hidden: true, describe: 'Ignored: plans run on our own simulator' },
     'per-package-timeout-seconds': { type: 'number', default: 120, describe: 'Time limit of one package' },
     'continue-on-error': { type: 'boolean', default: false, describe: 'Go on past failed packages' },
     'max-errors': { type: 'number', default: 25, describe: 'With --continue-on-error: stop after more failures than this' },
@@ -111,8 +89,7 @@ export const phase2Command = defineCommand<Phase2Args>({
     force: { type: 'boolean', default: false, describe: 'With --resume: continue even when the settings differ' },
     shard: { type: 'string', describe: 'Run part K of N (K/N); smi merge joins the parts' },
     out: { type: 'string', describe: 'Also write the run JSON (schema_version 2, with _checksum) here, or - for standard output', file: 'write' },
-    framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },
-    'protocol-version': { type: 'number', describe: 'Mainnet protocol version of the simulation (default: latest)' },
+    ...SIMULATION_OPTIONS,
     ...RUN_DIR_OPTIONS,
     ...MODEL_OPTIONS,
   },
@@ -127,24 +104,17 @@ export const phase2Command = defineCommand<Phase2Args>({
     'Targets are the key types of each package (Phase I truth). Each package gets a fresh simulation: every corpus package loaded, the inits of the target and of what it links to run as a publisher (shared objects exist; owned ones are the publisher\'s), the sender funded. A row scores the target types its best plan created. Exit 0 when the run finished, 1 when it stopped on failures or a deadline (resumable), 2 on bad input, 130/143 when interrupted.',
   longRunning: true,
   run: async (args, io) => {
-    const mode = args['simulation-mode'];
-    if (mode === 'dry-run' || mode === 'dev-inspect') throw new UsageError(`--simulation-mode ${mode} runs plans on a fullnode: not available offline (use local)`, 'NEEDS_NETWORK');
-    if (mode !== 'local' && mode !== 'build-only') throw new UsageError(`--simulation-mode ${mode}: expected local or build-only`, 'INVALID_CHOICE');
+    if (args['gas-coin'] !== undefined) throw new UsageError('--gas-coin names a mainnet coin: not available offline (the sender\'s first coin pays; see --sender-coins, --coin-balance)', 'NEEDS_NETWORK');
+    if ((args['rust-bin'] !== undefined || args['dev-inspect-bin'] !== undefined) && !args.quiet) io.stderr('phase2: warning: --rust-bin/--dev-inspect-bin are ignored: plans run on our own simulator\n');
+    const mode = simulationModeOf(args['simulation-mode']);
     if (args.out === '-' && args.json) throw new UsageError('--json and --out - both print on standard output: give --out a file', 'USAGE');
     if (args.agent === 'mock-planfile' && args['plan-file'] === undefined) throw new UsageError('--agent mock-planfile needs --plan-file', 'USAGE');
     if (args['plan-file'] === '-' && args['package-ids-file'] === '-') throw new UsageError('only one of --plan-file and --package-ids-file can read standard input', 'USAGE');
     for (const [name, min] of [['epochs', 1], ['max-plan-attempts', 1], ['max-planning-calls', 1], ['max-functions', 1], ['max-repair-rounds', 0]] as const) atLeast(name, args[name], min);
     if (args['state-file'] === '-' && (args['plan-file'] === '-' || args['package-ids-file'] === '-')) throw new UsageError('only one file option can read standard input', 'USAGE');
     const model = isStaticPhase2Agent(args.agent) ? null : await setupModel(io, args);
-    const ladder = args['gas-budget-ladder'].trim() === '' ? [] : args['gas-budget-ladder'].split(',').map((x) => bigintOf('gas-budget-ladder', x));
     const planFile = args['plan-file'] === undefined ? undefined : readPlanFile((await readInput(io, args['plan-file'], '--plan-file')).toString('utf8'), args['plan-file']);
-    const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io)).map((f) => f.pkg);
-    let protocolConfig;
-    try {
-      protocolConfig = loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), args['protocol-version']);
-    } catch (e) {
-      throw inputError('--protocol-version', e);
-    }
+    const simulation = simulationSettingsOf(io, args);
     let stateFile: string | undefined;
     if (args['state-file'] !== undefined) {
       stateFile = args['state-file'] === '-' ? stdinToTemp((await readInput(io, '-', '--state-file')).toString('utf8')) : resolvePath(io, args['state-file']);
@@ -165,16 +135,7 @@ export const phase2Command = defineCommand<Phase2Args>({
       ...control,
       agent: args.agent,
       ...(planFile ? { planFile } : {}),
-      framework,
-      protocolConfig,
-      simulationMode: mode,
-      sender: addressOf('sender', args.sender),
-      publisher: PUBLISHER,
-      senderCoins: args['sender-coins'],
-      coinBalance: bigintOf('coin-balance', args['coin-balance']),
-      gasBudget: bigintOf('gas-budget', args['gas-budget']),
-      gasBudgetLadder: ladder,
-      maxHeuristicVariants: args['max-heuristic-variants'],
+      ...simulation,
       baselineMaxCandidates: args['baseline-max-candidates'],
       ...(model ? { model: model.client, params: model.params, effectiveConfig: model.effective as { [key: string]: PyJson } } : {}),
       ...(model?.price ? { price: model.price } : {}),

@@ -139,6 +139,10 @@ export async function executePackages(options: ExecuteOptions): Promise<ExecuteO
   const limit = pLimit(Math.max(1, options.concurrency));
 
   const runOne = async (job: PackageJob): Promise<void> => {
+    // Let timers and signal handlers run between packages: work without I/O (a mock agent, a
+    // local simulation) would otherwise hold the event loop until the last package, and
+    // Ctrl-C, the run deadline and a dead parent would only be seen at the end.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (stopReason !== null) return;
     if (options.budgetUsd !== null && spent !== null && spent >= options.budgetUsd) {
       stop('budget', `--budget-usd ${options.budgetUsd} spent ($${spent.toFixed(4)})`, false);
