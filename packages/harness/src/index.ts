@@ -84,8 +84,8 @@ export { SUMMARY_MODES, SUMMARY_MAX_FUNCTIONS, summarizeInterface, focusedSummar
 export type { SummaryMode, InventoryItem, ResolvedRequests } from './phase2/interface-summary.js';
 export { PHASE2_SYSTEM, PHASE2_PROMPT_VERSION, NEED_MORE_TOOL, planningPrompt, retryPrompt, templatePrompt } from './phase2/prompts.js';
 export type { LastFailure, NeedMoreMode } from './phase2/prompts.js';
-export { ProgressivePlanner, TemplatePlanner } from './phase2/model-agent.js';
-export type { ModelAgentSettings, PackageView } from './phase2/model-agent.js';
+export { ProgressivePlanner, TemplatePlanner, DEFAULT_MODEL_AGENT_LIMITS } from './phase2/model-agent.js';
+export type { ModelAgentSettings, ModelAgentLimits, PackageView } from './phase2/model-agent.js';
 export type { Phase2CallRecord, Phase2ServerSupport, ModelFailure } from './phase2/model-call.js';
 export { HelperPackageSchema, TARGET_ADDRESS_NAME, helperInstruction } from './phase2/helper-package.js';
 export type { HelperPackage } from './phase2/helper-package.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readStateFile } from '@smi/simulation';
-import { isStaticPhase2Agent, PHASE2_AGENTS, type Phase2Agent, phase2SummaryText, type PyJson, readPlanFile, runPhase2, SUMMARY_MODES, type SummaryMode } from '@smi/harness';
+import { DEFAULT_MODEL_AGENT_LIMITS, isStaticPhase2Agent, PHASE2_AGENTS, type Phase2Agent, phase2SummaryText, type PyJson, readPlanFile, runPhase2, SUMMARY_MODES, type SummaryMode } from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { EXIT, inputError, type InterruptedError, UsageError } from '../errors.js';
 import { MODEL_OPTIONS, type ModelArgs, RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor, setupModel } from '../harness-setup.js';
@@ -63,12 +63,12 @@ export const phase2Command = defineCommand<Phase2Args>({
     agent: { type: 'string', choices: PHASE2_AGENTS, default: 'mock-empty', describe: 'Who plans: a mock, the plan file, the original\'s baseline search, or a model (template-search, real-openai-compatible, helper-package)' },
     'plan-file': { type: 'string', describe: 'Plans by package id, {"<id>": {"calls": [...]}} (mock-planfile), or - for standard input', file: 'read' },
     'baseline-max-candidates': { type: 'number', default: 25, describe: 'baseline-search: candidate plans per package' },
-    'max-plan-attempts': { type: 'number', default: 5, describe: 'real-openai-compatible: plans per package, each after the first told why the last failed' },
-    'max-planning-calls': { type: 'number', default: 50, describe: 'real-openai-compatible: model calls per package (need_more rounds included)' },
-    'summary-mode': { type: 'string', choices: SUMMARY_MODES.filter((m) => m !== 'focused'), default: 'entry_then_public', describe: 'What the first prompt shows of the package (need_more shows the rest)' },
+    'max-plan-attempts': { type: 'number', default: DEFAULT_MODEL_AGENT_LIMITS.maxPlanAttempts, describe: 'real-openai-compatible: plans per package, each after the first told why the last failed' },
+    'max-planning-calls': { type: 'number', default: DEFAULT_MODEL_AGENT_LIMITS.maxPlanningCalls, describe: 'real-openai-compatible: model calls per package (need_more rounds included)' },
+    'summary-mode': { type: 'string', choices: SUMMARY_MODES.filter((m) => m !== 'focused'), default: DEFAULT_MODEL_AGENT_LIMITS.summaryMode, describe: 'What the first prompt shows of the package (need_more shows the rest)' },
     'need-more': { type: 'string', choices: ['auto', 'json'], default: 'auto', describe: 'auto: need_more as a tool call where the server takes tools; json: always the JSON form' },
-    'max-functions': { type: 'number', default: 60, describe: 'Functions an interface summary lists at most' },
-    'max-repair-rounds': { type: 'number', default: 3, describe: 'helper-package: repairs after a compile, publish or run error' },
+    'max-functions': { type: 'number', default: DEFAULT_MODEL_AGENT_LIMITS.maxFunctions, describe: 'Functions an interface summary lists at most' },
+    'max-repair-rounds': { type: 'number', default: DEFAULT_MODEL_AGENT_LIMITS.maxRepairRounds, describe: 'helper-package: repairs after a compile, publish or run error' },
     epochs: { type: 'number', default: 1, describe: 'Samples per package (pass@k in the aggregate); the row scores the first' },
     'state-file': { type: 'string', describe: 'Objects prepared with smi sandbox-exec (its --state-file), in every simulation', file: 'read' },
     'budget-usd': { type: 'number', describe: 'Stop starting packages once this much is spent (needs --prices)' },

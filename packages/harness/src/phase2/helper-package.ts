@@ -30,7 +30,6 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** Settings of the helper-package agent. */
 export interface HelperPackageSettings extends ModelAgentSettings {
-  maxRepairRounds: number;
   artifactsDir: string | null;
 }
 

@@ -21,16 +21,32 @@ import type { PlanItem, PlanSource } from './worker.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-/** How the model is asked (the same for every package of a run). */
-export interface ModelAgentSettings {
-  model: ModelClient;
-  params: GenerateParams;
+/** The limits of the model agents (part of a run's spec). */
+export interface ModelAgentLimits {
   maxPlanningCalls: number;
   maxPlanAttempts: number;
   summaryMode: Exclude<SummaryMode, 'focused'>;
   /** `auto`: a tool call where the server takes tools; `json`: always the JSON form. */
   needMore: 'auto' | 'json';
   maxFunctions: number;
+  /** helper-package: repairs after a compile, publish or run error. */
+  maxRepairRounds: number;
+}
+
+/** The original's limits (`--max-planning-calls 50`, `--max-plan-attempts 5`, 60 functions a summary), and 3 repairs. */
+export const DEFAULT_MODEL_AGENT_LIMITS: Readonly<ModelAgentLimits> = {
+  maxPlanningCalls: 50,
+  maxPlanAttempts: 5,
+  summaryMode: 'entry_then_public',
+  needMore: 'auto',
+  maxFunctions: 60,
+  maxRepairRounds: 3,
+};
+
+/** How the model is asked (the same for every package of a run). */
+export interface ModelAgentSettings extends ModelAgentLimits {
+  model: ModelClient;
+  params: GenerateParams;
   /** Epoch of the sample (part of every cache key). */
   epoch: number;
 }

@@ -14,9 +14,9 @@ import type { PackageContext, PackageWork } from '../run/executor.js';
 import type { Outcome } from '../run/types.js';
 import { agentPlans, isStaticPhase2Agent, type Phase2Agent } from './agents.js';
 import { helperPackageRow, type HelperPackageSettings } from './helper-package.js';
-import type { InventoryItem, SummaryMode } from './interface-summary.js';
+import type { InventoryItem } from './interface-summary.js';
 import { LocalSimulation } from './local.js';
-import { type ModelAgentSettings, type PackageView, ProgressivePlanner, TemplatePlanner } from './model-agent.js';
+import { type ModelAgentLimits, type ModelAgentSettings, type PackageView, ProgressivePlanner, TemplatePlanner } from './model-agent.js';
 import type { ModelFailure, Phase2ServerSupport } from './model-call.js';
 import { listPlans, phase2Package, type Phase2Row } from './worker.js';
 
@@ -38,15 +38,10 @@ export interface Phase2WorkSettings {
   maxHeuristicVariants: number;
   baselineMaxCandidates: number;
   epochs: number;
-  /** The model agents' settings (`null` for the others). */
+  /** The model of the model agents (`null` for the others), its parameters and limits. */
   model: ModelClient | null;
   params: GenerateParams;
-  maxPlanningCalls: number;
-  maxPlanAttempts: number;
-  summaryMode: Exclude<SummaryMode, 'focused'>;
-  needMore: 'auto' | 'json';
-  maxFunctions: number;
-  maxRepairRounds: number;
+  limits: ModelAgentLimits;
   /** Where helper packages keep their artifacts (`null`: not kept). */
   artifactsDir: string | null;
   /** Objects prepared with `smi sandbox-exec` (its state file, read once), loaded into every simulation. */
@@ -132,19 +127,10 @@ export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s
       row = await phase2Package({ ...base, source: listPlans(plans), perfect: s.agent === 'mock-perfect' });
     } else {
       if (s.model === null) throw new Error(`the ${s.agent} agent needs a model`);
-      const settings: ModelAgentSettings = {
-        model: s.model,
-        params: s.params,
-        maxPlanningCalls: s.maxPlanningCalls,
-        maxPlanAttempts: s.maxPlanAttempts,
-        summaryMode: s.summaryMode,
-        needMore: s.needMore,
-        maxFunctions: s.maxFunctions,
-        epoch,
-      };
+      const settings: ModelAgentSettings = { ...s.limits, model: s.model, params: s.params, epoch };
       const view: PackageView = { packageId: pkg.id, targets, iface, interfaces: interfaces.reachable(pkg), inventory: inventoryOf(sim) };
       if (s.agent === 'helper-package') {
-        const helper: HelperPackageSettings = { ...settings, maxRepairRounds: s.maxRepairRounds, artifactsDir: s.artifactsDir };
+        const helper: HelperPackageSettings = { ...settings, artifactsDir: s.artifactsDir };
         const out = await helperPackageRow(ctx, helper, support, view, sim);
         row = out.row;
         calls.push(...out.calls.map((c) => ({ ...c, epoch })));

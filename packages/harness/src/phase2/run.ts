@@ -22,6 +22,7 @@ import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpe
 import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
 import { isStaticPhase2Agent, type Phase2Agent } from './agents.js';
 import type { SummaryMode } from './interface-summary.js';
+import { DEFAULT_MODEL_AGENT_LIMITS, type ModelAgentLimits } from './model-agent.js';
 import type { Phase2ServerSupport } from './model-call.js';
 import { InterfaceIndex, phase2PackageWork, type Phase2WorkSettings } from './package-work.js';
 import { PHASE2_PROMPT_VERSION } from './prompts.js';
@@ -55,6 +56,7 @@ export interface Phase2Options extends RunControlOptions {
   budgetUsd?: number | null;
   /** Fields of the `agent_effective_config` event (the model's configuration, key redacted). */
   effectiveConfig?: { [key: string]: PyJson };
+  /** The model agents' limits (the original's defaults for those not given). */
   maxPlanningCalls?: number;
   maxPlanAttempts?: number;
   summaryMode?: Exclude<SummaryMode, 'focused'>;
@@ -99,6 +101,15 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
   if (o.budgetUsd != null && o.price === undefined) throw new Phase2Error('NEEDS_PRICE', `--budget-usd needs the model's price: add it to a prices.yaml (--prices)`);
   const epochs = Math.max(1, o.epochs ?? 1);
   const params = o.params ?? {};
+  const d = DEFAULT_MODEL_AGENT_LIMITS;
+  const limits: ModelAgentLimits = {
+    maxPlanningCalls: o.maxPlanningCalls ?? d.maxPlanningCalls,
+    maxPlanAttempts: o.maxPlanAttempts ?? d.maxPlanAttempts,
+    summaryMode: o.summaryMode ?? d.summaryMode,
+    needMore: o.needMore ?? d.needMore,
+    maxFunctions: o.maxFunctions ?? d.maxFunctions,
+    maxRepairRounds: o.maxRepairRounds ?? d.maxRepairRounds,
+  };
   const { packages } = discoverPackages(o.corpusRoot);
   const { picked, missing } = selectPackages(packages, { ...(o.ids ? { ids: o.ids.ids } : {}), samples: o.samples, seed: o.seed });
   if (picked.length === 0) throw new Phase2Error('NO_PACKAGES', `no packages to run under ${o.corpusRoot}`);
@@ -123,12 +134,12 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
       baseline_max_candidates: o.baselineMaxCandidates,
       per_package_timeout_seconds: o.perPackageTimeoutSeconds ?? 120,
       plan_file_packages: o.planFile ? o.planFile.size : null,
-      max_planning_calls: o.maxPlanningCalls ?? 50,
-      max_plan_attempts: o.maxPlanAttempts ?? 5,
-      summary_mode: o.summaryMode ?? 'entry_then_public',
-      need_more: o.needMore ?? 'auto',
-      max_functions: o.maxFunctions ?? 60,
-      max_repair_rounds: o.maxRepairRounds ?? 3,
+      max_planning_calls: limits.maxPlanningCalls,
+      max_plan_attempts: limits.maxPlanAttempts,
+      summary_mode: limits.summaryMode,
+      need_more: limits.needMore,
+      max_functions: limits.maxFunctions,
+      max_repair_rounds: limits.maxRepairRounds,
       state_file: o.stateFile === undefined ? null : packageFileHash(o.stateFile),
     },
     prompt_version: PHASE2_PROMPT_VERSION,
@@ -149,7 +160,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     gas_coin: null,
     simulation_mode: o.simulationMode,
     max_heuristic_variants: o.maxHeuristicVariants,
-    max_plan_attempts: o.maxPlanAttempts ?? 5,
+    max_plan_attempts: limits.maxPlanAttempts,
     parent_pid: o.parentPid ?? null,
     max_run_seconds: o.maxRunSeconds ?? null,
     argv: o.argv ?? [],
@@ -198,12 +209,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     epochs,
     model: o.model ?? null,
     params,
-    maxPlanningCalls: o.maxPlanningCalls ?? 50,
-    maxPlanAttempts: o.maxPlanAttempts ?? 5,
-    summaryMode: o.summaryMode ?? 'entry_then_public',
-    needMore: o.needMore ?? 'auto',
-    maxFunctions: o.maxFunctions ?? 60,
-    maxRepairRounds: o.maxRepairRounds ?? 3,
+    limits,
     artifactsDir: o.store.dir === null ? null : path.join(o.store.dir, 'artifacts'),
     ...(o.stateFile !== undefined ? { state: readStateFile(o.stateFile) } : {}),
   };
