@@ -32,6 +32,8 @@ export { FRAMEWORK_BUNDLES, loadFrameworkDir, fromFixtures, frameworkSnapshotFor
 export { parseReplaySnapshot, readReplaySnapshot } from './replay/snapshot.js';
 export type { ReplaySnapshot, RecordedEffects, RecordedRef } from './replay/snapshot.js';
 export { replaySnapshot } from './replay/replay.js';
+export { fetchReplaySnapshot, inputVersions, recordedEffects } from './replay/fetch.js';
+export type { FetchReplayOptions, FetchedReplay } from './replay/fetch.js';
 export type { ReplayReport, ReplayOptions, ObjectComparison, Compared, ChangeKind } from './replay/replay.js';
 export {
   SandboxSession,
@@ -56,3 +58,5 @@ export type {
   SandboxObjectEffect,
   SandboxReturnValues,
 } from './sandbox/index.js';
+export { DataSourceError } from './data-source.js';
+export type { SuiDataSource, ChainTransaction, ChainEpoch, ChainObject, OwnedObjectInfo, ChainSimulation, DataSourceErrorCode } from './data-source.js';

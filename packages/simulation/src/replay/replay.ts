@@ -56,6 +56,8 @@ export interface ReplayOptions {
   /** The protocol config of the snapshot's version. */
   protocolConfig: ProtocolConfig;
   natives?: SuiRegistryOptions;
+  /** Packages the snapshot does not hold (the framework of its protocol version); the snapshot's own win. */
+  packages?: readonly MovePackage[];
 }
 
 function compared<T>(expected: T, actual: T): Compared<T> {
@@ -71,12 +73,13 @@ export function replaySnapshot(snapshot: ReplaySnapshot, options: ReplayOptions)
   if (data.kind.$kind !== 'ProgrammableTransaction') {
     throw new SimulationError('INVALID_SNAPSHOT', `transaction kind ${data.kind.$kind} is not replayable (programmable transactions only)`);
   }
-  const packages: MovePackage[] = [];
+  const own: MovePackage[] = [];
   const store = new InMemoryObjectStore();
   for (const [id, o] of snapshot.objects) {
     store.put(id, o);
-    if (o.data.$kind === 'Package') packages.push(packageFromObject(o));
+    if (o.data.$kind === 'Package') own.push(packageFromObject(o));
   }
+  const packages = [...(options.packages ?? []).filter((p) => !own.some((q) => q.id === p.id)), ...own];
   const vm = MoveVM.create({ packages, natives: suiNativeRegistry(options.natives ?? {}), protocolConfig: options.protocolConfig });
   const result = executeProgrammableTransaction(vm, store, {
     sender: data.sender,

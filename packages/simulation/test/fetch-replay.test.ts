@@ -1,0 +1,46 @@
+/**
+ * Fetching a mainnet transaction through the data-source interface and replaying it: the chain
+ * holds the real transactions of `fixtures/replay` as raw BCS (as a node serves them), the
+ * fetch asks for every input object at the version it read and every package it reaches, the
+ * framework comes from the snapshot of the transaction's protocol version, and the replay
+ * matches the effects mainnet signed.
+ */
+import { expect, it } from 'vitest';
+import { SYSTEM_PACKAGES } from '@smi/bytecode';
+import { loadProtocolConfig } from '@smi/move-vm';
+import { chainFromReplayFixtures, chainSource, REPLAY_DIGESTS } from '../../../test-support/fake-chain.js';
+import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
+import { DataSourceError, fetchReplaySnapshot, frameworkSnapshotFor, replaySnapshot } from '../src/index.js';
+
+describeWithFixtures('fetch a mainnet transaction through a data source, then replay it', ['fixtures', 'replay'], () => {
+  for (const digest of REPLAY_DIGESTS) {
+    it(`${digest}: fetched (inputs at their versions, packages by linkage), replayed, every object and the gas match`, async () => {
+      const chain = chainFromReplayFixtures(FIXTURES_ROOT);
+      const asked: string[] = [];
+      const fetched = await fetchReplaySnapshot(chainSource(chain), digest, {
+        localSystemPackage: (id, protocol) => frameworkSnapshotFor(FIXTURES_ROOT, protocol)?.packages.find((p) => p.id === id),
+        onFetch: (what) => asked.push(what),
+      });
+      expect(asked[0]).toBe(`transaction ${digest}`);
+      // System packages: the modules of the protocol version (the node only has their latest).
+      expect(fetched.systemPackages.length).toBeGreaterThan(0);
+      expect(fetched.systemPackages.every((p) => p.source === 'local' && SYSTEM_PACKAGES.has(p.id))).toBe(true);
+      const protocolConfig = loadProtocolConfig(FIXTURES_ROOT, fetched.snapshot.protocolVersion);
+      const report = replaySnapshot(fetched.snapshot, { protocolConfig, packages: fetched.packages });
+      expect(report.status.match, report.status.message).toBe(true);
+      expect(report.objects.filter((o) => !o.match), JSON.stringify(report.objects.filter((o) => !o.match))).toEqual([]);
+      expect(report.match).toBe(true);
+      expect(report.gasMatch).toBe(true);
+    });
+  }
+
+  it('a transaction the node does not have, or that hashes to another digest, is a clear error', async () => {
+    const chain = chainFromReplayFixtures(FIXTURES_ROOT);
+    await expect(fetchReplaySnapshot(chainSource(chain), '11111111111111111111111111111111')).rejects.toThrow(/transaction 11111111111111111111111111111111 not found at memory:/);
+    const [a, b] = REPLAY_DIGESTS;
+    chain.transactions.set(b, { ...chain.transactions.get(a)!, digest: b });
+    const wrong = fetchReplaySnapshot(chainSource(chain), b);
+    await expect(wrong).rejects.toBeInstanceOf(DataSourceError);
+    await expect(wrong).rejects.toThrow(new RegExp(`answered for ${b} a transaction whose digest is ${a}`));
+  });
+});
