@@ -34,6 +34,7 @@ export type { ReplaySnapshot, RecordedEffects, RecordedRef } from './replay/snap
 export { replaySnapshot } from './replay/replay.js';
 export { fetchReplaySnapshot, inputVersions, recordedEffects } from './replay/fetch.js';
 export type { FetchReplayOptions, FetchedReplay } from './replay/fetch.js';
+export { TransactionCache, cachedTransactionJson, parseCachedTransaction, fetchedTransactionJson } from './replay/cache.js';
 export type { ReplayReport, ReplayOptions, ObjectComparison, Compared, ChangeKind } from './replay/replay.js';
 export {
   SandboxSession,

@@ -5,12 +5,15 @@
  * framework comes from the snapshot of the transaction's protocol version, and the replay
  * matches the effects mainnet signed.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, it } from 'vitest';
 import { SYSTEM_PACKAGES } from '@smi/bytecode';
 import { loadProtocolConfig } from '@smi/move-vm';
 import { chainFromReplayFixtures, chainSource, REPLAY_DIGESTS } from '../../../test-support/fake-chain.js';
 import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
-import { DataSourceError, fetchReplaySnapshot, frameworkSnapshotFor, replaySnapshot } from '../src/index.js';
+import { DataSourceError, fetchReplaySnapshot, frameworkSnapshotFor, replaySnapshot, TransactionCache } from '../src/index.js';
 
 describeWithFixtures('fetch a mainnet transaction through a data source, then replay it', ['fixtures', 'replay'], () => {
   for (const digest of REPLAY_DIGESTS) {
@@ -31,6 +34,17 @@ describeWithFixtures('fetch a mainnet transaction through a data source, then re
       expect(report.objects.filter((o) => !o.match), JSON.stringify(report.objects.filter((o) => !o.match))).toEqual([]);
       expect(report.match).toBe(true);
       expect(report.gasMatch).toBe(true);
+      // Cached in the original's CachedTransaction shape (plus the smi section), read back, replayed again: the same.
+      const cache = new TransactionCache(mkdtempSync(path.join(tmpdir(), 'smi-tx-cache-')));
+      const file = cache.write(fetched);
+      const entry = JSON.parse(readFileSync(file, 'utf8')) as { transaction: { digest: string; commands: { type: string }[]; effects: { status: unknown } }; packages: Record<string, [string, string][]>; objects: Record<string, string>; cached_at: number };
+      expect(entry.transaction).toMatchObject({ digest, effects: { status: 'Success' } });
+      expect(entry.transaction.commands.length).toBeGreaterThan(0);
+      expect(Object.keys(entry.packages).length).toBeGreaterThan(0);
+      expect(cache.digests()).toEqual([digest]);
+      const again = cache.read(digest);
+      const report2 = replaySnapshot(again.snapshot, { protocolConfig, packages: again.packages });
+      expect({ match: report2.match, gas: report2.gasMatch }).toEqual({ match: true, gas: true });
     });
   }
 
