@@ -34,6 +34,11 @@ export type { ReplaySnapshot, RecordedEffects, RecordedRef } from './replay/snap
 export { replaySnapshot } from './replay/replay.js';
 export { fetchReplaySnapshot, inputVersions, recordedEffects } from './replay/fetch.js';
 export type { FetchReplayOptions, FetchedReplay } from './replay/fetch.js';
+export { effectsComparison } from './replay/match-score.js';
+export { replayFetched, replayCached } from './replay/replay-one.js';
+export type { ReplayOutcome, ReplayOneOptions } from './replay/replay-one.js';
+export { replayCachedParallel } from './replay/parallel.js';
+export type { EffectsComparison } from './replay/match-score.js';
 export { TransactionCache, cachedTransactionJson, parseCachedTransaction, fetchedTransactionJson } from './replay/cache.js';
 export type { ReplayReport, ReplayOptions, ObjectComparison, Compared, ChangeKind } from './replay/replay.js';
 export {

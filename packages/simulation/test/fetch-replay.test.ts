@@ -13,7 +13,7 @@ import { SYSTEM_PACKAGES } from '@smi/bytecode';
 import { loadProtocolConfig } from '@smi/move-vm';
 import { chainFromReplayFixtures, chainSource, REPLAY_DIGESTS } from '../../../test-support/fake-chain.js';
 import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
-import { DataSourceError, fetchReplaySnapshot, frameworkSnapshotFor, replaySnapshot, TransactionCache } from '../src/index.js';
+import { DataSourceError, fetchReplaySnapshot, frameworkSnapshotFor, replayCachedParallel, replaySnapshot, TransactionCache } from '../src/index.js';
 
 describeWithFixtures('fetch a mainnet transaction through a data source, then replay it', ['fixtures', 'replay'], () => {
   for (const digest of REPLAY_DIGESTS) {
@@ -47,6 +47,17 @@ describeWithFixtures('fetch a mainnet transaction through a data source, then re
       expect({ match: report2.match, gas: report2.gasMatch }).toEqual({ match: true, gas: true });
     });
   }
+
+  it('cached transactions replayed on 2 worker threads: outcomes in order, both match (and the original match_score is 1)', async () => {
+    const chain = chainFromReplayFixtures(FIXTURES_ROOT);
+    const cache = new TransactionCache(mkdtempSync(path.join(tmpdir(), 'smi-tx-cache-')));
+    for (const d of REPLAY_DIGESTS) cache.write(await fetchReplaySnapshot(chainSource(chain), d, { localSystemPackage: (id, p) => frameworkSnapshotFor(FIXTURES_ROOT, p)?.packages.find((x) => x.id === id) }));
+    const seen: string[] = [];
+    const out = await replayCachedParallel(cache.dir, [...REPLAY_DIGESTS], 2, { fixturesRoot: FIXTURES_ROOT, onOutcome: (o) => seen.push(o.digest) });
+    expect(out.map((o) => o.digest)).toEqual([...REPLAY_DIGESTS]);
+    expect(seen.sort()).toEqual([...REPLAY_DIGESTS].sort());
+    for (const o of out) expect(o).toMatchObject({ local_success: true, match: true, gas_match: true, error: null, comparison: { match_score: 1, notes: [] } });
+  });
 
   it('a transaction the node does not have, or that hashes to another digest, is a clear error', async () => {
     const chain = chainFromReplayFixtures(FIXTURES_ROOT);
