@@ -4,14 +4,10 @@
  * loopback servers (`fake-grpc.ts`, `fake-graphql.ts`) answer from it; `chainFromReplayFixtures`
  * builds one out of the real mainnet transactions in `../shared/fixtures/replay`.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalAddress } from '@smi/bytecode';
-import { fromSerdeJson, objectIdOf, objectVersionOf, type ObjectRef, type Owner, suiBcs, type SuiObject, type TransactionData, type TransactionEffects, transactionDigest } from '@smi/ptb';
-import { type ChainEpoch, type ChainSimulation, type ChainTransaction, DataSourceError, type OwnedObjectInfo, type SuiDataSource } from '@smi/simulation';
-
-/** An object reference with its owner (as effects V1 list written objects). */
-type OwnedObjectRef = [ObjectRef, Owner];
+import { objectVersionOf, suiBcs, transactionDigest } from '@smi/ptb';
+import { type ChainEpoch, type ChainSimulation, type ChainTransaction, DataSourceError, type OwnedObjectInfo, readReplaySnapshot, type SuiDataSource } from '@smi/simulation';
 
 /** A chain in memory. */
 export interface FakeChain {
@@ -35,48 +31,6 @@ export function emptyChain(): FakeChain {
 /** The digests of the real mainnet transactions in `fixtures/replay`. */
 export const REPLAY_DIGESTS = ['ozN2rhczEUC39poaeVYxMN6b6TEAjiFX7jFSQFhbKmL', '4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP'] as const;
 
-type J = Record<string, unknown>;
-const big = (v: unknown): bigint => BigInt(v as string | number);
-
-function ownedRefs(list: unknown, ownerOf: (o: unknown) => Owner): OwnedObjectRef[] {
-  return ((list as { owner: unknown; reference: { objectId: string; version: number | string; digest: string } }[] | undefined) ?? []).map((w) => [
-    { objectId: canonicalAddress(w.reference.objectId), version: big(w.reference.version), digest: w.reference.digest },
-    ownerOf(w.owner),
-  ]);
-}
-
-function refs(list: unknown): ObjectRef[] {
-  return ((list as { objectId: string; version: number | string; digest: string }[] | undefined) ?? []).map((r) => ({ objectId: canonicalAddress(r.objectId), version: big(r.version), digest: r.digest }));
-}
-
-/** The JSON-RPC (v1) effects of a snapshot as the `TransactionEffectsV1` mainnet signed. */
-export function effectsV1FromJson(fx: J): TransactionEffects {
-  const ownerOf = (o: unknown): Owner => fromSerdeJson(suiBcs.Owner, o as never) as Owner;
-  const status = fx.status as { status: string; error?: string };
-  if (status.status !== 'success') throw new Error('only successful fixture transactions are supported');
-  const gas = fx.gasUsed as J;
-  return {
-    $kind: 'V1',
-    V1: {
-      status: { $kind: 'Success', Success: true },
-      executedEpoch: big(fx.executedEpoch),
-      gasUsed: { computationCost: big(gas.computationCost), storageCost: big(gas.storageCost), storageRebate: big(gas.storageRebate), nonRefundableStorageFee: big(gas.nonRefundableStorageFee) },
-      modifiedAtVersions: ((fx.modifiedAtVersions as { objectId: string; sequenceNumber: string }[] | undefined) ?? []).map((m) => [canonicalAddress(m.objectId), big(m.sequenceNumber)]),
-      sharedObjects: refs(fx.sharedObjects),
-      transactionDigest: fx.transactionDigest as string,
-      created: ownedRefs(fx.created, ownerOf),
-      mutated: ownedRefs(fx.mutated, ownerOf),
-      unwrapped: ownedRefs(fx.unwrapped, ownerOf),
-      deleted: refs(fx.deleted),
-      unwrappedThenDeleted: refs(fx.unwrappedThenDeleted),
-      wrapped: refs(fx.wrapped),
-      gasObject: ownedRefs([fx.gasObject], ownerOf)[0],
-      eventsDigest: (fx.eventsDigest as string | undefined) ?? null,
-      dependencies: (fx.dependencies as string[] | undefined) ?? [],
-    },
-  };
-}
-
 /**
  * A chain holding the real mainnet transactions of `fixtures/replay`: each transaction (its
  * BCS checked against its digest), its effects as mainnet signed them (V1), its epoch, and
@@ -87,27 +41,22 @@ export function chainFromReplayFixtures(fixturesRoot: string): FakeChain {
   const chain = emptyChain();
   let checkpoint = 1000n;
   for (const digest of REPLAY_DIGESTS) {
-    const json = JSON.parse(readFileSync(path.join(fixturesRoot, 'fixtures', 'replay', `${digest}.json`), 'utf8')) as { transaction_info: J; required_objects: unknown[] };
-    const ti = json.transaction_info;
-    const data = fromSerdeJson(suiBcs.TransactionData, (ti.sender_signed_data as { intent_message: { value: unknown } }[])[0].intent_message.value as never) as TransactionData;
-    if (transactionDigest(data) !== digest) throw new Error(`fixture ${digest}: the transaction does not hash to its digest`);
-    const effects = effectsV1FromJson(ti.effects as J);
+    const snap = readReplaySnapshot(path.join(fixturesRoot, 'fixtures', 'replay', `${digest}.json`));
+    if (transactionDigest(snap.transaction) !== digest) throw new Error(`fixture ${digest}: the transaction does not hash to its digest`);
+    if (snap.signedEffects === undefined) throw new Error(`fixture ${digest}: no whole effects`);
     chain.transactions.set(digest, {
       digest,
-      transactionBcs: suiBcs.TransactionData.serialize(data).toBytes(),
-      effectsBcs: suiBcs.TransactionEffects.serialize(effects).toBytes(),
+      transactionBcs: suiBcs.TransactionData.serialize(snap.transaction).toBytes(),
+      effectsBcs: suiBcs.TransactionEffects.serialize(snap.signedEffects).toBytes(),
       eventsBcs: null,
       checkpoint,
-      timestampMs: big(ti.epoch_start_timestamp ?? 0) + 1000n,
+      timestampMs: snap.epochTimestampMs + 1000n,
       unchangedLoadedRuntimeObjects: null,
     });
     chain.checkpoints.push({ sequence: checkpoint, digests: [digest] });
     checkpoint++;
-    const epoch = big(ti.executed_epoch);
-    chain.epochs.set(epoch, { epoch, protocolVersion: Number(ti.protocol_version), referenceGasPrice: big(ti.reference_gas_price ?? ti.gas_price), startTimestampMs: big(ti.epoch_start_timestamp ?? 0) });
-    for (const o of json.required_objects) {
-      const obj = fromSerdeJson(suiBcs.Object, o as never) as SuiObject;
-      const id = objectIdOf(obj);
+    chain.epochs.set(snap.epoch, { epoch: snap.epoch, protocolVersion: snap.protocolVersion, referenceGasPrice: snap.referenceGasPrice ?? snap.transaction.V1.gasData.price, startTimestampMs: snap.epochTimestampMs });
+    for (const [id, obj] of snap.objects) {
       const versions = chain.objects.get(id) ?? new Map<bigint, Uint8Array>();
       versions.set(objectVersionOf(obj), suiBcs.Object.serialize(obj).toBytes());
       chain.objects.set(id, versions);

@@ -282,3 +282,19 @@ export async function fetchReplaySnapshot(source: SuiDataSource, digest: string,
     packages: localPackages,
   };
 }
+
+/** A sui-replay snapshot (`fixtures/replay/<digest>.json`) as a fetched transaction (to cache it, or replay it as one). */
+export function fetchedFromSnapshot(s: ReplaySnapshot): FetchedReplay {
+  if (s.signedEffects === undefined) throw new DataSourceError('INVALID_RESPONSE', `snapshot ${s.digest}: its effects are not whole (the JSON-RPC v1 form of a successful transaction is needed)`);
+  return {
+    snapshot: s,
+    epoch: { epoch: s.epoch, protocolVersion: s.protocolVersion, referenceGasPrice: s.referenceGasPrice ?? s.transaction.V1.gasData.price, startTimestampMs: s.epochTimestampMs },
+    checkpoint: null,
+    timestampMs: null,
+    effects: s.signedEffects,
+    eventsBcs: null,
+    systemPackages: [],
+    missingPackages: [],
+    packages: [],
+  };
+}

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { canonicalAddress } from '@smi/bytecode';
-import { fromSerdeJson, objectIdOf, type SuiObject, suiBcs, type TransactionData } from '@smi/ptb';
+import { fromSerdeJson, objectIdOf, type ObjectRef, type Owner, type SuiObject, suiBcs, type TransactionData, type TransactionEffects } from '@smi/ptb';
 import { z } from 'zod';
 import { SimulationError } from '../errors.js';
 
@@ -15,12 +15,20 @@ const num = z.union([z.number(), z.string()]);
 const RefSchema = z.object({ objectId: z.string(), version: num, digest: z.string() });
 const OwnedRefSchema = z.object({ owner: z.unknown(), reference: RefSchema });
 
+const OwnedRefsSchema = z.array(OwnedRefSchema).optional();
+
 const EffectsSchema = z.object({
+  messageVersion: z.string().optional(),
+  executedEpoch: num.optional(),
+  modifiedAtVersions: z.array(z.object({ objectId: z.string(), sequenceNumber: num })).optional(),
+  sharedObjects: z.array(RefSchema).optional(),
+  transactionDigest: z.string().optional(),
+  gasObject: OwnedRefSchema.optional(),
   status: z.object({ status: z.enum(['success', 'failure']), error: z.string().optional() }),
   gasUsed: z.object({ computationCost: num, storageCost: num, storageRebate: num, nonRefundableStorageFee: num }),
-  created: z.array(OwnedRefSchema).optional(),
-  mutated: z.array(OwnedRefSchema).optional(),
-  unwrapped: z.array(OwnedRefSchema).optional(),
+  created: OwnedRefsSchema,
+  mutated: OwnedRefsSchema,
+  unwrapped: OwnedRefsSchema,
   deleted: z.array(RefSchema).optional(),
   wrapped: z.array(RefSchema).optional(),
   unwrappedThenDeleted: z.array(RefSchema).optional(),
@@ -68,6 +76,8 @@ export interface RecordedEffects {
 
 /** A replay snapshot, decoded. */
 export interface ReplaySnapshot {
+  /** The effects as mainnet signed them, when the source has them whole (JSON-RPC v1 effects, or BCS). */
+  signedEffects?: TransactionEffects;
   digest: string;
   transaction: TransactionData;
   protocolVersion: number;
@@ -118,7 +128,9 @@ export function parseReplaySnapshot(json: unknown, source = 'snapshot'): ReplayS
     }
   });
   const fx = ti.effects;
+  const signed = signedEffectsV1(fx, source);
   return {
+    ...(signed ? { signedEffects: signed } : {}),
     digest: ti.tx_digest,
     transaction,
     protocolVersion: ti.protocol_version,
@@ -146,6 +158,41 @@ export function parseReplaySnapshot(json: unknown, source = 'snapshot'): ReplayS
       dependencies: fx.dependencies ?? [],
     },
   };
+}
+
+/**
+ * The `TransactionEffectsV1` mainnet signed, from JSON-RPC v1 effects that carry all of it
+ * (status, epoch, modified-at versions, shared objects, gas object…), or `undefined`.
+ */
+function signedEffectsV1(fx: z.infer<typeof EffectsSchema>, source: string): TransactionEffects | undefined {
+  if (fx.messageVersion !== 'v1' || fx.executedEpoch === undefined || fx.transactionDigest === undefined || fx.gasObject === undefined || fx.status.status !== 'success') return undefined;
+  const owner = (o: unknown): Owner => fromSerdeJson(suiBcs.Owner, o as never) as Owner;
+  const ref = (r: { objectId: string; version: number | string; digest: string }): ObjectRef => ({ objectId: canonicalAddress(r.objectId), version: big(r.version), digest: r.digest });
+  const owned = (l: { owner: unknown; reference: { objectId: string; version: number | string; digest: string } }[] | undefined): [ObjectRef, Owner][] => (l ?? []).map((w) => [ref(w.reference), owner(w.owner)]);
+  try {
+    return {
+      $kind: 'V1',
+      V1: {
+        status: { $kind: 'Success', Success: true },
+        executedEpoch: big(fx.executedEpoch),
+        gasUsed: { computationCost: big(fx.gasUsed.computationCost), storageCost: big(fx.gasUsed.storageCost), storageRebate: big(fx.gasUsed.storageRebate), nonRefundableStorageFee: big(fx.gasUsed.nonRefundableStorageFee) },
+        modifiedAtVersions: (fx.modifiedAtVersions ?? []).map((m) => [canonicalAddress(m.objectId), big(m.sequenceNumber)]),
+        sharedObjects: (fx.sharedObjects ?? []).map(ref),
+        transactionDigest: fx.transactionDigest,
+        created: owned(fx.created),
+        mutated: owned(fx.mutated),
+        unwrapped: owned(fx.unwrapped),
+        deleted: (fx.deleted ?? []).map(ref),
+        unwrappedThenDeleted: (fx.unwrappedThenDeleted ?? []).map(ref),
+        wrapped: (fx.wrapped ?? []).map(ref),
+        gasObject: owned([fx.gasObject])[0],
+        eventsDigest: fx.eventsDigest ?? null,
+        dependencies: fx.dependencies ?? [],
+      },
+    };
+  } catch (e) {
+    throw new SimulationError('INVALID_SNAPSHOT', `${source}: the effects do not read: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** Read a snapshot file. */
