@@ -15,6 +15,7 @@ export default defineConfig({
       { find: /^@smi\/simulation$/, replacement: src('./packages/simulation/src/index.ts') },
       { find: /^@smi\/inhabit$/, replacement: src('./packages/inhabit/src/index.ts') },
       { find: /^@smi\/harness$/, replacement: src('./packages/harness/src/index.ts') },
+      { find: /^@smi\/network$/, replacement: src('./packages/network/src/index.ts') },
     ],
   },
   test: {

@@ -1,0 +1,61 @@
+/**
+ * From a failed gRPC-web call (a protobuf-ts `RpcError`, or anything the transport threw) to a
+ * {@link DataSourceError}. The transport reports its own troubles (the socket refused, a body
+ * that is not gRPC-web) as `INTERNAL` with no response metadata; the server's statuses come
+ * with the response headers as metadata, which tells the two apart.
+ */
+import { RpcError } from '@mysten/sui/grpc';
+import { DataSourceError, type DataSourceErrorCode } from '@smi/simulation';
+import { causeText, failure, parseRetryAfter } from './errors.js';
+
+/** Transport messages that mean the endpoint could not be reached (undici, Node sockets). */
+const CONNECTION_TROUBLE = /fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|socket|network|terminated|other side closed/i;
+
+function codeForStatus(status: string, fromServer: boolean, message: string): DataSourceErrorCode {
+  switch (status) {
+    case 'NOT_FOUND':
+      return 'NOT_FOUND';
+    case 'UNAVAILABLE':
+    case 'DEADLINE_EXCEEDED':
+    case 'ABORTED':
+    case 'CANCELLED':
+      return 'UNAVAILABLE';
+    case 'RESOURCE_EXHAUSTED':
+      return 'RATE_LIMITED';
+    case 'UNIMPLEMENTED':
+      return 'UNSUPPORTED';
+    case 'INVALID_ARGUMENT':
+    case 'FAILED_PRECONDITION':
+    case 'OUT_OF_RANGE':
+    case 'PERMISSION_DENIED':
+    case 'UNAUTHENTICATED':
+    case 'ALREADY_EXISTS':
+      return 'REJECTED';
+    case 'DATA_LOSS':
+      return 'INVALID_RESPONSE';
+    default:
+      // INTERNAL, UNKNOWN: from the server (an HTTP 500 is UNKNOWN) the node failed; from the
+      // transport either the connection failed or the answer was not gRPC-web.
+      if (fromServer) return 'UNAVAILABLE';
+      return CONNECTION_TROUBLE.test(message) ? 'UNAVAILABLE' : 'INVALID_RESPONSE';
+  }
+}
+
+/**
+ * A {@link DataSourceError} for a failed call of `rpc` (`LedgerService.GetTransaction`) asking
+ * for `what` at `endpoint`. A `DataSourceError` passes through.
+ */
+export function mapGrpcError(error: unknown, what: string, endpoint: string, rpc: string): DataSourceError {
+  if (error instanceof DataSourceError) return error;
+  if (error instanceof RpcError) {
+    const fromServer = Object.keys(error.meta).length > 0;
+    const code = codeForStatus(error.code, fromServer, error.message);
+    const retryAfterMs = parseRetryAfter(error.meta['retry-after']);
+    const detail = error.message && error.message !== error.code ? `${error.code}: ${error.message}` : error.code;
+    const reason = fromServer || code !== 'UNAVAILABLE' ? `${rpc}: ${detail}` : `${rpc}: no answer, ${error.message}`;
+    return failure(code, what, endpoint, { reason, status: error.code, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+  }
+  const text = causeText(error);
+  const code: DataSourceErrorCode = CONNECTION_TROUBLE.test(text) ? 'UNAVAILABLE' : 'INVALID_RESPONSE';
+  return failure(code, what, endpoint, { reason: `${rpc}: ${text || String(error)}` });
+}
