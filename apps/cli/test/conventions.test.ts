@@ -100,6 +100,7 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     call: { args: ['call', '0x1::no_such_module::f'], code: 'MISSING_DEPENDENCY' },
     conformance: { args: ['conformance', 'traces', '--dir', missing], code: 'NOT_A_DIRECTORY' },
     replay: { args: ['replay', '--snapshot', missing], code: 'FILE_NOT_FOUND' },
+    'tx-replay': { args: ['tx-replay', '--digest', 'not-a-digest'], code: 'INVALID_DIGEST' },
     'sandbox-exec': { args: ['sandbox-exec', '--state-file', '-'], code: 'INVALID_FILE' },
     completion: { args: ['completion', 'fish'], code: 'INVALID_CHOICE' },
     'benchmark-local': { args: ['benchmark-local', '--target-corpus', missing], code: 'NOT_A_DIRECTORY' },

@@ -203,6 +203,17 @@ const CASES: Record<string, Case> = {
       expect(r.stdout).toContain('module 1.option {');
     },
   },
+  'tx-replay --output': {
+    // The recorded transaction, from a cache filled offline, written as a FetchedTransaction line.
+    args: () => {
+      const cache = path.join(scratch(), 'cache');
+      return ['tx-replay', '--import-snapshot', REPLAY, '--cache-dir', cache, '--from-cache', '--summary-only'];
+    },
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout.trim().split('\n')[0])).toMatchObject({ digest: '4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP' });
+    },
+  },
   'replay --snapshot': {
     args: ['replay'],
     stdin: () => readFileSync(REPLAY),

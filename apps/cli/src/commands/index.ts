@@ -18,6 +18,7 @@ import { replayCommand } from './replay.js';
 import { runAllCommand } from './run-all.js';
 import { sandboxExecCommand } from './sandbox-exec.js';
 import { stubsCommand } from './stubs.js';
+import { txReplayCommand } from './tx-replay.js';
 
 export const COMMANDS: readonly CommandSpec<never>[] = [
   extractCommand,
@@ -29,6 +30,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   callCommand,
   conformanceCommand,
   replayCommand,
+  txReplayCommand,
   sandboxExecCommand,
   benchmarkLocalCommand,
   phase1Command,
