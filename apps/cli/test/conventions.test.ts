@@ -101,6 +101,7 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     conformance: { args: ['conformance', 'traces', '--dir', missing], code: 'NOT_A_DIRECTORY' },
     replay: { args: ['replay', '--snapshot', missing], code: 'FILE_NOT_FOUND' },
     'tx-replay': { args: ['tx-replay', '--digest', 'not-a-digest'], code: 'INVALID_DIGEST' },
+    'ptb-eval': { args: ['ptb-eval', '--cache-dir', missing], code: 'EMPTY_CACHE' },
     'sandbox-exec': { args: ['sandbox-exec', '--state-file', '-'], code: 'INVALID_FILE' },
     completion: { args: ['completion', 'fish'], code: 'INVALID_CHOICE' },
     'benchmark-local': { args: ['benchmark-local', '--target-corpus', missing], code: 'NOT_A_DIRECTORY' },

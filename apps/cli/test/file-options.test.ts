@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
+import { fetchedFromSnapshot, readReplaySnapshot, TransactionCache } from '@smi/simulation';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { commandName } from '../src/command.js';
 import { COMMANDS } from '../src/index.js';
@@ -44,6 +45,13 @@ const sixRows = (r: SpawnRun): void => {
 
 const PHASE1 = ['phase1', '--corpus-root', fixturePath('corpus'), '--agent', 'mock-perfect', '--no-log', '--quiet'];
 const scratch = (): string => mkdtempSync(path.join(os.tmpdir(), 'smi-file-options-scratch-'));
+
+/** A fresh transaction cache holding the recorded transaction of `snapshot`. */
+function cacheWith(snapshot: string): string {
+  const cache = new TransactionCache(path.join(scratch(), 'cache'));
+  cache.write(fetchedFromSnapshot(readReplaySnapshot(snapshot)));
+  return cache.dir;
+}
 const PHASE2 = ['phase2', '--corpus-root', fixturePath('corpus'), '--samples', '2', '--no-log', '--quiet'];
 /** A finished Phase I run to merge (made in `beforeAll`). */
 const RUN_TO_MERGE = path.join(mkdtempSync(path.join(os.tmpdir(), 'smi-file-options-run-')), 'run');
@@ -212,6 +220,13 @@ const CASES: Record<string, Case> = {
     check: (r) => {
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout.trim().split('\n')[0])).toMatchObject({ digest: '4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP' });
+    },
+  },
+  'ptb-eval --output': {
+    args: () => ['ptb-eval', '--cache-dir', cacheWith(REPLAY), '--quiet'],
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout.trim())).toMatchObject({ digest: '4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP', status: 'Success' });
     },
   },
   'replay --snapshot': {

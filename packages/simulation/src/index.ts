@@ -38,6 +38,8 @@ export { effectsComparison } from './replay/match-score.js';
 export { replayFetched, replayCached } from './replay/replay-one.js';
 export type { ReplayOutcome, ReplayOneOptions } from './replay/replay-one.js';
 export { replayCachedParallel } from './replay/parallel.js';
+export { evaluateTransaction, ptbEvalSummary, errorCategory } from './replay/ptb-eval.js';
+export type { PtbEvalReport, PtbEvalSummary, PtbEvalOptions, HealingAction } from './replay/ptb-eval.js';
 export type { EffectsComparison } from './replay/match-score.js';
 export { TransactionCache, cachedTransactionJson, parseCachedTransaction, fetchedTransactionJson } from './replay/cache.js';
 export type { ReplayReport, ReplayOptions, ObjectComparison, Compared, ChangeKind } from './replay/replay.js';

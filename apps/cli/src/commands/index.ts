@@ -12,6 +12,7 @@ import { disasmCommand } from './disasm.js';
 import { extractCommand } from './extract.js';
 import { mergeCommand } from './merge.js';
 import { phase1Command } from './phase1.js';
+import { ptbEvalCommand } from './ptb-eval.js';
 import { phase2Command } from './phase2.js';
 import { manifestFilterCommand, phase2ManifestCommand } from './phase2-manifest.js';
 import { replayCommand } from './replay.js';
@@ -31,6 +32,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   conformanceCommand,
   replayCommand,
   txReplayCommand,
+  ptbEvalCommand,
   sandboxExecCommand,
   benchmarkLocalCommand,
   phase1Command,
