@@ -49,6 +49,22 @@ describeWithFixtures('smi tx-replay against a loopback node', ['fixtures', 'repl
     expect(grpc.requests.length).toBe(asked);
   }, 120_000);
 
+  it('--recent N walks back from the latest checkpoint; --download-only fills the cache; --from-cache --parallel replays it offline', async () => {
+    const grpc = await startFakeGrpc(chainFromReplayFixtures(FIXTURES_ROOT));
+    servers.push(grpc);
+    const dir = mkdtempSync(path.join(tmpdir(), 'smi-tx-replay-recent-'));
+    const cache = path.join(dir, 'cache');
+    const dl = await runSmi(['tx-replay', '--recent', '2', '--rpc-url', grpc.url, '--cache-dir', cache, '--download-only'], { env, cwd: dir });
+    expect(dl.code, dl.stderr).toBe(0);
+    expect(dl.stderr).toMatch(/2 transactions from/);
+    for (const d of REPLAY_DIGESTS) expect(existsSync(path.join(cache, `${d}.json`))).toBe(true);
+    await grpc.close();
+    servers = [];
+    const par = await runSmi(['tx-replay', '--from-cache', '--cache-dir', cache, '--parallel', '--threads', '2'], { env, cwd: dir });
+    expect(par.code, par.stderr).toBe(0);
+    expect(par.stdout).toMatch(/Total: 2 {2}Successful: 2 {2}Status match: 2 {2}Full match: 2/);
+  }, 120_000);
+
   it('GraphQL: the same transaction fetched and matched', async () => {
     const gql = await startFakeGraphQL(chainFromReplayFixtures(FIXTURES_ROOT));
     servers.push(gql);
