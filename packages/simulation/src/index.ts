@@ -32,7 +32,7 @@ export { FRAMEWORK_BUNDLES, loadFrameworkDir, fromFixtures, frameworkSnapshotFor
 export { parseReplaySnapshot, readReplaySnapshot } from './replay/snapshot.js';
 export type { ReplaySnapshot, RecordedEffects, RecordedRef } from './replay/snapshot.js';
 export { replaySnapshot } from './replay/replay.js';
-export { fetchReplaySnapshot, fetchedFromSnapshot, inputVersions, recordedEffects } from './replay/fetch.js';
+export { fetchReplaySnapshot, fetchedFromSnapshot, inputVersions, recordedEffects, NotProgrammableError } from './replay/fetch.js';
 export type { FetchReplayOptions, FetchedReplay } from './replay/fetch.js';
 export { effectsComparison } from './replay/match-score.js';
 export { replayFetched, replayCached } from './replay/replay-one.js';

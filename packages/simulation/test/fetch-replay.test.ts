@@ -13,7 +13,8 @@ import { SYSTEM_PACKAGES } from '@smi/bytecode';
 import { loadProtocolConfig } from '@smi/move-vm';
 import { chainFromReplayFixtures, chainSource, REPLAY_DIGESTS } from '../../../test-support/fake-chain.js';
 import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
-import { DataSourceError, fetchReplaySnapshot, frameworkSnapshotFor, replayCachedParallel, replaySnapshot, TransactionCache } from '../src/index.js';
+import { DataSourceError, fetchReplaySnapshot, frameworkSnapshotFor, NotProgrammableError, replayCachedParallel, replaySnapshot, TransactionCache } from '../src/index.js';
+import { suiBcs, transactionDigest } from '@smi/ptb';
 
 describeWithFixtures('fetch a mainnet transaction through a data source, then replay it', ['fixtures', 'replay'], () => {
   for (const digest of REPLAY_DIGESTS) {
@@ -57,6 +58,16 @@ describeWithFixtures('fetch a mainnet transaction through a data source, then re
     expect(out.map((o) => o.digest)).toEqual([...REPLAY_DIGESTS]);
     expect(seen.sort()).toEqual([...REPLAY_DIGESTS].sort());
     for (const o of out) expect(o).toMatchObject({ local_success: true, match: true, gas_match: true, error: null, comparison: { match_score: 1, notes: [] } });
+  });
+
+  it('a system transaction (not programmable) is said to have nothing to replay', async () => {
+    const chain = chainFromReplayFixtures(FIXTURES_ROOT);
+    const tx = chain.transactions.get(REPLAY_DIGESTS[0])!;
+    const data = suiBcs.TransactionData.parse(tx.transactionBcs);
+    const system = { ...data, V1: { ...data.V1, kind: { $kind: 'EndOfEpochTransaction', EndOfEpochTransaction: [] } } } as typeof data;
+    const digest = transactionDigest(system);
+    chain.transactions.set(digest, { ...tx, digest, transactionBcs: suiBcs.TransactionData.serialize(system).toBytes() });
+    await expect(fetchReplaySnapshot(chainSource(chain), digest)).rejects.toBeInstanceOf(NotProgrammableError);
   });
 
   it('a transaction the node does not have, or that hashes to another digest, is a clear error', async () => {

@@ -17,6 +17,7 @@ import {
   fetchReplaySnapshot,
   frameworkSnapshotFor,
   loadCorpus,
+  NotProgrammableError,
   packageObjectOf,
   readReplaySnapshot,
   type ReplayOutcome,
@@ -155,6 +156,7 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
     const started = performance.now();
     const outcomes: ReplayOutcome[] = [];
     let fetchFailures = 0;
+    let skipped = 0;
     const output = openOutput(io, args.output);
     const doReplay = (args.replay || args['from-cache']) && !args['download-only'];
     if (doReplay && !hasFixtures) throw new UsageError(`replaying needs the protocol configs of $SMI_FIXTURES (${fixtures}/fixtures/protocol-configs)`, 'MISSING_FIXTURES');
@@ -219,6 +221,11 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
             for (const p of f.systemPackages) if (p.source === 'current') say(`tx-replay: ${d}: system package ${p.id} is the node's latest (v${p.version}); no framework snapshot for protocol ${f.snapshot.protocolVersion}\n`);
           }
         } catch (e) {
+          if (e instanceof NotProgrammableError) {
+            skipped++;
+            verbose(`${d}: skipped: ${e.message}`);
+            continue;
+          }
           fetchFailures++;
           const message = e instanceof DataSourceError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
           io.stderr(`tx-replay: ${d}: ${message}\n`);
@@ -239,6 +246,7 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
       }
     }
     output?.close();
+    if (skipped > 0) say(`tx-replay: skipped ${skipped} system transactions (not programmable)\n`);
     const seconds = (performance.now() - started) / 1000;
     if (outcomes.length > 0) {
       const ok = outcomes.filter((o) => o.local_success).length;

@@ -139,6 +139,17 @@ export function recordedEffects(effects: TransactionEffects): RecordedEffects {
   };
 }
 
+/** The transaction is not a programmable transaction (a system transaction): nothing to replay. */
+export class NotProgrammableError extends Error {
+  override readonly name = 'NotProgrammableError';
+  constructor(
+    readonly digest: string,
+    readonly kind: string,
+  ) {
+    super(`transaction ${digest} is a ${kind}, not a programmable transaction: nothing to replay`);
+  }
+}
+
 /** Fetch everything transaction `digest` needs to be replayed. */
 export async function fetchReplaySnapshot(source: SuiDataSource, digest: string, options: FetchReplayOptions = {}): Promise<FetchedReplay> {
   const ep = source.endpoint;
@@ -146,6 +157,7 @@ export async function fetchReplaySnapshot(source: SuiDataSource, digest: string,
   const tx = await source.getTransaction(digest);
   const data = parse(`transaction ${digest}`, ep, () => suiBcs.TransactionData.parse(tx.transactionBcs));
   if (transactionDigest(data) !== digest) throw new DataSourceError('INVALID_RESPONSE', `${ep} answered for ${digest} a transaction whose digest is ${transactionDigest(data)}`, { endpoint: ep });
+  if (data.V1.kind.$kind !== 'ProgrammableTransaction') throw new NotProgrammableError(digest, data.V1.kind.$kind);
   const effects = parse(`effects of ${digest}`, ep, () => suiBcs.TransactionEffects.parse(tx.effectsBcs));
   const executedEpoch = effects.$kind === 'V1' ? effects.V1.executedEpoch : effects.V2.executedEpoch;
   options.onFetch?.(`epoch ${executedEpoch}`);
