@@ -90,7 +90,7 @@ describeWithFixtures('smi sandbox-exec single-shot', ['fixtures', 'framework'], 
       ['sandbox-exec', '--input', path.join(dir, 'missing.json')],
       ['sandbox-exec', '--protocol-version', '99999'],
       ['sandbox-exec', '--corpus', path.join(dir, 'nothing')],
-      ['sandbox-exec', '--enable-fetching'],
+      ['sandbox-exec', '--enable-fetching', '--rpc-retries', '-1'],
       ['sandbox-exec', '--bogus'],
     ]) {
       const r = await runSmi(argv, '{"action":"get_state"}');

@@ -54,6 +54,7 @@ export {
   eventsJson as transactionEventsJson,
   SANDBOX_ACTIONS,
   SANDBOX_ERROR_CATEGORIES,
+  MAX_FETCHES as SANDBOX_MAX_FETCHES,
 } from './sandbox/index.js';
 export type {
   SandboxSessionOptions,
@@ -65,6 +66,8 @@ export type {
   SandboxEvent,
   SandboxObjectEffect,
   SandboxReturnValues,
+  SandboxFetched,
+  SandboxFetchError,
 } from './sandbox/index.js';
 export { DataSourceError } from './data-source.js';
 export type { SuiDataSource, ChainTransaction, ChainEpoch, ChainObject, OwnedObjectInfo, ChainSimulation, DataSourceErrorCode } from './data-source.js';

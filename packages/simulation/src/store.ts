@@ -14,6 +14,7 @@ export function versionOf(o: SuiObject): bigint {
 /** An in-memory {@link ObjectStore} that applies transaction results. */
 export class InMemoryObjectStore implements ObjectStore {
   private readonly objects = new Map<string, SuiObject>();
+  private readonly childMissObservers = new Set<(parent: string, child: string) => void>();
 
   getObject(id: string): SuiObject | undefined {
     return this.objects.get(canonicalAddress(id));
@@ -21,10 +22,24 @@ export class InMemoryObjectStore implements ObjectStore {
 
   getChild(parent: string, child: string): SuiObject | undefined {
     const o = this.objects.get(canonicalAddress(child));
-    if (o === undefined) return undefined;
+    if (o === undefined) {
+      for (const observe of this.childMissObservers) observe(canonicalAddress(parent), canonicalAddress(child));
+      return undefined;
+    }
     // A child is readable through its parent only while the parent owns it.
     if (o.owner.$kind !== 'ObjectOwner' || o.owner.ObjectOwner !== canonicalAddress(parent)) return undefined;
     return o;
+  }
+
+  /**
+   * Hear of every child lookup (a dynamic field read at run time) that finds no object at
+   * all, until the returned function is called: what a caller able to fetch children may add.
+   */
+  observeChildMisses(observer: (parent: string, child: string) => void): () => void {
+    this.childMissObservers.add(observer);
+    return () => {
+      this.childMissObservers.delete(observer);
+    };
   }
 
   /** Insert or replace an object. */

@@ -14,17 +14,23 @@
  * `--state-file`: loaded at start when it exists, saved (atomically) after every request —
  * before its response is written, so an answered request is on disk — unless
  * `--no-save-state`.
+ *
+ * `--enable-fetching`: a request that needs a package or an object the session does not hold
+ * fetches it from the node the network options name (`--rpc-url`, …) and goes on; the
+ * response lists it in `fetched` and the state file keeps it. Without the flag the network
+ * options are ignored and nothing is fetched.
  */
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
-import { SandboxSession, type SandboxResponse, serializeSandboxResponse } from '@smi/simulation';
+import { type SandboxFetched, SandboxSession, type SandboxResponse, serializeSandboxResponse, type SuiDataSource } from '@smi/simulation';
 import { defineCommand, type GlobalArgs } from '../command.js';
 import { InterruptedError, inputError } from '../errors.js';
 import { type CliIo, inputStream, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
+import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { packagesFor } from './call.js';
 
-interface SandboxExecArgs {
+interface SandboxExecArgs extends NetworkArgs {
   input: string;
   output: string;
   'state-file'?: string;
@@ -49,14 +55,24 @@ function protocolConfigFor(io: CliIo, version: number | undefined): ProtocolConf
   }
 }
 
+/** With --enable-fetching: the node to fetch from, and --verbose lines of what is fetched. */
+function fetchingOf(io: CliIo, args: SandboxExecArgs): { fetcher?: SuiDataSource; onFetch?: (f: SandboxFetched) => void } {
+  if (!args['enable-fetching']) return {};
+  const say = (text: string): void => {
+    if (args.verbose) io.stderr(`[sandbox-exec] ${text}\n`);
+  };
+  const fetcher = dataSourceOf(args, (m) => say(`retry: ${m}`));
+  return { fetcher, onFetch: (f) => say(`fetched ${f.kind} ${f.id} (version ${f.version}) from ${fetcher.endpoint}`) };
+}
+
 /** The session, with the state file loaded and `--bytecode-dir` preloaded. */
 async function startSession(io: CliIo, args: SandboxExecArgs): Promise<SandboxSession> {
-  if (args['enable-fetching']) throw new UsageError('--enable-fetching: SMI is offline; load packages with --corpus, --bytecode-dir or the load_module action');
+  const fetching = fetchingOf(io, args);
   const packages = packagesFor(io, args.corpus, args.framework);
   const protocolConfig = protocolConfigFor(io, args['protocol-version']);
   let session: SandboxSession;
   try {
-    session = SandboxSession.create({ packages, protocolConfig, cwd: io.cwd, natives: { permissiveCrypto: args['permissive-crypto'] } });
+    session = SandboxSession.create({ packages, protocolConfig, cwd: io.cwd, natives: { permissiveCrypto: args['permissive-crypto'] }, ...fetching });
   } catch (e) {
     // E.g. a framework newer than the protocol version asked for (a native without its gas cost).
     throw new UsageError(`cannot start a simulation at protocol ${protocolConfig.version}: ${e instanceof Error ? e.message : String(e)}`);
@@ -165,8 +181,13 @@ export const sandboxExecCommand = defineCommand<SandboxExecArgs>({
       default: false,
       describe: 'Every signature/proof verification returns true (replays benchmark-local rows made with --no-strict-crypto)',
     },
-    'enable-fetching': { type: 'boolean', default: false, hidden: true },
-    verbose: { alias: 'v', type: 'boolean', default: false, describe: 'One line per request on stderr' },
+    'enable-fetching': {
+      type: 'boolean',
+      default: false,
+      describe: 'Fetch a package or object a request needs and the session lacks from the node (--rpc-url); the response lists it in "fetched"',
+    },
+    ...NETWORK_OPTIONS,
+    verbose: { alias: 'v', type: 'boolean', default: false, describe: 'One line per request on stderr (and, with --enable-fetching, one per fetched package or object)' },
   },
   examples: [
     {
@@ -183,7 +204,11 @@ export const sandboxExecCommand = defineCommand<SandboxExecArgs>({
     'get_clock/get_time, set_clock/set_time, register_coin, get_coin_metadata, list_coins, list_modules, list_functions, ' +
     'list_structs, get_function_info, find_constructors, search_types, search_functions, inspect_struct, get_struct_info, ' +
     'disassemble_function, get_system_object_info, validate_type, encode_bcs, decode_bcs, compile_move, create_test_object, init_package, configure ' +
-    '(see packages/simulation/README.md). With --json a single response is printed on one line. Exit codes: 0 handled, ' +
+    '(see packages/simulation/README.md). With --enable-fetching a request that needs a package (with its linkage) or an object ' +
+    '(current version, or the "version" the request names) the session does not hold fetches it from --rpc-url (default mainnet), ' +
+    'tries again, lists it in the response\'s "fetched" and keeps it in the state file; at most 25 fetches per request, and a ' +
+    'failed fetch is an error naming what could not be fetched ("fetch_error"). Without it the network options are ignored. ' +
+    'With --json a single response is printed on one line. Exit codes: 0 handled, ' +
     '2 invalid request (ParseError) or bad options, 1 state not saved, 130 interrupted (the answered requests are saved).',
   longRunning: true,
   run: async (args, io) => {

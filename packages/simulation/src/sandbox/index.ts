@@ -14,7 +14,10 @@ export type {
   SandboxEvent,
   SandboxObjectEffect,
   SandboxReturnValues,
+  SandboxFetched,
+  SandboxFetchError,
 } from './protocol.js';
+export { MAX_FETCHES } from './fetching.js';
 export { SandboxError, categoryOf } from './errors.js';
 export { effectsJson, eventsJson } from './effects.js';
 export type { PtbArgSpec, PtbInputSpec, PtbCommandSpec } from './ptb-request.js';

@@ -2,7 +2,9 @@
  * The `sandbox-exec` response envelope, as the original sandbox wrote it: `success`, then
  * the optional fields (`error`, `error_category`, `abort_code`, `abort_module`, `data`,
  * `effects`, `events`, `gas_used`, `failed_command_index`, `failed_command_description`,
- * `commands_succeeded`), each left out when it has no value.
+ * `commands_succeeded`), each left out when it has no value. With fetching enabled two more
+ * come last: `fetched` (what the request fetched from the node) and `fetch_error` (what
+ * could not be fetched, and why).
  */
 import type { Json } from '@smi/move-vm';
 
@@ -100,6 +102,26 @@ export interface SandboxEvent {
   data: Json;
 }
 
+/** A package or object a request fetched from the node (and the session now keeps). */
+export interface SandboxFetched {
+  kind: 'package' | 'object';
+  id: string;
+  version: number;
+}
+
+/** Why fetching stopped a request: a package or object the node could not give. */
+export interface SandboxFetchError {
+  kind: 'package' | 'object';
+  id: string;
+  /**
+   * The data source's code (`NOT_FOUND`, `UNAVAILABLE`, `RATE_LIMITED`, `INVALID_RESPONSE`,
+   * `UNSUPPORTED`, `REJECTED`), `FETCH_LIMIT` (the request needed too many fetches) or
+   * `UNLOADABLE` (what came back is not a usable package or object).
+   */
+  code: string;
+  message: string;
+}
+
 /** The response to one request. Fields without a value are left out. */
 export interface SandboxResponse {
   success: boolean;
@@ -116,6 +138,10 @@ export interface SandboxResponse {
   failed_command_index?: number;
   failed_command_description?: string;
   commands_succeeded?: number;
+  /** With fetching: what the request fetched, in order (left out when nothing was). */
+  fetched?: SandboxFetched[];
+  /** With fetching: what could not be fetched (the request then failed). */
+  fetch_error?: SandboxFetchError;
 }
 
 /** Field order of a serialized response. */
@@ -132,6 +158,8 @@ const FIELD_ORDER: readonly (keyof SandboxResponse)[] = [
   'failed_command_index',
   'failed_command_description',
   'commands_succeeded',
+  'fetched',
+  'fetch_error',
 ];
 
 /** A success with `data`. */

@@ -69,7 +69,8 @@ export const objectMode = z.enum(['mutable', 'mut', 'immutable', 'imm', 'owned',
 
 export const ptbInput = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pure'), value: jsonValue, value_type: z.string().min(1) }),
-  z.object({ type: z.literal('object'), object_id: address, mode: objectMode.optional() }),
+  /** `version`: with fetching, the version to fetch when the session does not hold the object. */
+  z.object({ type: z.literal('object'), object_id: address, mode: objectMode.optional(), version: u64.optional() }),
   z.object({ type: z.literal('gas'), budget: u64 }),
   z.object({ type: z.literal('witness'), witness_type: z.string().min(1) }),
 ]);

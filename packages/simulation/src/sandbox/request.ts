@@ -62,7 +62,8 @@ export const ACTION_SCHEMAS = {
   }),
   get_coin_metadata: z.object({ coin_type: name }),
   list_coins: none,
-  inspect_object: z.object({ object_id: address }),
+  /** `version` (new): with fetching, the version to fetch when the session does not hold the object. */
+  inspect_object: z.object({ object_id: address, version: u64.optional() }),
   list_objects: z.object({ include_packages: z.boolean().optional() }),
   get_clock: none,
   get_time: none,

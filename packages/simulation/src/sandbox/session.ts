@@ -11,10 +11,12 @@
  */
 import type { MovePackage } from '@smi/bytecode';
 import type { Json, ProtocolConfig, SuiRegistryOptions } from '@smi/move-vm';
+import type { SuiDataSource } from '../data-source.js';
 import { SimulationEnvironment, type ExecuteOptions, type SimulationConfig } from '../environment.js';
 import { getCoinMetadata, listCoins, registerCoin } from './coins.js';
 import { transactionResponse } from './effects.js';
 import { errorResponse } from './errors.js';
+import { answerWithFetching, type Attempt } from './fetching.js';
 import {
   disassemble,
   findConstructors,
@@ -28,9 +30,9 @@ import {
 } from './introspection.js';
 import { createObjectAction, createTestObject, getClock, inspectObject, listObjects, setClock, systemObjectInfo } from './objects.js';
 import { compileMove, loadModule } from './packages.js';
-import { fail, ok, type SandboxResponse } from './protocol.js';
+import { fail, ok, type SandboxFetched, type SandboxResponse } from './protocol.js';
 import { executePtb } from './ptb.js';
-import { parseRequest, type RequestOf, type SandboxAction } from './request.js';
+import { parseRequest, type RequestOf, type SandboxAction, type SandboxRequest } from './request.js';
 import { decodeBcs, encodeBcs, validateType } from './values.js';
 
 /** Options of {@link SandboxSession.create}. */
@@ -43,6 +45,15 @@ export interface SandboxSessionOptions {
   /** Settings of new environments (sender, clock, gas...). */
   config?: Partial<SimulationConfig>;
   natives?: SuiRegistryOptions;
+  /**
+   * Where a request that misses a package or an object fetches it from (`sandbox-exec
+   * --enable-fetching`); without one nothing is fetched. See `fetching.ts`.
+   */
+  fetcher?: SuiDataSource;
+  /** Node calls one request may make (default 25). */
+  maxFetches?: number;
+  /** Hears of each package or object fetched (for `--verbose`). */
+  onFetch?: (fetched: SandboxFetched) => void;
 }
 
 type Handler<A extends SandboxAction> = (s: SandboxSession, p: RequestOf<A>) => SandboxResponse | Promise<SandboxResponse>;
@@ -189,14 +200,29 @@ export class SandboxSession {
     else this.current = this.newEnvironment();
   }
 
-  /** Answer one request (a parsed JSON value). Never throws. */
+  /**
+   * Answer one request (a parsed JSON value). Never throws. With a `fetcher`, what the
+   * request misses is fetched and the request tried again (the response lists it in `fetched`).
+   */
   async handle(request: unknown): Promise<SandboxResponse> {
+    let req: SandboxRequest;
     try {
-      const req = parseRequest(request);
-      const handler = HANDLERS[req.action] as (s: SandboxSession, p: unknown) => SandboxResponse | Promise<SandboxResponse>;
-      return await handler(this, req.params);
+      req = parseRequest(request);
     } catch (e) {
       return errorResponse(e);
+    }
+    const { fetcher, maxFetches, onFetch } = this.options;
+    if (fetcher === undefined) return (await this.attempt(req)).response;
+    return answerWithFetching(this, req, { fetcher, ...(maxFetches !== undefined ? { maxFetches } : {}), ...(onFetch !== undefined ? { onFetch } : {}) });
+  }
+
+  /** Run a parsed request once: its response, and what it threw when it failed that way. */
+  async attempt(req: SandboxRequest): Promise<Attempt> {
+    try {
+      const handler = HANDLERS[req.action] as (s: SandboxSession, p: unknown) => SandboxResponse | Promise<SandboxResponse>;
+      return { response: await handler(this, req.params), error: null };
+    } catch (e) {
+      return { response: errorResponse(e), error: e };
     }
   }
 
