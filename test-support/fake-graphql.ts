@@ -6,7 +6,8 @@
  * only the fields a query selects are answered. Root fields served: `transaction`, `epoch`,
  * `object`, `checkpoint`, `address { objects }`, `simulateTransaction`; connections page with
  * opaque cursors and at most 50 items a page, as the public service. A transaction's events are
- * served one by one (`eventBcs`), split out of the chain's `TransactionEvents` BCS. Failures can
+ * served one by one (`eventBcs`), split out of the chain's `TransactionEvents` BCS; a
+ * simulation's `objectChanges` are only its created objects, with their types. Failures can
  * be scripted per operation or root field; every request is recorded.
  */
 import { readFileSync } from 'node:fs';
@@ -231,7 +232,16 @@ function rootValue(chain: FakeChain) {
         throw userError(error instanceof Error ? error.message : String(error));
       }
       return {
-        effects: { effectsBcs: b64(sim.effectsBcs), events: (args: PageArgs) => connection(splitEvents(sim.eventsBcs), args) },
+        effects: {
+          effectsBcs: b64(sim.effectsBcs),
+          events: (args: PageArgs) => connection(splitEvents(sim.eventsBcs), args),
+          // Only the created objects, with their types (what the data source reads).
+          objectChanges: (args: PageArgs) =>
+            connection(
+              (sim.createdObjects ?? []).map((o) => ({ address: o.id, idCreated: true, idDeleted: false, outputState: { address: o.id, asMoveObject: { contents: { type: { repr: o.type } } } } })),
+              args,
+            ),
+        },
         outputs:
           sim.commandResults === null
             ? null

@@ -9,7 +9,8 @@
  * left out), NOT_FOUND (5) for unknown digests, objects, versions, epochs and checkpoints, and
  * UNIMPLEMENTED (12) for anything else. Failures can be scripted per method (a gRPC status,
  * an HTTP status with `Retry-After`, a body that is not gRPC-web, a hang), every request is
- * recorded decoded, and the most calls in flight at once is kept.
+ * recorded decoded, and the most calls in flight at once is kept. A simulation's effects carry
+ * the chain's BCS and, as `changed_objects`, only the created objects with their types.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -253,7 +254,11 @@ function routes(chain: FakeChain): Map<string, Route> {
       }
       const response = T.SimulateTransactionResponse.create({
         transaction: {
-          effects: { bcs: { name: 'TransactionEffects', value: sim.effectsBcs } },
+          effects: {
+            bcs: { name: 'TransactionEffects', value: sim.effectsBcs },
+            // Only what the data source reads: the created objects, with their types.
+            changedObjects: (sim.createdObjects ?? []).map((o) => ({ objectId: o.id, idOperation: T.ChangedObject_IdOperation.CREATED, objectType: o.type })),
+          },
           ...(sim.eventsBcs ? { events: { bcs: { name: 'TransactionEvents', value: sim.eventsBcs } } } : {}),
         },
         commandOutputs: (sim.commandResults ?? []).map((c) => ({ returnValues: c.returnValues.map((r) => ({ value: { name: r.type, value: r.bcs } })), mutatedByRef: [] })),

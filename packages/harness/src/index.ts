@@ -69,11 +69,16 @@ export const RUN_JSON_BUILDERS: Readonly<Record<string, RunJsonBuilder>> = { pha
 export { normalizePlan, validateCausality, padAddress, PlanError, PURE_KINDS } from './phase2/plan.js';
 export type { Plan, PlanArg, PlanCall, PureKind, NormalizationResult, CausalityValidation } from './phase2/plan.js';
 export { parsePlan, parseArg, planToPtb } from './phase2/plan-ptb.js';
-export type { PlanContext } from './phase2/plan-ptb.js';
+export type { PlanContext, PlanTxBuilder } from './phase2/plan-ptb.js';
 export { normalizeTypeString, canonicalBaseType, scoreInhabitation, hitRate } from './phase2/score.js';
 export type { InhabitationScore } from './phase2/score.js';
 export { LocalSimulation } from './phase2/local.js';
-export type { LocalSimulationOptions, PlanRun } from './phase2/local.js';
+export type { LocalSimulationOptions } from './phase2/local.js';
+export type { PlanRun, PlanSimulation } from './phase2/plan-sim.js';
+export { NodeSimulation } from './phase2/node.js';
+export type { NodeSimulationOptions } from './phase2/node.js';
+export { prepareNode, NodeSetupError, DEFAULT_NODE_GAS_PRICE, NODE_INVENTORY_CAP } from './phase2/node-setup.js';
+export type { NodeContext, NodeSetupOptions, NodeSimulationMode } from './phase2/node-setup.js';
 export { phase2Package, planVariants, listPlans, PackageTimeout, VARIANTS } from './phase2/worker.js';
 export type { Phase2Row, Phase2PackageOptions, VariantName, PlanItem, PlanSource } from './phase2/worker.js';
 export { baselineCandidates } from './phase2/baseline.js';

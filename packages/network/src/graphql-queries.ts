@@ -12,6 +12,16 @@ const bigintText = z.string().regex(/^\d+$/, 'not a decimal integer');
 const dateTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not an RFC 3339 date');
 const pageInfo = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() });
 const eventPage = z.object({ pageInfo, nodes: z.array(z.object({ eventBcs: base64.nullable() })) });
+const objectChangePage = z.object({
+  pageInfo,
+  nodes: z.array(
+    z.object({
+      address: z.string(),
+      idCreated: z.boolean().nullable(),
+      outputState: z.object({ asMoveObject: z.object({ contents: z.object({ type: z.object({ repr: z.string() }).nullable() }).nullable() }).nullable() }).nullable(),
+    }),
+  ),
+});
 
 export const TRANSACTION_QUERY = `query SmiTransaction($digest: String!, $eventsFirst: Int) {
   transaction(digest: $digest) {
@@ -138,11 +148,15 @@ export const ownedObjectsData = z.object({
     .nullable(),
 });
 
-export const SIMULATE_QUERY = `query SmiSimulateTransaction($transaction: JSON!, $checksEnabled: Boolean, $eventsFirst: Int, $eventsAfter: String) {
+export const SIMULATE_QUERY = `query SmiSimulateTransaction($transaction: JSON!, $checksEnabled: Boolean, $eventsFirst: Int, $eventsAfter: String, $changesFirst: Int, $changesAfter: String) {
   simulateTransaction(transaction: $transaction, checksEnabled: $checksEnabled, doGasSelection: false) {
     effects {
       effectsBcs
       events(first: $eventsFirst, after: $eventsAfter) { pageInfo { hasNextPage endCursor } nodes { eventBcs } }
+      objectChanges(first: $changesFirst, after: $changesAfter) {
+        pageInfo { hasNextPage endCursor }
+        nodes { address idCreated outputState { asMoveObject { contents { type { repr } } } } }
+      }
     }
     outputs { returnValues { value { bcs type { repr } } } }
   }
@@ -150,7 +164,7 @@ export const SIMULATE_QUERY = `query SmiSimulateTransaction($transaction: JSON!,
 
 export const simulateData = z.object({
   simulateTransaction: z.object({
-    effects: z.object({ effectsBcs: base64.nullable(), events: eventPage.nullable() }).nullable(),
+    effects: z.object({ effectsBcs: base64.nullable(), events: eventPage.nullable(), objectChanges: objectChangePage.nullable() }).nullable(),
     outputs: z
       .array(
         z.object({

@@ -207,22 +207,26 @@ export class GraphQLDataSource implements SuiDataSource {
     const what = `simulation of a ${transactionBcs.length}-byte transaction${options.checks ? '' : ' (checks disabled)'}`;
     const op = 'SmiSimulateTransaction';
     const transaction = { bcs: { value: Buffer.from(transactionBcs).toString('base64') } };
-    const ask = async (eventsAfter: string | null) => {
-      const variables = { transaction, checksEnabled: options.checks, eventsFirst: this.pageSize, eventsAfter };
+    const ask = async (eventsAfter: string | null, changesAfter: string | null) => {
+      const variables = { transaction, checksEnabled: options.checks, eventsFirst: this.pageSize, eventsAfter, changesFirst: this.pageSize, changesAfter };
       const data = await this.http.request(what, op, SIMULATE_QUERY, variables, simulateData);
       const s = data.simulateTransaction;
       if (s.effects === null || s.effects.effectsBcs === null) throw this.invalid(what, `${op}: no effectsBcs`);
       if (s.effects.events === null) throw this.invalid(what, `${op}: no events connection`);
-      return { effectsBcs: s.effects.effectsBcs, events: s.effects.events, outputs: s.outputs };
+      if (s.effects.objectChanges === null) throw this.invalid(what, `${op}: no objectChanges connection`);
+      return { effectsBcs: s.effects.effectsBcs, events: s.effects.events, changes: s.effects.objectChanges, outputs: s.outputs };
     };
-    const first = await ask(null);
-    // More than one page of events: the simulation is asked again for the next page, and must
-    // come out the same.
-    const events = await this.allPages(what, op, first.events, async (after) => {
-      const again = await ask(after);
-      if (again.effectsBcs !== first.effectsBcs) throw this.invalid(what, `${op}: the effects changed between pages of events`);
-      return again.events;
-    });
+    const first = await ask(null, null);
+    // More than one page of events or object changes: the simulation is asked again for the
+    // next page, and must come out the same.
+    const again = async (eventsAfter: string | null, changesAfter: string | null) => {
+      const next = await ask(eventsAfter, changesAfter);
+      if (next.effectsBcs !== first.effectsBcs) throw this.invalid(what, `${op}: the effects changed between pages`);
+      return next;
+    };
+    const events = await this.allPages(what, op, first.events, async (after) => (await again(after, null)).events);
+    const changes = await this.allPages(what, op, first.changes, async (after) => (await again(null, after)).changes);
+    const created = changes.filter((c) => c.idCreated === true);
     return {
       effectsBcs: base64Bytes(first.effectsBcs),
       eventsBcs: this.eventsBcs(what, events),
@@ -235,6 +239,14 @@ export class GraphQLDataSource implements SuiDataSource {
                 return { type: r.value.type?.repr ?? '', bcs: base64Bytes(r.value.bcs) };
               }),
             })),
+      // A created object whose output has no Move type (a package) is not listed; one whose
+      // type the service left out makes the list unknown.
+      createdObjects: created.some((c) => c.outputState?.asMoveObject != null && c.outputState.asMoveObject.contents?.type == null)
+        ? null
+        : created.flatMap((c) => {
+            const repr = c.outputState?.asMoveObject?.contents?.type?.repr;
+            return repr === undefined ? [] : [{ id: normalizeAddress(c.address, what, this.endpoint), type: repr }];
+          }),
     };
   }
 }

@@ -61,7 +61,10 @@ export const ownedPageAnswer = z.object({
 /** `TransactionExecutionService.SimulateTransaction`. */
 export const simulationAnswer = z.object({
   transaction: z.object({
-    effects: z.object({ bcs }),
+    effects: z.object({
+      bcs,
+      changedObjects: z.array(z.object({ objectId: z.string().optional(), idOperation: z.number().int().optional(), objectType: z.string().optional() })),
+    }),
     events: z.object({ bcs: bcs.optional() }).optional(),
   }),
   commandOutputs: z.array(z.object({ returnValues: z.array(z.object({ value: bcs })) })),

@@ -17,7 +17,14 @@ export const GRPC_READ_MASKS = {
   getObject: ['object_id', 'version', 'bcs'],
   checkpointTransactions: ['sequence_number', 'transactions.digest'],
   listOwnedObjects: ['object_id', 'version', 'digest', 'object_type'],
-  simulateTransaction: ['transaction.effects.bcs', 'transaction.events.bcs', 'command_outputs'],
+  simulateTransaction: [
+    'transaction.effects.bcs',
+    'transaction.effects.changed_objects.object_id',
+    'transaction.effects.changed_objects.id_operation',
+    'transaction.effects.changed_objects.object_type',
+    'transaction.events.bcs',
+    'command_outputs',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 /** How to reach a gRPC endpoint. */
@@ -234,6 +241,7 @@ export class GrpcDataSource implements SuiDataSource {
       ),
     );
     const s = checkAnswer(simulationAnswer, answer, what, this.endpoint, rpc);
+    const created = s.transaction.effects.changedObjects.filter((c) => c.idOperation === GrpcTypes.ChangedObject_IdOperation.CREATED);
     return {
       effectsBcs: s.transaction.effects.bcs.value,
       eventsBcs: s.transaction.events?.bcs?.value ?? null,
@@ -241,6 +249,10 @@ export class GrpcDataSource implements SuiDataSource {
         s.commandOutputs.length === 0
           ? null
           : s.commandOutputs.map((c) => ({ returnValues: c.returnValues.map((r) => ({ type: r.value.name ?? '', bcs: r.value.value })) })),
+      // A node that leaves out a created object's type cannot say what was created.
+      createdObjects: created.every((c) => c.objectId !== undefined && c.objectType !== undefined)
+        ? created.map((c) => ({ id: normalizeAddress(c.objectId as string, what, this.endpoint), type: c.objectType as string }))
+        : null,
     };
   }
 }

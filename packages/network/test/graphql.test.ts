@@ -116,6 +116,7 @@ describe('GraphQLDataSource', () => {
       effectsBcs: Uint8Array.from([1, 5, 6]),
       eventsBcs: fakeEventsBcs(2, 9),
       commandResults: [{ returnValues: [{ type: 'u64', bcs: Uint8Array.from([42, 0, 0, 0, 0, 0, 0, 0]) }] }, { returnValues: [] }],
+      createdObjects: [{ id: addr(0xc1), type: OTHER_TYPE }],
     });
     expect(last().operationName).toBe('SmiSimulateTransaction');
     expect(last().variables).toMatchObject({ transaction: { bcs: { value: 'BQY=' } }, checksEnabled: true });

@@ -125,7 +125,15 @@ describe.each(['text', 'binary'] as const)('GrpcDataSource over gRPC-web (%s)', 
     expect(sim.commandResults).toEqual([{ returnValues: [{ type: 'u64', bcs: Uint8Array.from([42, 0, 0, 0, 0, 0, 0, 0]) }] }, { returnValues: [] }]);
     expect(last().service).toBe('sui.rpc.v2.TransactionExecutionService');
     expect(last().request).toMatchObject({ checks: 0, doGasSelection: false });
-    expect(last().readMask).toEqual(['transaction.effects.bcs', 'transaction.events.bcs', 'command_outputs']);
+    expect(sim.createdObjects).toEqual([{ id: addr(0xc1), type: OTHER_TYPE }]);
+    expect(last().readMask).toEqual([
+      'transaction.effects.bcs',
+      'transaction.effects.changed_objects.object_id',
+      'transaction.effects.changed_objects.id_operation',
+      'transaction.effects.changed_objects.object_type',
+      'transaction.events.bcs',
+      'command_outputs',
+    ]);
     const inspect = await source.simulateTransaction(Uint8Array.from([5, 6]), { checks: false });
     expect(inspect.effectsBcs).toEqual(Uint8Array.from([0, 5, 6]));
     expect(last().request?.checks).toBe(1);

@@ -35,6 +35,7 @@ export function simulateEcho(transactionBcs: Uint8Array, checks: boolean): Chain
     effectsBcs: Uint8Array.from([checks ? 1 : 0, ...transactionBcs]),
     eventsBcs: fakeEventsBcs(2, 9),
     commandResults: [{ returnValues: [{ type: 'u64', bcs: Uint8Array.from([42, 0, 0, 0, 0, 0, 0, 0]) }] }, { returnValues: [] }],
+    createdObjects: [{ id: addr(0xc1), type: OTHER_TYPE }],
   };
 }
 

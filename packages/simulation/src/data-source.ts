@@ -58,6 +58,13 @@ export interface ChainSimulation {
   eventsBcs: Uint8Array | null;
   /** Per-command return values (BCS with their types), when the node returned them. */
   commandResults: { returnValues: { type: string; bcs: Uint8Array }[] }[] | null;
+  /**
+   * The objects the transaction created (effects V2 carry no types), with their Move types, as
+   * the node reported them (gRPC `effects.changed_objects` with `id_operation` CREATED and
+   * `object_type`; GraphQL `objectChanges` with `idCreated` and the output's type); absent or
+   * `null` when the source cannot say. Packages are not among them.
+   */
+  createdObjects?: { id: string; type: string }[] | null;
 }
 
 /** Live chain data. */

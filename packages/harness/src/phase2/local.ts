@@ -10,10 +10,14 @@
  */
 import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
-import { objectView, type SandboxEffects, type SandboxEvent, SimulationEnvironment, type StateSnapshot, transactionEffectsJson, transactionEventsJson } from '@smi/simulation';
+import { objectView, SimulationEnvironment, type StateSnapshot, transactionEffectsJson, transactionEventsJson } from '@smi/simulation';
+import type { InventoryItem } from './interface-summary.js';
 import { type Plan, PlanError } from './plan.js';
 import { planToPtb } from './plan-ptb.js';
+import { type PlanRun, type PlanSimulation, ZERO_RUN } from './plan-sim.js';
 import { canonicalBaseType } from './score.js';
+
+export type { PlanRun } from './plan-sim.js';
 
 /** Settings of a local simulation. */
 export interface LocalSimulationOptions {
@@ -33,48 +37,8 @@ export interface LocalSimulationOptions {
   state?: StateSnapshot;
 }
 
-/** What one plan did. */
-export interface PlanRun {
-  /** The plan became a transaction (its inputs exist and have the right kinds). */
-  txBuildOk: boolean;
-  /** The transaction executed successfully. */
-  ok: boolean;
-  status: 'success' | 'failure' | null;
-  /** Why it did not run or failed (`ExecutionFailureStatus` kind and message, or the build error). */
-  error: string | null;
-  effectsError: string | null;
-  abortCode: number | null;
-  abortLocation: string | null;
-  /**
-   * Types of the objects the transaction created (with type arguments), one per object,
-   * sorted: those in the effects and those created and wrapped (`createdWrappedTypes`).
-   */
-  createdTypes: string[];
-  /** Types of the objects the transaction created and wrapped in others (not in the effects), one per object, sorted. */
-  createdWrappedTypes: string[];
-  gasBudgetUsed: number | null;
-  /** Simulations run (the gas ladder). */
-  attempts: number;
-  /** The transaction as `smi sandbox-exec` reports it (digest, effects, events), when it executed. */
-  transaction: { digest: string; effects: SandboxEffects; events: SandboxEvent[] } | null;
-}
-
-const ZERO_RUN: Omit<PlanRun, 'error'> = {
-  txBuildOk: false,
-  ok: false,
-  status: null,
-  effectsError: null,
-  abortCode: null,
-  abortLocation: null,
-  createdTypes: [],
-  createdWrappedTypes: [],
-  gasBudgetUsed: null,
-  attempts: 0,
-  transaction: null,
-};
-
 /** The prepared state of one target package. */
-export class LocalSimulation {
+export class LocalSimulation implements PlanSimulation {
   private constructor(
     readonly env: SimulationEnvironment,
     readonly options: LocalSimulationOptions,
@@ -134,6 +98,20 @@ export class LocalSimulation {
       const list = out.get(o.type) ?? [];
       list.push(o.id);
       out.set(o.type, list);
+    }
+    return out;
+  }
+
+  /** The objects the sender can use: its own, shared ones (not the system's), immutable ones. */
+  inventoryItems(): InventoryItem[] {
+    const sender = canonicalAddress(this.options.sender);
+    const out: InventoryItem[] = [];
+    for (const o of this.env.listObjects({ movesOnly: true })) {
+      if (o.type === null) continue;
+      const owner = o.owner as { $kind: string; address?: string };
+      if (owner.$kind === 'AddressOwner' && owner.address !== undefined && canonicalAddress(owner.address) === sender) out.push({ id: o.id, type: o.type, owner: 'owned' });
+      else if (owner.$kind === 'Shared' && !SYSTEM_PACKAGES.has(canonicalAddress(o.id))) out.push({ id: o.id, type: o.type, owner: 'shared' });
+      else if (owner.$kind === 'Immutable') out.push({ id: o.id, type: o.type, owner: 'immutable' });
     }
     return out;
   }

@@ -1,11 +1,12 @@
 /**
- * The work of one Phase II package, whatever the agent: a fresh local simulation per epoch,
+ * The work of one Phase II package, whatever the agent: a fresh simulation per epoch (local,
+ * or the plans of the package on a node),
  * the agent's plan source (a fixed list, or a model planning with progressive exposure, or a
  * model filling templates, or a helper package), the row, and with `--epochs K` one summary
  * per epoch (pass@k is computed from them). The row of epoch 0 is the package's row: later
  * epochs never replace it with a better one.
  */
-import { canonicalAddress, type MovePackage, type PackageInterface, SYSTEM_PACKAGES } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, type PackageInterface } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import type { StateSnapshot } from '@smi/simulation';
 import type { GenerateParams, ModelClient } from '../model/types.js';
@@ -16,6 +17,9 @@ import { agentPlans, isStaticPhase2Agent, type Phase2Agent } from './agents.js';
 import { helperPackageRow, type HelperPackageSettings } from './helper-package.js';
 import type { InventoryItem } from './interface-summary.js';
 import { LocalSimulation } from './local.js';
+import { NodeSimulation } from './node.js';
+import type { NodeContext } from './node-setup.js';
+import type { PlanSimulation } from './plan-sim.js';
 import { type ModelAgentLimits, type ModelAgentSettings, type PackageView, ProgressivePlanner, TemplatePlanner } from './model-agent.js';
 import type { ModelFailure, Phase2ServerSupport } from './model-call.js';
 import { listPlans, phase2Package, type Phase2Row } from './worker.js';
@@ -29,7 +33,9 @@ export interface Phase2WorkSettings {
   /** Every package a simulation loads (framework and corpus). */
   loaded: readonly MovePackage[];
   protocolConfig: ProtocolConfig;
-  simulationMode: 'local' | 'build-only';
+  simulationMode: 'local' | 'build-only' | 'dry-run' | 'dev-inspect';
+  /** The node plans run on (dry-run and dev-inspect modes), checked by `prepareNode`. */
+  node?: NodeContext;
   sender: string;
   publisher: string;
   senderCoins: number;
@@ -81,18 +87,27 @@ export class InterfaceIndex {
   }
 }
 
-/** The objects the sender can use in a prepared simulation. */
-export function inventoryOf(sim: LocalSimulation): InventoryItem[] {
-  const sender = canonicalAddress(sim.options.sender);
-  const out: InventoryItem[] = [];
-  for (const o of sim.env.listObjects({ movesOnly: true })) {
-    if (o.type === null) continue;
-    const owner = o.owner as { $kind: string; address?: string };
-    if (owner.$kind === 'AddressOwner' && owner.address !== undefined && canonicalAddress(owner.address) === sender) out.push({ id: o.id, type: o.type, owner: 'owned' });
-    else if (owner.$kind === 'Shared' && !SYSTEM_PACKAGES.has(canonicalAddress(o.id))) out.push({ id: o.id, type: o.type, owner: 'shared' });
-    else if (owner.$kind === 'Immutable') out.push({ id: o.id, type: o.type, owner: 'immutable' });
+/** The objects the sender can use in a prepared simulation (a local one's, or its objects on the node). */
+export function inventoryOf(sim: PlanSimulation): InventoryItem[] {
+  return sim.inventoryItems();
+}
+
+/** The simulation of one package's epoch: on the node in its modes, else a fresh local one. */
+function simulationFor(pkg: MovePackage, s: Phase2WorkSettings): PlanSimulation {
+  if (s.simulationMode === 'dry-run' || s.simulationMode === 'dev-inspect') {
+    if (s.node === undefined) throw new Error(`--simulation-mode ${s.simulationMode} needs a node`);
+    return new NodeSimulation(s.node, { packages: s.loaded, gasBudgets: s.gasBudgets });
   }
-  return out;
+  return LocalSimulation.prepare(pkg.id, {
+    packages: s.loaded,
+    protocolConfig: s.protocolConfig,
+    sender: s.sender,
+    publisher: s.publisher,
+    senderCoins: s.senderCoins,
+    coinBalance: s.coinBalance,
+    gasBudgets: s.gasBudgets,
+    ...(s.state !== undefined ? { state: s.state } : {}),
+  });
 }
 
 /** Do one package (all its epochs). */
@@ -104,18 +119,9 @@ export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s
   let failure: ModelFailure | null = null;
   let unparseableOnly = false;
   for (let epoch = 0; epoch < Math.max(1, s.epochs); epoch++) {
-    let sim: LocalSimulation;
+    let sim: PlanSimulation;
     try {
-      sim = LocalSimulation.prepare(pkg.id, {
-        packages: s.loaded,
-        protocolConfig: s.protocolConfig,
-        sender: s.sender,
-        publisher: s.publisher,
-        senderCoins: s.senderCoins,
-        coinBalance: s.coinBalance,
-        gasBudgets: s.gasBudgets,
-        ...(s.state !== undefined ? { state: s.state } : {}),
-      });
+      sim = simulationFor(pkg, s);
     } catch (e) {
       const error = `the simulation cannot be prepared: ${e instanceof Error ? e.message : String(e)}`;
       return { outcome: 'infra_error', error, timed_out: false, row: { package_id: pkg.id, score: { targets: targets.length, created_distinct: 0, created_hits: 0, missing: targets.length }, error } };
@@ -130,6 +136,8 @@ export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s
       const settings: ModelAgentSettings = { ...s.limits, model: s.model, params: s.params, epoch };
       const view: PackageView = { packageId: pkg.id, targets, iface, interfaces: interfaces.reachable(pkg), inventory: inventoryOf(sim) };
       if (s.agent === 'helper-package') {
+        // The helper is published into the package's own simulation (run.ts refuses a node).
+        if (!(sim instanceof LocalSimulation)) throw new Error('the helper-package agent needs a local simulation');
         const helper: HelperPackageSettings = { ...settings, artifactsDir: s.artifactsDir };
         const out = await helperPackageRow(ctx, helper, support, view, sim);
         row = out.row;
@@ -146,7 +154,7 @@ export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s
       }
     }
     if (failure?.interrupted) return { outcome: 'limit', error: 'run stopped', timed_out: false, row: {}, interrupted: true };
-    if (sim.initFailures.length > 0) row.init_failures = sim.initFailures;
+    if (sim.initFailures.length > 0) row.init_failures = [...sim.initFailures];
     rows.push(row);
     if (failure !== null && failure.timedOut) break;
   }

@@ -4,13 +4,28 @@
  * anything else is `unsupported PTB arg kind: <k>`, as its helper said.
  */
 import type { Json as MoveJson } from '@smi/move-vm';
-import type { SimulationEnvironment } from '@smi/simulation';
+import type { PtbBuilder } from '@smi/simulation';
 import { padAddress, type Plan, type PlanArg, type PlanCall, PlanError, PURE_KINDS, type PureKind } from './plan.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-type Builder = ReturnType<SimulationEnvironment['tx']>;
-type Argument = ReturnType<Builder['pure']>;
-type ProgrammableTransaction = ReturnType<Builder['build']>;
+type Argument = ReturnType<PtbBuilder['pureBytes']>;
+type CommandOutput = ReturnType<PtbBuilder['moveCall']>;
+type ProgrammableTransaction = ReturnType<PtbBuilder['build']>;
+
+/**
+ * A transaction builder a plan translates onto: a simulation environment's (objects at their
+ * version in its store) or one over objects fetched from a node.
+ */
+export interface PlanTxBuilder {
+  readonly gas: Argument;
+  /** A pure input: `value` (JSON) encoded as `type` (`u64`, `address`, `vector<u8>`, ...). */
+  pure(type: string, value: MoveJson): Argument;
+  pureBytes(bytes: Uint8Array): Argument;
+  /** An object input (a shared object as such, mutable unless `mutable` is false). */
+  object(id: string, options: { mutable: boolean }): Argument;
+  moveCall(target: string, args: readonly Argument[], typeArgs: readonly string[]): CommandOutput;
+  build(): ProgrammableTransaction;
+}
 
 function isObject(v: unknown): v is { [k: string]: Json } {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -151,10 +166,29 @@ function pureJson(arg: Extract<PlanArg, { $kind: 'Pure' }>): { type: string; val
   return { type, value: typeof v === 'bigint' ? v.toString() : (v as boolean | string) };
 }
 
-/** The plan as a programmable transaction on `env` (inputs read from its store). */
-export function planToPtb(env: SimulationEnvironment, plan: Plan, ctx: PlanContext): ProgrammableTransaction {
+/**
+ * The ids of the objects `plan` names (its object arguments, the sender coins and the objects
+ * placeholders resolve to), in order, each once: what a builder over fetched objects needs.
+ * What cannot be resolved is left out (the translation reports it).
+ */
+export function planObjectIds(plan: Plan, ctx: PlanContext): string[] {
+  const out = new Set<string>();
+  for (const call of plan.calls) {
+    for (const a of call.args) {
+      let id: string | undefined;
+      if (a.$kind === 'ImmOrOwnedObject' || a.$kind === 'SharedObject') id = a.id;
+      else if (a.$kind === 'SenderSuiCoin') id = (a.excludeGas ? ctx.senderCoins.slice(1) : ctx.senderCoins)[a.index];
+      else if (a.$kind === 'Placeholder') id = ctx.resolvePlaceholder(a.type);
+      if (id !== undefined) out.add(id);
+    }
+  }
+  return [...out];
+}
+
+/** The plan as a programmable transaction on `env`'s builder (a simulation's: inputs read from its store). */
+export function planToPtb(env: { tx(): PlanTxBuilder }, plan: Plan, ctx: PlanContext): ProgrammableTransaction {
   const tx = env.tx();
-  const outputs: ReturnType<Builder['moveCall']>[] = [];
+  const outputs: CommandOutput[] = [];
   const objectInputs = new Map<string, Argument>();
   const obj = (id: string, mutable: boolean): Argument => {
     const known = objectInputs.get(id);

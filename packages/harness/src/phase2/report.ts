@@ -20,6 +20,10 @@ export interface Phase2RunInfo {
   simulationMode: string;
   sender: string;
   gasBudget: bigint;
+  /** The node's endpoint (dry-run and dev-inspect modes). */
+  rpcUrl?: string;
+  /** The gas coin that paid on the node. */
+  gasCoin?: string | null;
 }
 
 const f = (x: number): PyFloat => new PyFloat(x);
@@ -109,10 +113,10 @@ export function phase2RunJson(info: Phase2RunInfo, results: readonly PackageResu
     samples: ordered.length,
     seed: seedJson(info.seed),
     agent: info.agent,
-    rpc_url: info.simulationMode === 'local' || info.simulationMode === 'build-only' ? `smi-local:${info.simulationMode}` : info.simulationMode,
+    rpc_url: info.rpcUrl ?? (info.simulationMode === 'local' || info.simulationMode === 'build-only' ? `smi-local:${info.simulationMode}` : info.simulationMode),
     sender: info.sender,
     gas_budget: Number(info.gasBudget),
-    gas_coin: null,
+    gas_coin: info.gasCoin ?? null,
     simulation_mode: info.simulationMode,
     aggregate: phase2Aggregate(ordered),
     packages: ordered.map(rowJson),

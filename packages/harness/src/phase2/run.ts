@@ -1,7 +1,8 @@
 /**
  * A Phase II run on the shared run machinery (the same run directory, resume, shards,
  * deadlines and events as Phase I): pick the packages, and for each one the targets (its key
- * types, Phase I's truth), the agent's plans, a local simulation, and the row. The run JSON is
+ * types, Phase I's truth), the agent's plans, a local simulation (or, in dry-run and
+ * dev-inspect modes, a node checked beforehand by `prepareNode`), and the row. The run JSON is
  * the original's `schema_version: 2`.
  */
 import { createHash } from 'node:crypto';
@@ -24,6 +25,7 @@ import { isStaticPhase2Agent, type Phase2Agent } from './agents.js';
 import type { SummaryMode } from './interface-summary.js';
 import { DEFAULT_MODEL_AGENT_LIMITS, type ModelAgentLimits } from './model-agent.js';
 import type { Phase2ServerSupport } from './model-call.js';
+import type { NodeContext } from './node-setup.js';
 import { InterfaceIndex, phase2PackageWork, type Phase2WorkSettings } from './package-work.js';
 import { PHASE2_PROMPT_VERSION } from './prompts.js';
 import { phase2RunJson } from './report.js';
@@ -37,7 +39,10 @@ export interface Phase2Options extends RunControlOptions {
   /** The framework packages (from the fixtures) and the protocol the simulation runs. */
   framework: readonly MovePackage[];
   protocolConfig: ProtocolConfig;
-  simulationMode: 'local' | 'build-only';
+  /** Where plans run: our simulator (`local`, `build-only`) or a node (`dry-run`, `dev-inspect`: needs `node`). */
+  simulationMode: 'local' | 'build-only' | 'dry-run' | 'dev-inspect';
+  /** The node of the dry-run and dev-inspect modes, checked by `prepareNode` (its sender is the run's). */
+  node?: NodeContext;
   sender: string;
   publisher: string;
   senderCoins: number;
@@ -88,7 +93,7 @@ export interface Phase2Outcome {
 export class Phase2Error extends Error {
   override readonly name = 'Phase2Error';
   constructor(
-    readonly code: 'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_PRICE',
+    readonly code: 'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_PRICE' | 'NEEDS_NODE' | 'NEEDS_LOCAL',
     message: string,
   ) {
     super(message);
@@ -99,6 +104,12 @@ export class Phase2Error extends Error {
 export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
   if (!isStaticPhase2Agent(o.agent) && o.model === undefined) throw new Phase2Error('NEEDS_MODEL', `the ${o.agent} agent needs a model (SMI_MODEL and an API key)`);
   if (o.budgetUsd != null && o.price === undefined) throw new Phase2Error('NEEDS_PRICE', `--budget-usd needs the model's price: add it to a prices.yaml (--prices)`);
+  const onNode = o.simulationMode === 'dry-run' || o.simulationMode === 'dev-inspect';
+  const node = onNode ? o.node : undefined;
+  if (onNode && node === undefined) throw new Phase2Error('NEEDS_NODE', `--simulation-mode ${o.simulationMode} runs plans on a node: prepare one (prepareNode)`);
+  if (node !== undefined && node.mode !== o.simulationMode) throw new Phase2Error('NEEDS_NODE', `the node was prepared for ${node.mode}, not ${o.simulationMode}`);
+  if (onNode && o.agent === 'helper-package') throw new Phase2Error('NEEDS_LOCAL', 'the helper-package agent publishes its helper into a local simulation: use --simulation-mode local');
+  if (onNode && o.stateFile !== undefined) throw new Phase2Error('NEEDS_LOCAL', 'a state file prepares a local simulation: on a node, the sender\'s own objects are used');
   const epochs = Math.max(1, o.epochs ?? 1);
   const params = o.params ?? {};
   const d = DEFAULT_MODEL_AGENT_LIMITS;
@@ -141,6 +152,16 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
       max_functions: limits.maxFunctions,
       max_repair_rounds: limits.maxRepairRounds,
       state_file: o.stateFile === undefined ? null : packageFileHash(o.stateFile),
+      // Only on a node (a local run's spec is unchanged); the gas coin and price when given
+      // (what the node tells may change between sessions without changing the run).
+      ...(node !== undefined
+        ? {
+            rpc_url: node.source.endpoint,
+            require_dry_run: node.requireDryRun,
+            gas_coin: node.gasCoinGiven ? (node.gasCoin?.objectId ?? null) : null,
+            gas_price: node.gasPriceFrom === 'given' ? node.gasPrice.toString() : null,
+          }
+        : {}),
     },
     prompt_version: PHASE2_PROMPT_VERSION,
     code: { git_commit: gitCommit(path.dirname(new URL(import.meta.url).pathname)), harness_version: harnessVersion(), packages: packageVersions() },
@@ -153,11 +174,12 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     started_at_unix_seconds: startedAt,
     agent: o.agent,
     seed: Number(o.seed),
-    rpc_url: `smi-local:${o.simulationMode}`,
+    rpc_url: node !== undefined ? node.source.endpoint : `smi-local:${o.simulationMode}`,
     sender: o.sender,
     gas_budget: Number(o.gasBudget),
     gas_budget_ladder: o.gasBudgetLadder.join(','),
-    gas_coin: null,
+    gas_coin: node?.gasCoin?.objectId ?? null,
+    ...(node !== undefined ? { gas_price: Number(node.gasPrice), gas_price_from: node.gasPriceFrom, require_dry_run: node.requireDryRun, checkpoint: Number(node.checkpoint) } : {}),
     simulation_mode: o.simulationMode,
     max_heuristic_variants: o.maxHeuristicVariants,
     max_plan_attempts: limits.maxPlanAttempts,
@@ -184,7 +206,16 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
   const corpus = [...byDir.values()];
   const loaded = [...o.framework.filter((f) => !corpus.some((c) => c.id === f.id)), ...corpus];
   const all = new Map(run.done);
-  const info = { startedAt: firstStart, corpusRootName: path.basename(path.resolve(o.corpusRoot)), seed: o.seed, agent: o.agent, simulationMode: o.simulationMode, sender: o.sender, gasBudget: o.gasBudget };
+  const info = {
+    startedAt: firstStart,
+    corpusRootName: path.basename(path.resolve(o.corpusRoot)),
+    seed: o.seed,
+    agent: o.agent,
+    simulationMode: o.simulationMode,
+    sender: o.sender,
+    gasBudget: o.gasBudget,
+    ...(node !== undefined ? { rpcUrl: node.source.endpoint, gasCoin: node.gasCoin?.objectId ?? null } : {}),
+  };
   const writeRun = (final: boolean): { runJson: RunJson; text: string } => {
     const runJson = phase2RunJson({ ...info, finishedAt: Math.floor(Date.now() / 1000) }, [...all.values()]);
     const text = renderRunJson(runJson);
@@ -199,6 +230,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     loaded,
     protocolConfig: o.protocolConfig,
     simulationMode: o.simulationMode,
+    ...(node !== undefined ? { node } : {}),
     sender: o.sender,
     publisher: o.publisher,
     senderCoins: o.senderCoins,

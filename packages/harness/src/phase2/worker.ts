@@ -7,7 +7,7 @@
  * {@link PlanSource}, which hears how the previous one failed (a model's retry prompt).
  */
 import { canonicalAddress } from '@smi/bytecode';
-import type { LocalSimulation, PlanRun } from './local.js';
+import type { PlanRun, PlanSimulation } from './plan-sim.js';
 import { normalizePlan, type Plan, validateCausality, type CausalityValidation } from './plan.js';
 import { parsePlan } from './plan-ptb.js';
 import type { LastFailure } from './prompts.js';
@@ -104,8 +104,9 @@ export interface Phase2PackageOptions {
   targets: readonly string[];
   /** Where the plans come from (each tried in turn until every target is created). */
   source: PlanSource;
-  sim: LocalSimulation;
-  mode: 'local' | 'build-only';
+  /** Where the plans run (our simulator, or a node). */
+  sim: PlanSimulation;
+  mode: 'local' | 'build-only' | 'dry-run' | 'dev-inspect';
   maxVariants: number;
   /** `mock-perfect`: created = targets, no simulation (labelled `synthetic`). */
   perfect?: boolean;
@@ -181,7 +182,7 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
             lastFailure = { harness_error: lastError };
             break;
           }
-          const run = o.sim.run(plan, o.mode === 'build-only');
+          const run = await o.sim.run(plan, o.mode === 'build-only');
           simAttempts += Math.max(1, run.attempts);
           o.onRun?.(variant.spec, variant.name, run);
           const hits = scoreInhabitation(o.targets, run.createdTypes).created_hits;
@@ -203,6 +204,8 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
   const s = scoreInhabitation(o.targets, created);
   const run = best?.run;
   const ok = o.perfect ? true : run?.ok === true;
+  // On a node, a run without checks (dev-inspect, by mode or by fallback) is no dry run.
+  const devInspected = !o.perfect && run?.devInspect === true;
   const error = timedOut ? lastError : o.perfect || ok ? null : (lastError ?? (plansGiven === 0 ? 'the agent gave no plan' : null));
   return {
     package_id: o.packageId,
@@ -212,16 +215,16 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
     timed_out: timedOut,
     created_object_types_list: [...new Set(created)].sort(),
     simulation_mode: o.mode,
-    fell_back_to_dev_inspect: false,
+    fell_back_to_dev_inspect: run?.fellBackToDevInspect === true,
     ptb_parse_ok: o.perfect ? true : parseOk,
     tx_build_ok: o.perfect ? true : run?.txBuildOk === true,
-    dry_run_ok: ok,
-    dry_run_exec_ok: ok,
+    dry_run_ok: ok && !devInspected,
+    dry_run_exec_ok: ok && !devInspected,
     dry_run_status: o.perfect ? 'success' : (run?.status ?? null),
     dry_run_effects_error: run?.effectsError ?? null,
     dry_run_abort_code: run?.abortCode ?? null,
     dry_run_abort_location: run?.abortLocation ?? null,
-    dev_inspect_ok: false,
+    dev_inspect_ok: ok && devInspected,
     dry_run_error: ok ? null : (run?.error ?? null),
     plan_attempts: planAttempts,
     sim_attempts: simAttempts,
