@@ -12,10 +12,10 @@ import { runSmi } from './support/spawn-cli.js';
 const CORPUS = fixturePath('corpus');
 
 describeWithFixtures('smi phase2', ['fixtures', 'harness'], () => {
-  it('modes that need a fullnode, and a plan agent without plans, are clear errors (exit 2)', async () => {
-    const net = await smi('phase2', '--corpus-root', CORPUS, '--simulation-mode', 'dry-run', '--no-log', '--json');
+  it('options of the node modes used wrongly, and a plan agent without plans, are clear errors (exit 2)', async () => {
+    const net = await smi('phase2', '--corpus-root', CORPUS, '--simulation-mode', 'dry-run', '--agent', 'helper-package', '--no-log', '--json');
     expect(net.code).toBe(2);
-    expect(JSON.parse(net.stdout)).toMatchObject({ status: 'error', error_code: 'NEEDS_NETWORK' });
+    expect(JSON.parse(net.stdout)).toMatchObject({ status: 'error', error_code: 'NEEDS_LOCAL' });
     const coin = await smi('phase2', '--corpus-root', CORPUS, '--gas-coin', '0x5', '--no-log', '--json');
     expect(coin.code).toBe(2);
     expect(JSON.parse(coin.stdout)).toMatchObject({ status: 'error', error_code: 'NEEDS_NETWORK' });

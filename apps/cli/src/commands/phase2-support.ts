@@ -1,7 +1,9 @@
 /**
  * What the commands that run Phase II share (`smi phase2`, `smi run-all`): the simulation's
  * options (mode, sender and its coins, gas, framework, protocol) declared once, and read
- * into the settings `runPhase2` takes, with the same errors for bad values.
+ * into the settings `runPhase2` takes, with the same errors for bad values. The modes that
+ * run plans on a node (dry-run, dev-inspect) are `smi phase2`'s only; it adds the network
+ * options itself.
  */
 import { loadProtocolConfig } from '@smi/move-vm';
 import type { Phase2Options } from '@smi/harness';
@@ -28,20 +30,30 @@ export function addressOf(name: string, text: string): string {
   return '0x' + hex.toLowerCase().padStart(64, '0');
 }
 
-/** How plans are simulated offline. */
+/** Where plans are simulated. */
 export type SimulationMode = Phase2Options['simulationMode'];
 
-/** `--simulation-mode`: `local` or `build-only`; the modes that need a fullnode say so. */
-export function simulationModeOf(mode: string): SimulationMode {
-  if (mode === 'dry-run' || mode === 'dev-inspect') throw new UsageError(`--simulation-mode ${mode} runs plans on a fullnode: not available offline (use local)`, 'NEEDS_NETWORK');
-  if (mode !== 'local' && mode !== 'build-only') throw new UsageError(`--simulation-mode ${mode}: expected local or build-only`, 'INVALID_CHOICE');
+/** `true` for the modes that run plans on a node. */
+export function isNodeMode(mode: SimulationMode): mode is 'dry-run' | 'dev-inspect' {
+  return mode === 'dry-run' || mode === 'dev-inspect';
+}
+
+/**
+ * `--simulation-mode`: `local` or `build-only`, and with `node` (smi phase2) `dry-run` or
+ * `dev-inspect`; without it those say they need a node.
+ */
+export function simulationModeOf(mode: string, options: { node?: boolean } = {}): SimulationMode {
+  if (mode === 'dry-run' || mode === 'dev-inspect') {
+    if (options.node === true) return mode;
+    throw new UsageError(`--simulation-mode ${mode} runs plans on a fullnode: only smi phase2 does (use local here)`, 'NEEDS_NETWORK');
+  }
+  if (mode !== 'local' && mode !== 'build-only') throw new UsageError(`--simulation-mode ${mode}: expected ${options.node === true ? 'local, build-only, dry-run or dev-inspect' : 'local or build-only'}`, 'INVALID_CHOICE');
   return mode;
 }
 
 /** Arguments of the simulation options. */
 export interface SimulationArgs {
   'simulation-mode': string;
-  'rpc-url'?: string;
   sender: string;
   'sender-coins': number;
   'coin-balance': string;
@@ -54,9 +66,8 @@ export interface SimulationArgs {
 
 /** The simulation options as yargs declarations (merged into a command's options). */
 export const SIMULATION_OPTIONS = {
-  'simulation-mode': { type: 'string', default: 'local', describe: 'local (run every plan on our simulator) or build-only (check plans only); dry-run/dev-inspect need the network' },
-  'rpc-url': { type: 'string', describe: 'Accepted for the original\'s command lines; local simulation needs no node' },
-  sender: { type: 'string', default: DEFAULT_SENDER, describe: 'Sender of every transaction' },
+  'simulation-mode': { type: 'string', default: 'local', describe: 'local (run every plan on our simulator) or build-only (check plans only); smi phase2 also runs them on a node (dry-run, dev-inspect)' },
+  sender: { type: 'string', default: DEFAULT_SENDER, describe: 'Sender of every transaction (on a node: a real address, which pays the gas)' },
   'sender-coins': { type: 'number', default: 2, describe: 'Coin<SUI> objects the sender holds (the first pays gas)' },
   'coin-balance': { type: 'string', default: '100000000000', describe: 'MIST in each sender coin' },
   'gas-budget': { type: 'string', default: '10000000', describe: 'First gas budget (MIST)' },
@@ -76,8 +87,8 @@ export type SimulationSettings = Pick<
  * The simulation settings from the options: every value checked (exit 2 naming the option),
  * the framework bundles and the protocol config loaded.
  */
-export function simulationSettingsOf(io: CliIo, args: SimulationArgs): SimulationSettings {
-  const simulationMode = simulationModeOf(args['simulation-mode']);
+export function simulationSettingsOf(io: CliIo, args: SimulationArgs, options: { node?: boolean } = {}): SimulationSettings {
+  const simulationMode = simulationModeOf(args['simulation-mode'], options);
   const ladder = args['gas-budget-ladder'].trim() === '' ? [] : args['gas-budget-ladder'].split(',').map((x) => bigintOf('gas-budget-ladder', x));
   const sender = addressOf('sender', args.sender);
   const coinBalance = bigintOf('coin-balance', args['coin-balance']);

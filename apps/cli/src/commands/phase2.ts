@@ -1,24 +1,41 @@
 /**
  * `smi phase2`: Phase II of the LLM benchmark (type inhabitation: create objects of a
- * package's key types), with the original `smi-inhabit` flags that make sense offline. Plans
- * run on our own simulator (`--simulation-mode local`, or `build-only`), deterministic and
- * free; the run machinery is Phase I's (run directory, resume, shards, deadlines).
+ * package's key types), with the original `smi-inhabit` flags. Plans run on our own simulator
+ * (`--simulation-mode local`, or `build-only`), deterministic and free, or on a fullnode as
+ * the original ran them (`dry-run`, `dev-inspect`: `--rpc-url`, `--sender`, `--gas-coin`,
+ * checked by a preflight before the run starts); the run machinery is Phase I's (run
+ * directory, resume, shards, deadlines).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readStateFile } from '@smi/simulation';
-import { DEFAULT_MODEL_AGENT_LIMITS, isStaticPhase2Agent, PHASE2_AGENTS, type Phase2Agent, phase2SummaryText, type PyJson, readPlanFile, runPhase2, SUMMARY_MODES, type SummaryMode } from '@smi/harness';
+import {
+  DEFAULT_MODEL_AGENT_LIMITS,
+  isStaticPhase2Agent,
+  type NodeContext,
+  NodeSetupError,
+  PHASE2_AGENTS,
+  type Phase2Agent,
+  phase2SummaryText,
+  prepareNode,
+  type PyJson,
+  readPlanFile,
+  runPhase2,
+  SUMMARY_MODES,
+  type SummaryMode,
+} from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { EXIT, inputError, type InterruptedError, UsageError } from '../errors.js';
 import { MODEL_OPTIONS, type ModelArgs, RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor, setupModel } from '../harness-setup.js';
 import { jsonLine, readInput, resolvePath } from '../io.js';
+import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { type RunControlArgs, runControlOf } from '../run-control.js';
 import { Progress } from '../progress.js';
-import { SIMULATION_OPTIONS, type SimulationArgs, simulationModeOf, simulationSettingsOf } from './phase2-support.js';
+import { addressOf, bigintOf, isNodeMode, SIMULATION_OPTIONS, type SimulationArgs, type SimulationMode, simulationModeOf, simulationSettingsOf } from './phase2-support.js';
 
 /** Arguments of `smi phase2`. */
-interface Phase2Args extends ModelArgs, RunDirArgs, RunControlArgs, SimulationArgs {
+interface Phase2Args extends ModelArgs, RunDirArgs, RunControlArgs, SimulationArgs, NetworkArgs {
   agent: Phase2Agent;
   'plan-file'?: string;
   'baseline-max-candidates': number;
@@ -34,6 +51,7 @@ interface Phase2Args extends ModelArgs, RunDirArgs, RunControlArgs, SimulationAr
   'rust-bin'?: string;
   'dev-inspect-bin'?: string;
   'gas-coin'?: string;
+  'gas-price'?: string;
   'include-created-types': boolean;
   'require-dry-run': boolean;
 }
@@ -47,6 +65,40 @@ function stdinToTemp(text: string): string {
 
 function atLeast(name: string, v: number, min: number): void {
   if (!Number.isInteger(v) || v < min) throw new UsageError(`--${name} ${v}: expected an integer of at least ${min}`, 'INVALID_NUMBER');
+}
+
+/** The options only a node uses, and what a node cannot do, checked before anything runs. */
+function checkNodeOptions(args: Phase2Args, mode: SimulationMode): void {
+  const onNode = isNodeMode(mode);
+  for (const name of ['gas-coin', 'gas-price'] as const) {
+    if (args[name] !== undefined && !onNode) throw new UsageError(`--${name} is for plans run on a node: it needs --simulation-mode dry-run or dev-inspect`, 'NEEDS_NETWORK');
+  }
+  if (args['require-dry-run'] && mode === 'dev-inspect') throw new UsageError('--require-dry-run needs --simulation-mode dry-run', 'USAGE');
+  if (!onNode) return;
+  if (args.agent === 'helper-package') throw new UsageError('--agent helper-package publishes its helper into a local simulation: use --simulation-mode local', 'NEEDS_LOCAL');
+  if (args['state-file'] !== undefined) throw new UsageError('--state-file prepares a local simulation: on a node the sender\'s own objects are used', 'NEEDS_LOCAL');
+}
+
+/**
+ * The original's preflight, before the run starts: the node answers, and a dry run for an
+ * agent that is not a mock has a real sender owning a Coin<SUI> (exit 2 with the reason).
+ */
+async function nodeOf(args: Phase2Args, mode: 'dry-run' | 'dev-inspect', sender: string): Promise<NodeContext> {
+  const source = dataSourceOf(args);
+  try {
+    return await prepareNode({
+      source,
+      mode,
+      sender,
+      ...(args['gas-coin'] !== undefined ? { gasCoin: addressOf('gas-coin', args['gas-coin']) } : {}),
+      ...(args['gas-price'] !== undefined ? { gasPrice: bigintOf('gas-price', args['gas-price']) } : {}),
+      requireDryRun: args['require-dry-run'],
+      fundedSender: !args.agent.startsWith('mock-'),
+    });
+  } catch (e) {
+    if (e instanceof NodeSetupError) throw new UsageError(e.message, e.code, { cause: e });
+    throw e;
+  }
 }
 
 /** `smi phase2`. */
@@ -72,9 +124,10 @@ export const phase2Command = defineCommand<Phase2Args>({
     epochs: { type: 'number', default: 1, describe: 'Samples per package (pass@k in the aggregate); the row scores the first' },
     'state-file': { type: 'string', describe: 'Objects prepared with smi sandbox-exec (its --state-file), in every simulation', file: 'read' },
     'budget-usd': { type: 'number', describe: 'Stop starting packages once this much is spent (needs --prices)' },
-    'gas-coin': { type: 'string', describe: 'A mainnet gas coin id (needs the network; offline the sender\'s first coin pays)' },
-    'include-created-types': { type: 'boolean', default: true, describe: 'Rows list the created types (always, offline)' },
-    'require-dry-run': { type: 'boolean', default: true, describe: 'Every plan really executes (always, offline: there is no dev-inspect fallback)' },
+    'gas-coin': { type: 'string', describe: 'On a node: the Coin<SUI> that pays gas (default: the sender\'s first); locally the sender\'s first coin pays' },
+    'gas-price': { type: 'string', describe: 'On a node: MIST per gas unit (default: the reference gas price of the current epoch, else 1000)' },
+    'include-created-types': { type: 'boolean', default: true, describe: 'Rows list the created types (always)' },
+    'require-dry-run': { type: 'boolean', default: false, describe: 'dry-run: no dev-inspect fallback when the node refuses a dry run (local plans never fall back)' },
     'rust-bin': { type: 'string', hidden: true, describe: 'Ignored: smi reads the bytecode itself' },
     'dev-inspect-bin': { type: 'string', hidden: true, describe: 'Ignored: plans run on our own simulator' },
     'per-package-timeout-seconds': { type: 'number', default: 120, describe: 'Time limit of one package' },
@@ -90,6 +143,9 @@ export const phase2Command = defineCommand<Phase2Args>({
     shard: { type: 'string', describe: 'Run part K of N (K/N); smi merge joins the parts' },
     out: { type: 'string', describe: 'Also write the run JSON (schema_version 2, with _checksum) here, or - for standard output', file: 'write' },
     ...SIMULATION_OPTIONS,
+    'simulation-mode': { type: 'string', default: 'local', describe: 'local (every plan on our simulator), build-only (plans checked only), or on a node: dry-run (with its checks), dev-inspect (without)' },
+    ...NETWORK_OPTIONS,
+    'rpc-url': { ...NETWORK_OPTIONS['rpc-url'], describe: `dry-run/dev-inspect: the node. ${NETWORK_OPTIONS['rpc-url'].describe}; ignored by local runs` },
     ...RUN_DIR_OPTIONS,
     ...MODEL_OPTIONS,
   },
@@ -101,12 +157,15 @@ export const phase2Command = defineCommand<Phase2Args>({
   epilog:
     'Model agents (template-search, real-openai-compatible, helper-package) are configured as in smi phase1: SMI_API_KEY, SMI_MODEL, SMI_API_BASE_URL, ... (see smi help phase1); ' +
     'their calls are cached and priced, and a run resumes with --resume. helper-package keeps interface.json, prompt.json, llm_response.json, helper_pkg/, validation_report.json and transactions.json under <run dir>/artifacts/<package id>/. ' +
-    'Targets are the key types of each package (Phase I truth). Each package gets a fresh simulation: every corpus package loaded, the inits of the target and of what it links to run as a publisher (shared objects exist; owned ones are the publisher\'s), the sender funded. A row scores the target types its best plan created. Exit 0 when the run finished, 1 when it stopped on failures or a deadline (resumable), 2 on bad input, 130/143 when interrupted.',
+    'Targets are the key types of each package (Phase I truth). Each package gets a fresh simulation: every corpus package loaded, the inits of the target and of what it links to run as a publisher (shared objects exist; owned ones are the publisher\'s), the sender funded. A row scores the target types its best plan created. ' +
+    'With --simulation-mode dry-run or dev-inspect the plans run on a fullnode instead (--rpc-url: gRPC or GraphQL, default mainnet; the packages must be published there, the corpus gives their interfaces): --sender is a real address whose objects are the inventory and whose first Coin<SUI> (or --gas-coin) pays at the reference gas price (or --gas-price); before the run, the node must answer, and a dry run for an agent that is not a mock needs a sender other than 0x0 owning a Coin<SUI> (exit 2: ENDPOINT_UNREACHABLE, SENDER_IS_ZERO, SENDER_NOT_FUNDED, GAS_COIN_NOT_FOUND, GAS_COIN_NOT_OWNED). ' +
+    'A dry run the node refuses falls back to a dev-inspect (fell_back_to_dev_inspect, its static created types counted too, as the original) unless --require-dry-run. On a node, objects created and wrapped in the same transaction are not seen. ' +
+    'Exit 0 when the run finished, 1 when it stopped on failures or a deadline (resumable), 2 on bad input, 130/143 when interrupted.',
   longRunning: true,
   run: async (args, io) => {
-    if (args['gas-coin'] !== undefined) throw new UsageError('--gas-coin names a mainnet coin: not available offline (the sender\'s first coin pays; see --sender-coins, --coin-balance)', 'NEEDS_NETWORK');
-    if ((args['rust-bin'] !== undefined || args['dev-inspect-bin'] !== undefined) && !args.quiet) io.stderr('phase2: warning: --rust-bin/--dev-inspect-bin are ignored: plans run on our own simulator\n');
-    const mode = simulationModeOf(args['simulation-mode']);
+    if ((args['rust-bin'] !== undefined || args['dev-inspect-bin'] !== undefined) && !args.quiet) io.stderr('phase2: warning: --rust-bin/--dev-inspect-bin are ignored: smi builds and sends the transactions itself\n');
+    const mode = simulationModeOf(args['simulation-mode'], { node: true });
+    checkNodeOptions(args, mode);
     if (args.out === '-' && args.json) throw new UsageError('--json and --out - both print on standard output: give --out a file', 'USAGE');
     if (args.agent === 'mock-planfile' && args['plan-file'] === undefined) throw new UsageError('--agent mock-planfile needs --plan-file', 'USAGE');
     if (args['plan-file'] === '-' && args['package-ids-file'] === '-') throw new UsageError('only one of --plan-file and --package-ids-file can read standard input', 'USAGE');
@@ -114,7 +173,9 @@ export const phase2Command = defineCommand<Phase2Args>({
     if (args['state-file'] === '-' && (args['plan-file'] === '-' || args['package-ids-file'] === '-')) throw new UsageError('only one file option can read standard input', 'USAGE');
     const model = isStaticPhase2Agent(args.agent) ? null : await setupModel(io, args);
     const planFile = args['plan-file'] === undefined ? undefined : readPlanFile((await readInput(io, args['plan-file'], '--plan-file')).toString('utf8'), args['plan-file']);
-    const simulation = simulationSettingsOf(io, args);
+    const simulation = simulationSettingsOf(io, args, { node: true });
+    const node = isNodeMode(mode) ? await nodeOf(args, mode, simulation.sender) : undefined;
+    for (const w of node?.warnings ?? []) if (!args.quiet) io.stderr(`phase2: warning: ${w}\n`);
     let stateFile: string | undefined;
     if (args['state-file'] !== undefined) {
       stateFile = args['state-file'] === '-' ? stdinToTemp((await readInput(io, '-', '--state-file')).toString('utf8')) : resolvePath(io, args['state-file']);
@@ -136,6 +197,7 @@ export const phase2Command = defineCommand<Phase2Args>({
       agent: args.agent,
       ...(planFile ? { planFile } : {}),
       ...simulation,
+      ...(node !== undefined ? { node } : {}),
       baselineMaxCandidates: args['baseline-max-candidates'],
       ...(model ? { model: model.client, params: model.params, effectiveConfig: model.effective as { [key: string]: PyJson } } : {}),
       ...(model?.price ? { price: model.price } : {}),
@@ -151,7 +213,7 @@ export const phase2Command = defineCommand<Phase2Args>({
       onStart: (info) => {
         if (!args.quiet) {
           if (info.missing.length > 0) io.stderr(`phase2: warning: ${info.missing.length} ids are not in ${args['corpus-root']}\n`);
-          io.stderr(`phase2: ${info.total} packages${info.done > 0 ? ` (${info.done} done before)` : ''}, ${info.todo} to do now, agent ${args.agent}${model ? ` (${model.config.model})` : ''}, simulation ${mode}; run ${where.dir ?? '(not kept: --no-log)'}\n`);
+          io.stderr(`phase2: ${info.total} packages${info.done > 0 ? ` (${info.done} done before)` : ''}, ${info.todo} to do now, agent ${args.agent}${model ? ` (${model.config.model})` : ''}, simulation ${mode}${node ? ` on ${node.source.endpoint} (sender ${node.sender}, gas price ${node.gasPrice})` : ''}; run ${where.dir ?? '(not kept: --no-log)'}\n`);
         }
         progress = new Progress(io, 'phase2', info.total, args.quiet, info.done);
       },
