@@ -19,6 +19,8 @@ export interface FakeChain {
   checkpoints: { sequence: bigint; digests: string[] }[];
   /** Owner address → what it owns. */
   owned: Map<string, OwnedObjectInfo[]>;
+  /** Object id → version → the checkpoint that wrote it (for `object(atCheckpoint:)`; absent: unknown). */
+  objectCheckpoints?: Map<string, Map<bigint, bigint>>;
   /** Answers simulations (absent: the server says UNIMPLEMENTED). */
   simulate?: (transactionBcs: Uint8Array, checks: boolean) => ChainSimulation;
 }
@@ -54,12 +56,17 @@ export function chainFromReplayFixtures(fixturesRoot: string): FakeChain {
       unchangedLoadedRuntimeObjects: null,
     });
     chain.checkpoints.push({ sequence: checkpoint, digests: [digest] });
-    checkpoint++;
+    const txCheckpoint = checkpoint++;
     chain.epochs.set(snap.epoch, { epoch: snap.epoch, protocolVersion: snap.protocolVersion, referenceGasPrice: snap.referenceGasPrice ?? snap.transaction.V1.gasData.price, startTimestampMs: snap.epochTimestampMs });
     for (const [id, obj] of snap.objects) {
       const versions = chain.objects.get(id) ?? new Map<bigint, Uint8Array>();
       versions.set(objectVersionOf(obj), suiBcs.Object.serialize(obj).toBytes());
       chain.objects.set(id, versions);
+      // The version a transaction read was live at its checkpoint (written no later than it).
+      const at = (chain.objectCheckpoints ??= new Map()).get(id) ?? new Map<bigint, bigint>();
+      const v = objectVersionOf(obj);
+      if (!at.has(v) || (at.get(v) as bigint) > txCheckpoint) at.set(v, txCheckpoint);
+      chain.objectCheckpoints.set(id, at);
     }
   }
   return chain;

@@ -180,11 +180,17 @@ function rootValue(chain: FakeChain) {
         protocolConfigs: { protocolVersion: e.protocolVersion },
       };
     },
-    object: ({ address, version }: { address: string; version?: number | null }) => {
+    object: ({ address, version, atCheckpoint }: { address: string; version?: number | null; atCheckpoint?: number | null }) => {
       const id = normalizeSuiAddress(address);
       const versions = chain.objects.get(id);
       if (!versions || versions.size === 0) return null;
-      const v = version === undefined || version === null ? latest(versions) : BigInt(version);
+      let v: bigint;
+      if (atCheckpoint !== undefined && atCheckpoint !== null) {
+        // The newest version written at or before the checkpoint.
+        const written = [...(chain.objectCheckpoints?.get(id) ?? new Map<bigint, bigint>())].filter(([, cp]) => cp <= BigInt(atCheckpoint)).map(([ver]) => ver);
+        if (written.length === 0) return null;
+        v = written.reduce((a, b) => (b > a ? b : a));
+      } else v = version === undefined || version === null ? latest(versions) : BigInt(version);
       const bytes = versions.get(v);
       return bytes ? { address: id, version: Number(v), objectBcs: b64(bytes) } : null;
     },

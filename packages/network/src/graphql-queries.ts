@@ -93,6 +93,14 @@ export const OBJECT_QUERY = `query SmiObject($address: SuiAddress!, $version: UI
   }
 }`;
 
+export const OBJECT_AT_CHECKPOINT_QUERY = `query SmiObjectAtCheckpoint($address: SuiAddress!, $atCheckpoint: UInt53!) {
+  object(address: $address, atCheckpoint: $atCheckpoint) {
+    address
+    version
+    objectBcs
+  }
+}`;
+
 export const objectData = z.object({
   object: z.object({ address: z.string(), version: uint53.nullable(), objectBcs: base64.nullable() }).nullable(),
 });

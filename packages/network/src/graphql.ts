@@ -17,6 +17,7 @@ import {
   epochData,
   LATEST_CHECKPOINT_QUERY,
   latestCheckpointData,
+  OBJECT_AT_CHECKPOINT_QUERY,
   OBJECT_QUERY,
   objectData,
   OWNED_OBJECTS_QUERY,
@@ -158,6 +159,19 @@ export class GraphQLDataSource implements SuiDataSource {
     if (o.version === null) throw this.invalid(what, `${op}: no version`);
     if (version !== undefined && BigInt(o.version) !== version) throw this.invalid(what, `${op}: answered version ${o.version}`);
     if (o.objectBcs === null) throw this.invalid(what, `${op}: no objectBcs`);
+    return { id: address, version: BigInt(o.version), bcs: base64Bytes(o.objectBcs) };
+  }
+
+  /** The object as it was when `checkpoint` was executed (an old transaction's system packages). */
+  async getObjectAtCheckpoint(id: string, checkpoint: bigint): Promise<ChainObject> {
+    const what = `${describeObject(id)} at checkpoint ${checkpoint}`;
+    const op = 'SmiObjectAtCheckpoint';
+    const address = normalizeAddress(id, what, this.endpoint);
+    const data = await this.http.request(what, op, OBJECT_AT_CHECKPOINT_QUERY, { address, atCheckpoint: this.uint53(checkpoint, what) }, objectData);
+    const o = data.object;
+    if (o === null) throw failure('NOT_FOUND', what, this.endpoint);
+    if (normalizeAddress(o.address, what, this.endpoint) !== address) throw this.invalid(what, `${op}: answered object ${o.address}`);
+    if (o.version === null || o.objectBcs === null) throw this.invalid(what, `${op}: no version or objectBcs`);
     return { id: address, version: BigInt(o.version), bcs: base64Bytes(o.objectBcs) };
   }
 

@@ -111,6 +111,15 @@ export function withResilience(source: SuiDataSource, options: ResilienceOptions
         () => retried('getObject', () => source.getObject(id, version)),
         (f) => f.getObject(id, version),
       ),
+    ...(source.getObjectAtCheckpoint
+      ? {
+          getObjectAtCheckpoint: (id: string, checkpoint: bigint) =>
+            orFallback(
+              () => retried('getObjectAtCheckpoint', () => (source.getObjectAtCheckpoint as NonNullable<SuiDataSource['getObjectAtCheckpoint']>)(id, checkpoint)),
+              (f) => (f.getObjectAtCheckpoint ? f.getObjectAtCheckpoint(id, checkpoint) : Promise.reject(new DataSourceError('UNSUPPORTED', `${f.endpoint} cannot answer objects at a checkpoint`))),
+            ),
+        }
+      : {}),
     latestCheckpoint: () => retried('latestCheckpoint', () => source.latestCheckpoint()),
     checkpointTransactions: (sequence) => retried('checkpointTransactions', () => source.checkpointTransactions(sequence)),
     listOwnedObjects: (owner, type) => retried('listOwnedObjects', () => source.listOwnedObjects(owner, type)),
