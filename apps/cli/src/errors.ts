@@ -14,9 +14,10 @@
  */
 import { BytecodeError, DisassemblerError, PackageError } from '@smi/bytecode';
 import { ProtocolConfigError, VmError } from '@smi/move-vm';
-import { SimulationError } from '@smi/simulation';
+import { DataSourceError, SimulationError } from '@smi/simulation';
 import {
   CheckpointError,
+  CompareError,
   DatasetError,
   MergeError,
   ModelConfigError,
@@ -101,6 +102,8 @@ const INPUT_ERRORS = [
   Phase2Error,
   Phase2AgentError,
   PlanError,
+  CompareError,
+  DataSourceError,
 ] as const;
 
 /** The library error's own code, when it has one. */

@@ -102,6 +102,7 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     replay: { args: ['replay', '--snapshot', missing], code: 'FILE_NOT_FOUND' },
     'tx-replay': { args: ['tx-replay', '--digest', 'not-a-digest'], code: 'INVALID_DIGEST' },
     'ptb-eval': { args: ['ptb-eval', '--cache-dir', missing], code: 'EMPTY_CACHE' },
+    compare: { args: ['compare', missing, missing], code: 'FILE_NOT_FOUND' },
     'sandbox-exec': { args: ['sandbox-exec', '--state-file', '-'], code: 'INVALID_FILE' },
     completion: { args: ['completion', 'fish'], code: 'INVALID_CHOICE' },
     'benchmark-local': { args: ['benchmark-local', '--target-corpus', missing], code: 'NOT_A_DIRECTORY' },

@@ -40,6 +40,8 @@ export { parseShard, shardOf, inShard, ShardError } from './run/shard.js';
 export type { Shard } from './run/shard.js';
 export { mergeRuns, MergeError } from './run/merge.js';
 export { runAnswers } from './run/replay.js';
+export { compareRuns, comparisonText, CompareError } from './run/compare.js';
+export type { ComparedRun, RunComparison } from './run/compare.js';
 export type { RunJsonBuilder, MergeOutcome } from './run/merge.js';
 
 export { PyRandom } from './phase1/py-random.js';

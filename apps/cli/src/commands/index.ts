@@ -5,6 +5,7 @@ import { buildCommand } from './build.js';
 import { buildAllCommand } from './build-all.js';
 import { cacheCommand } from './cache.js';
 import { callCommand } from './call.js';
+import { compareCommand } from './compare.js';
 import { completionCommand } from './completion.js';
 import { conformanceCommand } from './conformance.js';
 import { corpusCommand } from './corpus-check.js';
@@ -41,6 +42,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   manifestFilterCommand,
   runAllCommand,
   mergeCommand,
+  compareCommand,
   cacheCommand,
   completionCommand,
 ];
