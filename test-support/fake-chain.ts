@@ -6,8 +6,9 @@
  */
 import path from 'node:path';
 import { canonicalAddress } from '@smi/bytecode';
-import { objectVersionOf, suiBcs, transactionDigest } from '@smi/ptb';
-import { type ChainEpoch, type ChainSimulation, type ChainTransaction, DataSourceError, type OwnedObjectInfo, readReplaySnapshot, type SuiDataSource } from '@smi/simulation';
+import { loadProtocolConfig } from '@smi/move-vm';
+import { type Event, objectVersionOf, suiBcs, transactionDigest, transactionEventsDigest } from '@smi/ptb';
+import { type ChainEpoch, type ChainSimulation, type ChainTransaction, DataSourceError, type OwnedObjectInfo, readReplaySnapshot, replaySnapshot, type SuiDataSource } from '@smi/simulation';
 
 /** A chain in memory. */
 export interface FakeChain {
@@ -70,6 +71,20 @@ export function chainFromReplayFixtures(fixturesRoot: string): FakeChain {
     }
   }
   return chain;
+}
+
+/**
+ * The events a fixture transaction emitted on mainnet (the fixtures keep only their digest):
+ * ours from a local replay, checked against the recorded events digest. With `chain`, its
+ * transaction carries them as its events BCS, as a node serves them.
+ */
+export function replayFixtureEvents(fixturesRoot: string, digest: string, chain?: FakeChain): Event[] {
+  const snap = readReplaySnapshot(path.join(fixturesRoot, 'fixtures', 'replay', `${digest}.json`));
+  const events = replaySnapshot(snap, { protocolConfig: loadProtocolConfig(fixturesRoot, snap.protocolVersion) }).result.events;
+  if ((events.length === 0 ? null : transactionEventsDigest({ data: events })) !== snap.effects.eventsDigest) throw new Error(`fixture ${digest}: the replayed events do not hash to the recorded events digest`);
+  const tx = chain?.transactions.get(digest);
+  if (tx !== undefined) tx.eventsBcs = events.length === 0 ? null : suiBcs.TransactionEvents.serialize({ data: events }).toBytes();
+  return events;
 }
 
 /**

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { chainFromReplayFixtures, REPLAY_DIGESTS } from '../../../test-support/fake-chain.js';
+import { chainFromReplayFixtures, REPLAY_DIGESTS, replayFixtureEvents } from '../../../test-support/fake-chain.js';
 import { type FakeGrpcServer, GRPC_STATUS, startFakeGrpc } from '../../../test-support/fake-grpc.js';
 import { type FakeGraphQLServer, startFakeGraphQL } from '../../../test-support/fake-graphql.js';
 import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
@@ -24,7 +24,11 @@ const env = { SMI_FIXTURES: FIXTURES_ROOT };
 
 describeWithFixtures('smi tx-replay against a loopback node', ['fixtures', 'replay'], () => {
   it('gRPC: every fixture transaction fetched, cached, replayed and matched; the rerun comes from the cache; --output writes FetchedTransaction lines', async () => {
-    const grpc = await startFakeGrpc(chainFromReplayFixtures(FIXTURES_ROOT));
+    const chain = chainFromReplayFixtures(FIXTURES_ROOT);
+    // The node serves each transaction's real events (the fixtures keep only their digest).
+    const events = new Map<string, number>(REPLAY_DIGESTS.map((d) => [d, replayFixtureEvents(FIXTURES_ROOT, d, chain).length]));
+    expect([...events.values()].some((n) => n > 0)).toBe(true);
+    const grpc = await startFakeGrpc(chain);
     servers.push(grpc);
     const dir = mkdtempSync(path.join(tmpdir(), 'smi-tx-replay-'));
     const args = ['tx-replay', ...REPLAY_DIGESTS.flatMap((d) => ['--digest', d]), '--rpc-url', grpc.url, '--archive-url', 'none', '--cache-dir', path.join(dir, 'cache'), '--replay'];
@@ -40,9 +44,10 @@ describeWithFixtures('smi tx-replay against a loopback node', ['fixtures', 'repl
     const objects = grpc.requests.filter((q) => q.method === 'GetObject' || q.method === 'BatchGetObjects');
     expect(objects.length).toBeGreaterThan(5);
     expect(grpc.requests.some((q) => q.method === 'GetEpoch')).toBe(true);
-    const lines = readFileSync(path.join(dir, 'txs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { digest: string; commands: unknown[]; inputs: unknown[]; effects: { status: unknown; gas_used: object } });
+    const lines = readFileSync(path.join(dir, 'txs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { digest: string; commands: unknown[]; inputs: unknown[]; effects: { status: unknown; gas_used: object; events_count: number } });
     expect(lines.map((l) => l.digest).sort()).toEqual([...REPLAY_DIGESTS].sort());
     expect(lines.every((l) => l.commands.length > 0 && l.effects.status === 'Success')).toBe(true);
+    for (const l of lines) expect(l.effects.events_count, l.digest).toBe(events.get(l.digest));
     const asked = grpc.requests.length;
     const again = await runSmi(args, { env, cwd: dir });
     expect(again.code, again.stderr).toBe(0);

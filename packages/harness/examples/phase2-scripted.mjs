@@ -35,25 +35,23 @@ function answer(messages) {
   return { content: JSON.stringify({ calls }) };
 }
 
+// A local simulation as `smi phase2` prepares one by default: the fixtures' framework, a sender
+// with two coins, a publisher running the packages' inits, a gas budget and a larger one after it.
+const local = {
+  framework: packages.filter((p) => BigInt(p.id) <= 0xdee9n), protocolConfig, simulationMode: 'local',
+  sender: '0x' + 'a11ce'.padStart(64, '0'), publisher: '0x' + 'b0b'.padStart(64, '0'), senderCoins: 2, coinBalance: 100_000_000_000n,
+  gasBudget: 10_000_000n, gasBudgetLadder: [50_000_000n], maxHeuristicVariants: 4,
+};
+
 const result = await runPhase2({
+  ...local,
   corpusRoot: `${fixtures}/corpus`,
   samples: 0,
   seed: 0n,
   agent: 'real-openai-compatible',
   model: new ScriptedModel(answer, 'plain-values'),
-  framework: packages.filter((p) => BigInt(p.id) <= 0xdee9n),
-  protocolConfig,
-  simulationMode: 'local',
-  sender: '0x' + 'a11ce'.padStart(64, '0'),
-  publisher: '0x' + 'b0b'.padStart(64, '0'),
-  senderCoins: 2,
-  coinBalance: 100_000_000_000n,
-  gasBudget: 10_000_000n,
-  gasBudgetLadder: [50_000_000n],
-  maxHeuristicVariants: 4,
-  baselineMaxCandidates: 25,
   maxPlanAttempts: 2,
-  continueOnError: true,
+  baselineMaxCandidates: 25,
   store: new MemoryRunStore(),
   runId: 'example',
 });

@@ -62,10 +62,11 @@ export { doctorAgent, doctorText, smokeAgent, redactSecret, SMOKE_PROMPT } from 
 export type { DoctorReport, Probe } from './doctor.js';
 
 import { phase1MergedRunJson } from './phase1/report.js';
+import { phase2MergedRunJson } from './phase2/report.js';
 import type { RunJsonBuilder } from './run/merge.js';
 
 /** Run JSON builders by benchmark, for {@link mergeRuns}. */
-export const RUN_JSON_BUILDERS: Readonly<Record<string, RunJsonBuilder>> = { phase1: phase1MergedRunJson };
+export const RUN_JSON_BUILDERS: Readonly<Record<string, RunJsonBuilder>> = { phase1: phase1MergedRunJson, phase2: phase2MergedRunJson };
 
 // Phase II (type inhabitation): plans, their simulation and scoring.
 export { normalizePlan, validateCausality, padAddress, PlanError, PURE_KINDS } from './phase2/plan.js';
@@ -97,9 +98,9 @@ export type { Phase2CallRecord, Phase2ServerSupport, ModelFailure } from './phas
 export { HelperPackageSchema, TARGET_ADDRESS_NAME, helperInstruction } from './phase2/helper-package.js';
 export type { HelperPackage } from './phase2/helper-package.js';
 export { passAtK } from './phase2/report.js';
-export { runPhase2, Phase2Error } from './phase2/run.js';
-export type { Phase2Options, Phase2Outcome } from './phase2/run.js';
-export { phase2RunJson, phase2Aggregate, phase2SummaryText } from './phase2/report.js';
+export { runPhase2, Phase2Error, phase2State } from './phase2/run.js';
+export type { Phase2Options, Phase2Outcome, Phase2State } from './phase2/run.js';
+export { phase2RunJson, phase2MergedRunJson, phase2Aggregate, phase2SummaryText } from './phase2/report.js';
 export type { Phase2RunInfo } from './phase2/report.js';
 export { phase2Manifest, filterManifest } from './phase2/manifest.js';
 export type { Phase2Manifest } from './phase2/manifest.js';

@@ -14,7 +14,8 @@ import { loadPackageDir } from '@smi/bytecode';
 import { fromFixtures, SimulationEnvironment } from '@smi/simulation';
 import { type FakeReply, type FakeRequest, type FakeServer, promptOf, startFakeOpenAi } from '../../../test-support/fake-openai.js';
 import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
-import { DiskRunStore, OpenAiCompatibleModel, plain, runPhase2, type Phase2Options } from '../src/index.js';
+import { PHASE2_SENDER, phase2Options } from '../../../test-support/phase2-options.js';
+import { DiskRunStore, OpenAiCompatibleModel, phase2State, plain, runPhase2, type Phase2Options } from '../src/index.js';
 import { tempDir } from './support.js';
 
 const PKG = '0x' + '5b09'.padStart(64, '0');
@@ -32,7 +33,7 @@ fun secret(): u64 { 42 }
 `;
 
 let corpus: string;
-let base: Omit<Phase2Options, 'store' | 'runId' | 'agent'>;
+let base: Partial<Phase2Options>;
 let server: FakeServer | null = null;
 
 afterEach(async () => {
@@ -48,7 +49,7 @@ async function run(agent: Phase2Options['agent'], script: (req: FakeRequest) => 
   const dir = tempDir('smi-p2-agents-');
   const store = DiskRunStore.at(dir);
   const model = new OpenAiCompatibleModel({ apiKey: 'k', baseUrl: server.url, model: 'fake-model', retry: { maxAttempts: 1 } });
-  const out = await runPhase2({ ...base, agent, model, params: { temperature: 0 }, store, runId: 'r', ...extra });
+  const out = await runPhase2(phase2Options({ ...base, agent, model, params: { temperature: 0 }, store, runId: 'r', ...extra }));
   const row = (plain(out.runJson.packages as never) as Record<string, unknown>[])[0];
   return { out, row, requests: server.requests, dir };
 }
@@ -67,23 +68,7 @@ describeWithFixtures('Phase II model agents on a loopback server', ['fixtures', 
     mkdirSync(dir, { recursive: true });
     for (const m of compiled.modules) writeFileSync(path.join(dir, `${m.name}.mv`), m.bytes);
     writeFileSync(path.join(corpus, PKG, 'metadata.json'), JSON.stringify({ id: PKG }));
-    base = {
-      corpusRoot: corpus,
-      samples: 0,
-      seed: 0n,
-      framework,
-      protocolConfig,
-      simulationMode: 'local',
-      sender: '0x' + 'a11ce'.padStart(64, '0'),
-      publisher: '0x' + 'b0b'.padStart(64, '0'),
-      senderCoins: 2,
-      coinBalance: 10_000_000_000n,
-      gasBudget: 50_000_000n,
-      gasBudgetLadder: [],
-      maxHeuristicVariants: 1,
-      baselineMaxCandidates: 25,
-      continueOnError: true,
-    };
+    base = { corpusRoot: corpus, framework, protocolConfig, coinBalance: 10_000_000_000n, gasBudget: 50_000_000n, gasBudgetLadder: [], maxHeuristicVariants: 1 };
   }, 120_000);
 
   it('progressive exposure with a need_more tool: an invalid request, a real one, a repeat (loop detection), a failing plan, then a hit', async () => {
@@ -209,10 +194,11 @@ describeWithFixtures('Phase II model agents on a loopback server', ['fixtures', 
   it('--state-file: objects prepared in a sandbox session are in the simulation and the inventory the model sees', async () => {
     const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT);
     const env = SimulationEnvironment.create({ packages: [...packages.filter((p) => BigInt(p.id) <= 2n), loadPackageDir(path.join(corpus, PKG))], protocolConfig });
-    const item = env.createObject({ type: ITEM, fields: { price: '3' }, owner: { $kind: 'AddressOwner', address: base.sender } });
+    const item = env.createObject({ type: ITEM, fields: { price: '3' }, owner: { $kind: 'AddressOwner', address: PHASE2_SENDER } });
     const stateFile = path.join(tempDir('smi-p2-state-'), 'state.json');
     env.saveState(stateFile);
-    const { row, requests } = await run('real-openai-compatible', () => ({ content: JSON.stringify({ calls: [{ target: `${PKG}::shop::buy`, args: [{ imm_or_owned_object: item.id }] }] }) }), { stateFile, maxPlanAttempts: 1 });
+    const state = phase2State(readFileSync(stateFile), stateFile);
+    const { row, requests } = await run('real-openai-compatible', () => ({ content: JSON.stringify({ calls: [{ target: `${PKG}::shop::buy`, args: [{ imm_or_owned_object: item.id }] }] }) }), { state, maxPlanAttempts: 1 });
     expect(promptOf(requests[0])).toContain(`- ${ITEM}: 1 objects available (owned): ${item.id}`);
     // The Receipt is created around the prepared Item (which was not created: one target of two).
     expect(row).toMatchObject({ dry_run_ok: true, score: { targets: 2, created_hits: 1 }, hit_types: [RECEIPT] });

@@ -13,13 +13,14 @@ import { GraphQLDataSource, GrpcDataSource } from '@smi/network';
 import { startFakeGraphQL } from '../../../test-support/fake-graphql.js';
 import { type FakeGrpcServer, startFakeGrpc } from '../../../test-support/fake-grpc.js';
 import { describeWithFixtures } from '../../../test-support/fixtures.js';
+import { phase2Options } from '../../../test-support/phase2-options.js';
 import { COUNTER, ITEM, type Phase2NodeFixture, phase2NodeFixture, PUBLISHER, RECEIPT, REFERENCE_GAS_PRICE, SENDER, SHOP } from '../../../test-support/phase2-node-fixture.js';
 import { LocalSimulation } from '../src/phase2/local.js';
 import { NodeSimulation } from '../src/phase2/node.js';
 import { type NodeContext, NodeSetupError, type NodeSetupOptions, prepareNode } from '../src/phase2/node-setup.js';
 import { normalizePlan } from '../src/phase2/plan.js';
 import { parsePlan } from '../src/phase2/plan-ptb.js';
-import { MemoryRunStore, plain, runPhase2 } from '../src/index.js';
+import { plain, runPhase2 } from '../src/index.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 const plan = (spec: Json) => parsePlan(normalizePlan(spec).spec);
@@ -151,27 +152,8 @@ describeWithFixtures('Phase II on a node (a fake full node running our simulator
   it('runPhase2 in dry-run mode: the row and the run JSON name the node, the mode and the gas coin', async () => {
     const node = await setup();
     const planFile = new Map<string, Json>([[SHOP, BUY]]);
-    const out = await runPhase2({
-      corpusRoot: f.corpus,
-      samples: 0,
-      seed: 0n,
-      agent: 'mock-planfile',
-      planFile,
-      framework: f.framework,
-      protocolConfig: f.protocolConfig,
-      simulationMode: 'dry-run',
-      node,
-      sender: SENDER,
-      publisher: PUBLISHER,
-      senderCoins: 2,
-      coinBalance: 0n,
-      gasBudget: 50_000_000n,
-      gasBudgetLadder: [],
-      maxHeuristicVariants: 1,
-      baselineMaxCandidates: 25,
-      store: new MemoryRunStore(),
-      runId: 'node',
-    });
+    const onShop = { corpusRoot: f.corpus, framework: f.framework, protocolConfig: f.protocolConfig, coinBalance: 0n, gasBudget: 50_000_000n, gasBudgetLadder: [], maxHeuristicVariants: 1 };
+    const out = await runPhase2(phase2Options({ ...onShop, agent: 'mock-planfile', planFile, simulationMode: 'dry-run', node, runId: 'node' }));
     const run = plain(out.runJson as never) as Record<string, unknown>;
     expect(run).toMatchObject({ rpc_url: source.endpoint, simulation_mode: 'dry-run', gas_coin: f.coins[0], sender: SENDER });
     const row = (run.packages as Record<string, unknown>[])[0];
@@ -185,7 +167,7 @@ describeWithFixtures('Phase II on a node (a fake full node running our simulator
       score: { targets: 3, created_hits: 1 },
     });
     expect(row.missing_types).toEqual([COUNTER, ITEM].sort());
-    await expect(runPhase2({ corpusRoot: f.corpus, samples: 0, seed: 0n, agent: 'mock-empty', framework: f.framework, protocolConfig: f.protocolConfig, simulationMode: 'dev-inspect', sender: SENDER, publisher: PUBLISHER, senderCoins: 1, coinBalance: 0n, gasBudget: 1n, gasBudgetLadder: [], maxHeuristicVariants: 1, baselineMaxCandidates: 1, store: new MemoryRunStore(), runId: 'x' })).rejects.toMatchObject({ code: 'NEEDS_NODE' });
+    await expect(runPhase2(phase2Options({ ...onShop, simulationMode: 'dev-inspect', runId: 'x' }))).rejects.toMatchObject({ code: 'NEEDS_NODE' });
   });
 
   it('the same over GraphQL: the created objects\' types come from objectChanges', async () => {

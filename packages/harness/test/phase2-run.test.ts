@@ -5,48 +5,22 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { fromFixtures } from '@smi/simulation';
-import { describeWithFixtures, fixturePath, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
-import { DiskRunStore, MemoryRunStore, parseRunJson, plain, readPlanFile, runPhase2, validateRunJson, phase2SummaryText, type Phase2Options } from '../src/index.js';
+import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
+import { phase2Options } from '../../../test-support/phase2-options.js';
+import path from 'node:path';
+import { DiskRunStore, MemoryRunStore, mergeRuns, parseRunJson, parseShard, plain, readPlanFile, RUN_JSON_BUILDERS, runPhase2, validateRunJson, phase2SummaryText } from '../src/index.js';
 import { stable, tempDir } from './support.js';
-
-const CORPUS = fixturePath('corpus');
-
-function options(extra: Partial<Phase2Options>): Phase2Options {
-  const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT);
-  return {
-    corpusRoot: CORPUS,
-    samples: 0,
-    seed: 0n,
-    agent: 'mock-empty',
-    framework: packages.filter((p) => BigInt(p.id) <= 0xdee9n),
-    protocolConfig,
-    simulationMode: 'local',
-    sender: '0x' + 'a11ce'.padStart(64, '0'),
-    publisher: '0x' + 'b0b'.padStart(64, '0'),
-    senderCoins: 2,
-    coinBalance: 100_000_000_000n,
-    gasBudget: 10_000_000n,
-    gasBudgetLadder: [50_000_000n],
-    maxHeuristicVariants: 4,
-    baselineMaxCandidates: 25,
-    store: new MemoryRunStore(),
-    runId: 'p2',
-    continueOnError: true,
-    ...extra,
-  };
-}
 
 type Row = { package_id: string; score: { targets: number; created_hits: number }; synthetic: boolean; error: string | null };
 
 describeWithFixtures('Phase II runs on the shared corpus', ['fixtures', 'harness'], () => {
   it('mock-empty and mock-perfect: nothing created, or every target claimed and labelled synthetic; the run JSON is the original schema_version 2', async () => {
-    const empty = await runPhase2(options({ agent: 'mock-empty' }));
+    const empty = await runPhase2(phase2Options({ agent: 'mock-empty' }));
     validateRunJson(parseRunJson(empty.text, 'run.json', { phase: 2 }), 2);
     const er = plain(empty.runJson.packages as never) as Row[];
     expect(er).toHaveLength(12);
     expect(er.every((r) => r.score.created_hits === 0 && !r.synthetic)).toBe(true);
-    const perfect = await runPhase2(options({ agent: 'mock-perfect' }));
+    const perfect = await runPhase2(phase2Options({ agent: 'mock-perfect' }));
     const pr = plain(perfect.runJson.packages as never) as Row[];
     expect(pr.every((r) => r.synthetic && r.score.created_hits === r.score.targets)).toBe(true);
     const agg = plain(perfect.runJson.aggregate as never) as Record<string, number>;
@@ -58,9 +32,9 @@ describeWithFixtures('Phase II runs on the shared corpus', ['fixtures', 'harness
   it('mock-planfile: the original plan file (its packages are not in this corpus: no plan, said so); baseline-search figures', async () => {
     const planFile = readPlanFile(readFileSync(fixturePath('fixtures', 'harness', 'fixtures', 'phase2_plans_two_packages.json'), 'utf8'), 'plans');
     expect(planFile.size).toBe(2);
-    const r = await runPhase2(options({ agent: 'mock-planfile', planFile, samples: 3, seed: 1n }));
+    const r = await runPhase2(phase2Options({ agent: 'mock-planfile', planFile, samples: 3, seed: 1n }));
     expect((plain(r.runJson.packages as never) as Row[]).every((x) => x.error === 'the agent gave no plan')).toBe(true);
-    const base = await runPhase2(options({ agent: 'baseline-search' }));
+    const base = await runPhase2(phase2Options({ agent: 'baseline-search' }));
     console.info(`[phase2 run] baseline-search: ${phase2SummaryText(base.runJson).trim().replace(/\n/g, ' | ')}`);
     for (const row of plain(base.runJson.packages as never) as (Row & { dry_run_ok: boolean })[]) {
       expect(row.score.created_hits).toBeLessThanOrEqual(row.score.targets);
@@ -69,14 +43,28 @@ describeWithFixtures('Phase II runs on the shared corpus', ['fixtures', 'harness
   }, 120_000);
 
   it('a run stopped after some packages resumes to the same run JSON as one that was not', async () => {
-    const whole = await runPhase2(options({ agent: 'baseline-search', store: new MemoryRunStore() }));
+    const whole = await runPhase2(phase2Options({ agent: 'baseline-search', store: new MemoryRunStore() }));
     const dir = tempDir();
     const stop = new AbortController();
     let n = 0;
-    const first = await runPhase2(options({ agent: 'baseline-search', store: DiskRunStore.at(dir), signal: stop.signal, onResult: () => (++n === 4 ? stop.abort() : undefined) }));
+    const first = await runPhase2(phase2Options({ agent: 'baseline-search', store: DiskRunStore.at(dir), signal: stop.signal, onResult: () => (++n === 4 ? stop.abort() : undefined) }));
     expect(first.status).not.toBe('success');
-    const again = await runPhase2(options({ agent: 'baseline-search', store: DiskRunStore.existing(dir), resume: true }));
+    const again = await runPhase2(phase2Options({ agent: 'baseline-search', store: DiskRunStore.existing(dir), resume: true }));
     expect(again.status).toBe('success');
     expect(stable(again.runJson)).toEqual(stable(whole.runJson));
+  }, 180_000);
+
+  it('shards of a run, merged (smi merge), are the run JSON one run writes', async () => {
+    const whole = await runPhase2(phase2Options({ agent: 'baseline-search', store: new MemoryRunStore() }));
+    const root = tempDir();
+    const shards = [1, 2].map((k) => path.join(root, `shard${k}`));
+    for (const [i, dir] of shards.entries()) {
+      const r = await runPhase2(phase2Options({ agent: 'baseline-search', store: DiskRunStore.at(dir), runId: `s${i}`, shard: parseShard(`${i + 1}/2`) }));
+      expect(r.status).toBe('success');
+    }
+    const merged = mergeRuns(shards, path.join(root, 'merged'), RUN_JSON_BUILDERS);
+    expect(merged.packages).toBe(12);
+    expect(stable(merged.text)).toEqual(stable(whole.runJson));
+    validateRunJson(parseRunJson(merged.text, 'run.json', { phase: 2 }), 2);
   }, 180_000);
 });

@@ -22,7 +22,7 @@ export { publishModules, publishDependencies, loadPackage, packageObjectOf, pack
 export type { PublishOutcome } from './packages.js';
 export { compileAndPublish } from './compile.js';
 export type { CompileAndPublishOptions, CompileAndPublishOutcome } from './compile.js';
-export { encodeState, decodeState, readStateFile, writeFileAtomic, STATE_FORMAT, STATE_VERSION } from './state-file.js';
+export { encodeState, decodeState, parseStateFile, readStateFile, writeFileAtomic, STATE_FORMAT, STATE_VERSION } from './state-file.js';
 export type { StateFile, StateSnapshot } from './state-file.js';
 export { SYSTEM_OBJECTS, SYSTEM_ADDRESS, CLOCK_ID, RANDOM_ID, DENY_LIST_ID, COIN_REGISTRY_ID, SYSTEM_STATE_ID, ACCUMULATOR_ROOT_ID } from './system.js';
 export { balanceAccumulatorId, collectSettlements, isBalanceAccumulator } from './accumulators.js';
@@ -41,13 +41,14 @@ export { replayCachedParallel } from './replay/parallel.js';
 export { evaluateTransaction, ptbEvalSummary, errorCategory } from './replay/ptb-eval.js';
 export type { PtbEvalReport, PtbEvalSummary, PtbEvalOptions, HealingAction } from './replay/ptb-eval.js';
 export type { EffectsComparison } from './replay/match-score.js';
-export { TransactionCache, cachedTransactionJson, parseCachedTransaction, fetchedTransactionJson } from './replay/cache.js';
+export { TransactionCache, cachedTransactionJson, parseCachedTransaction, fetchedTransactionJson, fetchedReplayJson } from './replay/cache.js';
 export type { ReplayReport, ReplayOptions, ObjectComparison, Compared, ChangeKind } from './replay/replay.js';
 export {
   SandboxSession,
   SandboxError,
   RequestError as SandboxRequestError,
   parseRequest as parseSandboxRequest,
+  describeIssues as describeZodIssues,
   serializeResponse as serializeSandboxResponse,
   responseJson as sandboxResponseJson,
   effectsJson as transactionEffectsJson,

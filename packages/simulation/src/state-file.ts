@@ -162,11 +162,16 @@ export function readStateFile(file: string): StateSnapshot {
   } catch (e) {
     throw new SimulationError('INVALID_STATE_FILE', `${file}: cannot read: ${e instanceof Error ? e.message : String(e)}`, { path: file });
   }
+  return parseStateFile(text, file);
+}
+
+/** Parse (and check) a state file's text, read already; `source` names it in errors. */
+export function parseStateFile(text: string, source: string): StateSnapshot {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new SimulationError('INVALID_STATE_FILE', `${file}: not JSON: ${e instanceof Error ? e.message : String(e)}`, { path: file });
+    throw new SimulationError('INVALID_STATE_FILE', `${source}: not JSON: ${e instanceof Error ? e.message : String(e)}`, { path: source });
   }
-  return decodeState(json, file);
+  return decodeState(json, source);
 }

@@ -6,10 +6,6 @@
  * checked by a preflight before the run starts); the run machinery is Phase I's (run
  * directory, resume, shards, deadlines).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { readStateFile } from '@smi/simulation';
 import {
   DEFAULT_MODEL_AGENT_LIMITS,
   isStaticPhase2Agent,
@@ -17,6 +13,8 @@ import {
   NodeSetupError,
   PHASE2_AGENTS,
   type Phase2Agent,
+  phase2State,
+  type Phase2State,
   phase2SummaryText,
   prepareNode,
   type PyJson,
@@ -54,13 +52,6 @@ interface Phase2Args extends ModelArgs, RunDirArgs, RunControlArgs, SimulationAr
   'gas-price'?: string;
   'include-created-types': boolean;
   'require-dry-run': boolean;
-}
-
-/** Standard input saved to a temporary file (a state file is read by path). */
-function stdinToTemp(text: string): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'smi-state-')), 'state.json');
-  writeFileSync(file, text);
-  return file;
 }
 
 function atLeast(name: string, v: number, min: number): void {
@@ -176,11 +167,12 @@ export const phase2Command = defineCommand<Phase2Args>({
     const simulation = simulationSettingsOf(io, args, { node: true });
     const node = isNodeMode(mode) ? await nodeOf(args, mode, simulation.sender) : undefined;
     for (const w of node?.warnings ?? []) if (!args.quiet) io.stderr(`phase2: warning: ${w}\n`);
-    let stateFile: string | undefined;
+    // Read once (a file or standard input): its objects go to every simulation, its hash to the spec.
+    let state: Phase2State | undefined;
     if (args['state-file'] !== undefined) {
-      stateFile = args['state-file'] === '-' ? stdinToTemp((await readInput(io, '-', '--state-file')).toString('utf8')) : resolvePath(io, args['state-file']);
+      const bytes = await readInput(io, args['state-file'], '--state-file');
       try {
-        readStateFile(stateFile);
+        state = phase2State(bytes, args['state-file'] === '-' ? 'standard input' : resolvePath(io, args['state-file']));
       } catch (e) {
         throw inputError('--state-file', e);
       }
@@ -209,7 +201,7 @@ export const phase2Command = defineCommand<Phase2Args>({
       needMore: args['need-more'],
       maxFunctions: args['max-functions'],
       maxRepairRounds: args['max-repair-rounds'],
-      ...(stateFile !== undefined ? { stateFile } : {}),
+      ...(state !== undefined ? { state } : {}),
       onStart: (info) => {
         if (!args.quiet) {
           if (info.missing.length > 0) io.stderr(`phase2: warning: ${info.missing.length} ids are not in ${args['corpus-root']}\n`);

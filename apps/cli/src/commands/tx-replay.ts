@@ -12,8 +12,8 @@ import type { SuiObject } from '@smi/ptb';
 import {
   DataSourceError,
   fetchedFromSnapshot,
-  fetchedTransactionJson,
   type FetchedReplay,
+  fetchedReplayJson,
   fetchReplaySnapshot,
   frameworkSnapshotFor,
   loadCorpus,
@@ -158,6 +158,7 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
     let fetchFailures = 0;
     let skipped = 0;
     const output = openOutput(io, args.output);
+    const writeOutput = (f: FetchedReplay): void => output?.write(fetchedReplayJson(f));
     const doReplay = (args.replay || args['from-cache']) && !args['download-only'];
     if (doReplay && !hasFixtures) throw new UsageError(`replaying needs the protocol configs of $SMI_FIXTURES (${fixtures}/fixtures/protocol-configs)`, 'MISSING_FIXTURES');
 
@@ -190,7 +191,7 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
             continue;
           }
           if (args['framework-only'] && !frameworkOnly(f)) continue;
-          output?.write(fetchedTransactionJson(f.snapshot.transaction, f.effects, { digest: d, timestampMs: f.timestampMs, checkpoint: f.checkpoint, eventsCount: 0, objects: f.snapshot.objects }));
+          writeOutput(f);
           const o = replayFetched(f, options).outcome;
           outcomes.push(o);
           if (args.json) io.stdout(jsonLine(o));
@@ -233,7 +234,7 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
           continue;
         }
         if (args['framework-only'] && !frameworkOnly(f)) continue;
-        output?.write(fetchedTransactionJson(f.snapshot.transaction, f.effects, { digest: d, timestampMs: f.timestampMs, checkpoint: f.checkpoint, eventsCount: 0, objects: f.snapshot.objects }));
+        writeOutput(f);
         if (args.validate && !args['summary-only']) {
           const fx = f.snapshot.effects;
           io.stdout(`${d} recorded: ${fx.status}${fx.error ? ` (${fx.error})` : ''}, created ${fx.created.length}, mutated ${fx.mutated.length}, deleted ${fx.deleted.length}, wrapped ${fx.wrapped.length}, gas ${fx.gasUsed.computationCost}+${fx.gasUsed.storageCost}-${fx.gasUsed.storageRebate}\n`);

@@ -4,7 +4,7 @@
  * never over transport settings (timeouts, retries, concurrency). Errors, empty and
  * truncated answers are never stored. `CachedModel` puts it in front of any model.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type ChatMessage, type GenerateOptions, type GenerateParams, type GenerateResult, type ModelClient, type ModelUsage, type ToolCall } from './types.js';
@@ -107,7 +107,8 @@ export class ResponseCache {
       request_id: result.requestId,
       ...(result.toolCalls && result.toolCalls.length > 0 ? { tool_calls: result.toolCalls } : {}),
     };
-    const temp = `${file}.${process.pid}.tmp`;
+    // pid and a random part: pods sharing a cache directory all run smi as pid 1.
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(temp, JSON.stringify(entry) + '\n');
     renameSync(temp, file);
   }

@@ -51,6 +51,8 @@ interface CallRecord {
   request_id: string | null;
   usage: unknown;
   response_format: string;
+  /** The user prompt sent (the system prompt is `PHASE1_SYSTEM`). */
+  prompt?: string;
   response?: string;
   error?: string;
 }
@@ -141,7 +143,7 @@ export async function phase1Package(job: PackageJob, ctx: PackageContext, settin
       { role: 'user', content: phase1Prompt(iface, maxStructs) },
     ];
     const key = cacheKey({ baseUrl: model.baseUrl, model: model.model, messages, params, epoch: 0 });
-    const record: CallRecord = { attempt: attempts, max_structs: maxStructs, cache_key: key, cache: 'off', finish_reason: null, request_id: null, usage: null, response_format: format?.type ?? 'none' };
+    const record: CallRecord = { attempt: attempts, max_structs: maxStructs, cache_key: key, cache: 'off', finish_reason: null, request_id: null, usage: null, response_format: format?.type ?? 'none', prompt: messages[1].content };
     calls.push(record);
     try {
       const r = await model.generate(messages, params, { signal: ctx.signal, epoch: 0 });

@@ -21,6 +21,8 @@ export interface Phase2CallRecord {
   request_id: string | null;
   usage: unknown;
   tools: boolean;
+  /** The user prompt sent (the system prompt is the phase's `PHASE2_SYSTEM`). */
+  prompt?: string;
   response?: string;
   tool_calls?: { name: string; arguments: string }[];
   error?: string;
@@ -74,6 +76,7 @@ export async function askModel(
       request_id: null,
       usage: null,
       tools: p.tools !== undefined,
+      prompt: user,
     };
     calls.push(rec);
     try {

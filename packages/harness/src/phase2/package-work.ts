@@ -7,42 +7,32 @@
  * epochs never replace it with a better one.
  */
 import { canonicalAddress, type MovePackage, type PackageInterface } from '@smi/bytecode';
-import type { ProtocolConfig } from '@smi/move-vm';
-import type { StateSnapshot } from '@smi/simulation';
 import type { GenerateParams, ModelClient } from '../model/types.js';
 import { keyTypes, packageInterface } from '../phase1/truth.js';
 import type { PackageContext, PackageWork } from '../run/executor.js';
 import type { Outcome } from '../run/types.js';
-import { agentPlans, isStaticPhase2Agent, type Phase2Agent } from './agents.js';
+import { agentPlans, isStaticPhase2Agent } from './agents.js';
 import { helperPackageRow, type HelperPackageSettings } from './helper-package.js';
 import type { InventoryItem } from './interface-summary.js';
 import { LocalSimulation } from './local.js';
 import { NodeSimulation } from './node.js';
-import type { NodeContext } from './node-setup.js';
 import type { PlanSimulation } from './plan-sim.js';
 import { type ModelAgentLimits, type ModelAgentSettings, type PackageView, ProgressivePlanner, TemplatePlanner } from './model-agent.js';
 import type { ModelFailure, Phase2ServerSupport } from './model-call.js';
+import type { Phase2Options } from './run.js';
+import { SimulationLog } from './run-log.js';
 import { listPlans, phase2Package, type Phase2Row } from './worker.js';
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-/** What every package of a Phase II run shares. */
-export interface Phase2WorkSettings {
-  agent: Phase2Agent;
-  planFile?: ReadonlyMap<string, Json>;
+/** What every package of a Phase II run shares: the run's settings, with its defaults filled in. */
+export interface Phase2WorkSettings
+  extends Pick<
+    Phase2Options,
+    'agent' | 'planFile' | 'protocolConfig' | 'simulationMode' | 'node' | 'sender' | 'publisher' | 'senderCoins' | 'coinBalance' | 'maxHeuristicVariants' | 'baselineMaxCandidates' | 'state'
+  > {
   /** Every package a simulation loads (framework and corpus). */
   loaded: readonly MovePackage[];
-  protocolConfig: ProtocolConfig;
-  simulationMode: 'local' | 'build-only' | 'dry-run' | 'dev-inspect';
-  /** The node plans run on (dry-run and dev-inspect modes), checked by `prepareNode`. */
-  node?: NodeContext;
-  sender: string;
-  publisher: string;
-  senderCoins: number;
-  coinBalance: bigint;
+  /** The first gas budget and the ladder after it. */
   gasBudgets: readonly bigint[];
-  maxHeuristicVariants: number;
-  baselineMaxCandidates: number;
   epochs: number;
   /** The model of the model agents (`null` for the others), its parameters and limits. */
   model: ModelClient | null;
@@ -50,8 +40,6 @@ export interface Phase2WorkSettings {
   limits: ModelAgentLimits;
   /** Where helper packages keep their artifacts (`null`: not kept). */
   artifactsDir: string | null;
-  /** Objects prepared with `smi sandbox-exec` (its state file, read once), loaded into every simulation. */
-  state?: StateSnapshot;
 }
 
 /** The outcome of a row: every target created, or not. */
@@ -106,8 +94,21 @@ function simulationFor(pkg: MovePackage, s: Phase2WorkSettings): PlanSimulation 
     senderCoins: s.senderCoins,
     coinBalance: s.coinBalance,
     gasBudgets: s.gasBudgets,
-    ...(s.state !== undefined ? { state: s.state } : {}),
+    ...(s.state !== undefined ? { state: s.state.snapshot } : {}),
   });
+}
+
+/**
+ * A result's `details`: the model calls, the simulations of every epoch, and the transaction
+ * of the first epoch's best run (the one the row scores); absent when there is none of these.
+ */
+function detailsOf(calls: readonly unknown[], logs: readonly SimulationLog[]): { details?: Record<string, unknown> } {
+  const all = logs.map((l) => l.details());
+  const runs = all.flatMap((d) => d.runs);
+  const omitted = all.reduce((n, d) => n + (d.runs_omitted ?? 0), 0);
+  const transaction = all[0]?.transaction;
+  if (calls.length === 0 && runs.length === 0) return {};
+  return { details: { ...(calls.length > 0 ? { calls } : {}), ...(runs.length > 0 ? { runs } : {}), ...(omitted > 0 ? { runs_omitted: omitted } : {}), ...(transaction !== undefined ? { transaction } : {}) } };
 }
 
 /** Do one package (all its epochs). */
@@ -116,6 +117,7 @@ export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s
   const targets = keyTypes(iface);
   const rows: Phase2Row[] = [];
   const calls: unknown[] = [];
+  const logs: SimulationLog[] = [];
   let failure: ModelFailure | null = null;
   let unparseableOnly = false;
   for (let epoch = 0; epoch < Math.max(1, s.epochs); epoch++) {
@@ -126,7 +128,9 @@ export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s
       const error = `the simulation cannot be prepared: ${e instanceof Error ? e.message : String(e)}`;
       return { outcome: 'infra_error', error, timed_out: false, row: { package_id: pkg.id, score: { targets: targets.length, created_distinct: 0, created_hits: 0, missing: targets.length }, error } };
     }
-    const base = { packageId: pkg.id, targets, sim, mode: s.simulationMode, maxVariants: s.maxHeuristicVariants, deadline: ctx.deadline };
+    const log = new SimulationLog(targets, epoch);
+    logs.push(log);
+    const base = { packageId: pkg.id, targets, sim, mode: s.simulationMode, maxVariants: s.maxHeuristicVariants, deadline: ctx.deadline, onRun: log.onRun };
     let row: Phase2Row;
     if (isStaticPhase2Agent(s.agent)) {
       const plans = agentPlans(s.agent, pkg, { ...(s.planFile ? { planFile: s.planFile } : {}), maxCandidates: s.baselineMaxCandidates });
@@ -175,7 +179,7 @@ export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s
     error,
     timed_out: row.timed_out === true || failure?.timedOut === true,
     row,
-    ...(calls.length > 0 ? { details: { calls } } : {}),
+    ...detailsOf(calls, logs),
     eventFields: { dry_run_ok: row.dry_run_ok as boolean, created_hits: row.score.created_hits, targets: row.score.targets, plan_variant: (row.plan_variant as string | null) ?? null },
   };
 }

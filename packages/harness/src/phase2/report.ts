@@ -138,3 +138,25 @@ export function phase2SummaryText(runJson: RunJson): string {
     ].join('\n') + '\n'
   );
 }
+
+/** Phase II's run JSON over merged shards: run-level fields from one shard's run JSON, rows and aggregate from all results. */
+export function phase2MergedRunJson(base: RunJson, results: readonly PackageResult[], span: { startedAt: number; finishedAt: number }): RunJson {
+  const seed = base.seed;
+  const mode = String(base.simulation_mode);
+  const rpc = String(base.rpc_url);
+  return phase2RunJson(
+    {
+      startedAt: span.startedAt,
+      finishedAt: span.finishedAt,
+      corpusRootName: String(base.corpus_root_name),
+      seed: typeof seed === 'bigint' ? seed : BigInt(Number(seed)),
+      agent: String(base.agent),
+      simulationMode: mode,
+      sender: String(base.sender),
+      gasBudget: BigInt(Number(base.gas_budget)),
+      ...(rpc.startsWith('smi-local:') || rpc === mode ? {} : { rpcUrl: rpc }),
+      gasCoin: typeof base.gas_coin === 'string' ? base.gas_coin : null,
+    },
+    results,
+  );
+}

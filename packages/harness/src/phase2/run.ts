@@ -6,11 +6,10 @@
  * the original's `schema_version: 2`.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadPackageDir, type MovePackage } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
-import { readStateFile, writeFileAtomic } from '@smi/simulation';
+import { parseStateFile, type StateSnapshot, writeFileAtomic } from '@smi/simulation';
 import { discoverPackages, type PackageRef, selectPackages } from '../dataset.js';
 import type { ModelPrice } from '../accounting.js';
 import type { GenerateParams, ModelClient } from '../model/types.js';
@@ -68,15 +67,22 @@ export interface Phase2Options extends RunControlOptions {
   needMore?: 'auto' | 'json';
   maxFunctions?: number;
   maxRepairRounds?: number;
-  /** Objects prepared with `smi sandbox-exec` (its state file), in every simulation. */
-  stateFile?: string;
+  /** Objects prepared with `smi sandbox-exec` (its state file, read by {@link phase2State}), in every simulation. */
+  state?: Phase2State;
   onStart?: (info: { total: number; done: number; todo: number; missing: string[] }) => void;
   onResult?: (result: PackageResult) => void;
 }
 
-/** SHA-256 of a file (a state file's identity in the spec). */
-function packageFileHash(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
+/** A state file of `smi sandbox-exec`, read once: its content and its identity in the run spec. */
+export interface Phase2State {
+  snapshot: StateSnapshot;
+  /** SHA-256 (hex) of the file's bytes. */
+  sha256: string;
+}
+
+/** A state file's bytes (a file's or standard input's) as a {@link Phase2State}; `source` names it in errors. */
+export function phase2State(bytes: Uint8Array, source: string): Phase2State {
+  return { snapshot: parseStateFile(Buffer.from(bytes).toString('utf8'), source), sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
 /** How a Phase II session ended. */
@@ -109,7 +115,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
   if (onNode && node === undefined) throw new Phase2Error('NEEDS_NODE', `--simulation-mode ${o.simulationMode} runs plans on a node: prepare one (prepareNode)`);
   if (node !== undefined && node.mode !== o.simulationMode) throw new Phase2Error('NEEDS_NODE', `the node was prepared for ${node.mode}, not ${o.simulationMode}`);
   if (onNode && o.agent === 'helper-package') throw new Phase2Error('NEEDS_LOCAL', 'the helper-package agent publishes its helper into a local simulation: use --simulation-mode local');
-  if (onNode && o.stateFile !== undefined) throw new Phase2Error('NEEDS_LOCAL', 'a state file prepares a local simulation: on a node, the sender\'s own objects are used');
+  if (onNode && o.state !== undefined) throw new Phase2Error('NEEDS_LOCAL', 'a state file prepares a local simulation: on a node, the sender\'s own objects are used');
   const epochs = Math.max(1, o.epochs ?? 1);
   const params = o.params ?? {};
   const d = DEFAULT_MODEL_AGENT_LIMITS;
@@ -151,7 +157,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
       need_more: limits.needMore,
       max_functions: limits.maxFunctions,
       max_repair_rounds: limits.maxRepairRounds,
-      state_file: o.stateFile === undefined ? null : packageFileHash(o.stateFile),
+      state_file: o.state?.sha256 ?? null,
       // Only on a node (a local run's spec is unchanged); the gas coin and price when given
       // (what the node tells may change between sessions without changing the run).
       ...(node !== undefined
@@ -243,7 +249,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     params,
     limits,
     artifactsDir: o.store.dir === null ? null : path.join(o.store.dir, 'artifacts'),
-    ...(o.stateFile !== undefined ? { state: readStateFile(o.stateFile) } : {}),
+    ...(o.state !== undefined ? { state: o.state } : {}),
   };
   const support: Phase2ServerSupport = { tools: true };
   const interfaces = new InterfaceIndex(new Map(loaded.map((p) => [p.id, p])));

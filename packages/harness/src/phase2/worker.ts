@@ -113,7 +113,12 @@ export interface Phase2PackageOptions {
   /** When the package's time is up (`Date.now()` ms). */
   deadline?: number | null;
   /** Told of every simulation (the plan as run, its variant, what it did). */
-  onRun?: (spec: Json, variant: VariantName, run: PlanRun) => void;
+  onRun?: (spec: Json, variant: VariantName, run: PlanRun, planAttempt: number) => void;
+}
+
+/** Whether a run with `hits` target hits is better than the best so far (more hits; as many, but it succeeded). */
+export function betterRun(hits: number, run: PlanRun, best: { hits: number; run: PlanRun } | null): boolean {
+  return best === null || hits > best.hits || (hits === best.hits && run.ok && !best.run.ok);
 }
 
 /** The package's time ran out. */
@@ -184,9 +189,9 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
           }
           const run = await o.sim.run(plan, o.mode === 'build-only');
           simAttempts += Math.max(1, run.attempts);
-          o.onRun?.(variant.spec, variant.name, run);
+          o.onRun?.(variant.spec, variant.name, run, planAttempts);
           const hits = scoreInhabitation(o.targets, run.createdTypes).created_hits;
-          if (best === null || hits > best.hits || (hits === best.hits && run.ok && !best.run.ok)) best = { run, variant: variant.name, hits, plan, spec: variant.spec };
+          if (betterRun(hits, run, best)) best = { run, variant: variant.name, hits, plan, spec: variant.spec };
           if (attemptBest === null || (run.ok && !attemptBest.ok)) attemptBest = run;
           if (!run.ok) lastError = run.error;
           if (allHit()) break;

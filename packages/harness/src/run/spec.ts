@@ -71,6 +71,9 @@ export function packageDirHash(dir: string): string {
 
 /** The git commit of the repository holding `dir`, or `null`. */
 export function gitCommit(dir: string): string | null {
+  // An image without git or .git (the Dockerfile) records the commit it was built from.
+  const fromEnv = process.env.SMI_GIT_COMMIT;
+  if (fromEnv !== undefined && /^[0-9a-f]{7,40}$/i.test(fromEnv)) return fromEnv.toLowerCase();
   try {
     return execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim() || null;
   } catch {

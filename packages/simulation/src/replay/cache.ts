@@ -113,6 +113,12 @@ function eventsCount(bcs: Uint8Array | null): number {
   }
 }
 
+/** The original's `FetchedTransaction` of a fetched transaction, its events counted from the events BCS. */
+export function fetchedReplayJson(f: FetchedReplay): Json {
+  const s = f.snapshot;
+  return fetchedTransactionJson(s.transaction, f.effects, { digest: s.digest, timestampMs: f.timestampMs, checkpoint: f.checkpoint, eventsCount: eventsCount(f.eventsBcs), objects: s.objects });
+}
+
 /** The cache entry of a fetched transaction. */
 export function cachedTransactionJson(f: FetchedReplay, now = new Date()): Json {
   const s = f.snapshot;
@@ -126,7 +132,7 @@ export function cachedTransactionJson(f: FetchedReplay, now = new Date()): Json 
   }
   for (const p of f.packages) packages[p.id] = p.modules.map((m) => [m.name, b64(m.bytes)]);
   return {
-    transaction: fetchedTransactionJson(s.transaction, f.effects, { digest: s.digest, timestampMs: f.timestampMs, checkpoint: f.checkpoint, eventsCount: eventsCount(f.eventsBcs), objects: s.objects }),
+    transaction: fetchedReplayJson(f),
     packages,
     objects,
     cached_at: Math.floor(now.getTime() / 1000),

@@ -4,7 +4,7 @@
  */
 export { SandboxSession } from './session.js';
 export type { SandboxSessionOptions } from './session.js';
-export { parseRequest, RequestError, ACTION_SCHEMAS, SANDBOX_ACTIONS } from './request.js';
+export { parseRequest, RequestError, ACTION_SCHEMAS, SANDBOX_ACTIONS, describeIssues } from './request.js';
 export type { SandboxAction, SandboxRequest, RequestOf } from './request.js';
 export { SANDBOX_ERROR_CATEGORIES, responseJson, serializeResponse } from './protocol.js';
 export type {
