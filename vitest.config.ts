@@ -16,6 +16,8 @@ export default defineConfig({
       { find: /^@smi\/inhabit$/, replacement: src('./packages/inhabit/src/index.ts') },
       { find: /^@smi\/harness$/, replacement: src('./packages/harness/src/index.ts') },
       { find: /^@smi\/network$/, replacement: src('./packages/network/src/index.ts') },
+      { find: /^@smi\/report$/, replacement: src('./packages/report/src/index.ts') },
+      { find: /^@smi\/mcp$/, replacement: src('./packages/mcp/src/index.ts') },
     ],
   },
   test: {

@@ -15,6 +15,8 @@
 import { BytecodeError, DisassemblerError, PackageError } from '@smi/bytecode';
 import { ProtocolConfigError, VmError } from '@smi/move-vm';
 import { DataSourceError, SimulationError } from '@smi/simulation';
+import { MergeRowsError } from '@smi/inhabit';
+import { ReportError } from '@smi/report';
 import {
   CheckpointError,
   CompareError,
@@ -104,6 +106,8 @@ const INPUT_ERRORS = [
   PlanError,
   CompareError,
   DataSourceError,
+  ReportError,
+  MergeRowsError,
 ] as const;
 
 /** The library error's own code, when it has one. */

@@ -79,6 +79,13 @@ function lacksValue(argv: readonly string[], name: string, alias: string | reado
 function normalizeArgs(spec: CommandSpec<never>, args: Record<string, unknown>, argv: readonly string[]): void {
   for (const [name, p] of Object.entries(spec.positionals ?? {})) {
     if (p.file !== undefined && args[name] === '' && argv.includes('-')) args[name] = '-';
+    const list = args[name];
+    if (p.file !== undefined && Array.isArray(list) && argv.includes('-')) {
+      // In an array, yargs turns `-` into '' or drops it.
+      const mapped = list.map((v) => (v === '' ? '-' : v));
+      if (!mapped.includes('-')) mapped.push('-');
+      args[name] = mapped;
+    }
   }
   for (const [name, o] of Object.entries({ ...spec.options, ...spec.positionals })) {
     const v = args[name];

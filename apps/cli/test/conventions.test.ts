@@ -104,6 +104,7 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     'ptb-eval': { args: ['ptb-eval', '--cache-dir', missing], code: 'EMPTY_CACHE' },
     compare: { args: ['compare', missing, missing], code: 'FILE_NOT_FOUND' },
     'sandbox-exec': { args: ['sandbox-exec', '--state-file', '-'], code: 'INVALID_FILE' },
+    mcp: { args: ['mcp', '--state-file', '-'], code: 'INVALID_FILE' },
     completion: { args: ['completion', 'fish'], code: 'INVALID_CHOICE' },
     'benchmark-local': { args: ['benchmark-local', '--target-corpus', missing], code: 'NOT_A_DIRECTORY' },
     phase1: { args: ['phase1', '--corpus-root', missing, '--no-log'], code: 'CORPUS_NOT_FOUND' },
@@ -112,6 +113,8 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     'manifest-filter': { args: ['manifest-filter', missing], code: 'FILE_NOT_FOUND' },
     'run-all': { args: ['run-all', '--corpus-root', missing, '--out-dir', missing], code: 'CORPUS_NOT_FOUND' },
     merge: { args: ['merge', missing, '--out-dir', missing], code: 'RUN_NOT_FOUND' },
+    'merge-rows': { args: ['merge-rows', missing], code: 'FILE_NOT_FOUND' },
+    report: { args: ['report', missing, '--out', missing], code: 'FILE_NOT_FOUND' },
     cache: { args: ['cache', 'prune', '--older-than', 'yesterday', '--cache-dir', missing], code: 'INVALID_NUMBER' },
   };
 

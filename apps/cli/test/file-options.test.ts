@@ -203,6 +203,47 @@ const CASES: Record<string, Case> = {
       expect(r.stdout).toContain('module 1.option {');
     },
   },
+  'merge-rows <parts>': {
+    args: ['merge-rows'],
+    stdin: () => '{"target_package":"0xa","target_module":"m","target_function":"f","status":"miss"}\n',
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ target_function: 'f' });
+    },
+  },
+  'merge-rows --out': {
+    args: () => {
+      const f = path.join(scratch(), 'part.jsonl');
+      writeFileSync(f, '{"target_package":"0xa","target_module":"m","target_function":"g","status":"miss"}\n');
+      return ['merge-rows', f];
+    },
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ target_function: 'g' });
+    },
+  },
+  'report <inputs>': {
+    args: () => ['report', '--out', path.join(scratch(), 'report.html'), '--json'],
+    stdin: () => readFileSync(path.join(RUN_TO_MERGE, 'run.json')),
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok', phase1: 1, packages: 2 });
+    },
+  },
+  'report --out': {
+    args: () => ['report', RUN_TO_MERGE, '--quiet'],
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.startsWith('<!doctype html>')).toBe(true);
+    },
+  },
+  'report --md': {
+    args: () => ['report', RUN_TO_MERGE, '--out', path.join(scratch(), 'report.html'), '--quiet'],
+    check: (r) => {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.startsWith('# SMI report')).toBe(true);
+    },
+  },
   'disasm <target>': {
     args: ['disasm'],
     stdin: () => readFileSync(`${PKG_0X1}/bytecode_modules/option.mv`),
@@ -246,6 +287,15 @@ const CASES: Record<string, Case> = {
     // Standard input cannot be rewritten: a clear error, the same both ways.
     check: (r) => {
       expect(r.code).toBe(2);
+      expect(r.stderr).toBe('smi: error: --state-file -: a state file is read and rewritten after every request; give a path\n');
+    },
+  },
+  'mcp --state-file': {
+    args: ['mcp'],
+    // Standard input carries the protocol and cannot be rewritten: refused before serving.
+    check: (r) => {
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
       expect(r.stderr).toBe('smi: error: --state-file -: a state file is read and rewritten after every request; give a path\n');
     },
   },

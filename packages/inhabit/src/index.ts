@@ -32,3 +32,4 @@ export type { RunOptions, RunResult } from './runner.js';
 export { SummaryBuilder, summaryText } from './summary.js';
 export type { BenchmarkSummary, PackageSummary } from './summary.js';
 export { selectTargets } from './benchmark.js';
+export { mergeShardRows, isLoadFailureRow, MergeRowsError } from './merge-rows.js';

@@ -115,7 +115,7 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     'package-ids-file': { type: 'string', describe: 'Only these packages of the target corpus: one id per line (# comments), or - for standard input', file: 'read' },
     'include-framework': { type: 'boolean', default: false, describe: 'Benchmark 0x1, 0x2 and 0x3 too (skipped by default, as the original)' },
     jobs: { type: 'number', describe: 'Parallel jobs (default: the number of cores); 2 or more run on worker threads, where --timeout-ms applies' },
-    shard: { type: 'string', describe: 'Run part K of N (K/N): targets i with i mod N = K-1; the rows of all N parts, sorted, are the rows of one run' },
+    shard: { type: 'string', describe: 'Run part K of N (K/N): targets i with i mod N = K-1 (packages that fail to load: in part 1); smi merge-rows joins the parts into the rows of one run' },
     summary: { type: 'string', describe: 'Write the summary JSON to this file, or - for standard output', file: 'write' },
     resume: { type: 'boolean', default: false, describe: 'Keep the rows an interrupted run wrote to --output and do the rest' },
     timings: { type: 'boolean', default: true, describe: 'elapsed_ms in rows (--no-timings: output is byte-for-byte the same on every run)' },
@@ -138,7 +138,9 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
   longRunning: true,
   run: async (args, io) => {
     const flags = parseBenchmarkFlags(args);
-    const { packages: loaded, failures } = loadTargets(io, args['target-corpus']);
+    const { packages: loaded, failures: loadFailures } = loadTargets(io, args['target-corpus']);
+    // A package that fails to load is one row of the run: shard 1 writes it, so joined shards are one run's rows.
+    const failures = flags.shard === undefined || flags.shard.index === 1 ? loadFailures : [];
     if ((args.json || args.summary === '-') && args.output === '-') {
       throw new UsageError(`${args.json ? '--json' : '--summary -'} prints the summary on standard output: give the rows a file with --output <file>`, 'USAGE');
     }

@@ -11,12 +11,15 @@ import { conformanceCommand } from './conformance.js';
 import { corpusCommand } from './corpus-check.js';
 import { disasmCommand } from './disasm.js';
 import { extractCommand } from './extract.js';
+import { mcpCommand } from './mcp.js';
 import { mergeCommand } from './merge.js';
+import { mergeRowsCommand } from './merge-rows.js';
 import { phase1Command } from './phase1.js';
 import { ptbEvalCommand } from './ptb-eval.js';
 import { phase2Command } from './phase2.js';
 import { manifestFilterCommand, phase2ManifestCommand } from './phase2-manifest.js';
 import { replayCommand } from './replay.js';
+import { reportCommand } from './report.js';
 import { runAllCommand } from './run-all.js';
 import { sandboxExecCommand } from './sandbox-exec.js';
 import { stubsCommand } from './stubs.js';
@@ -35,6 +38,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   txReplayCommand,
   ptbEvalCommand,
   sandboxExecCommand,
+  mcpCommand,
   benchmarkLocalCommand,
   phase1Command,
   phase2Command,
@@ -42,7 +46,9 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   manifestFilterCommand,
   runAllCommand,
   mergeCommand,
+  mergeRowsCommand,
   compareCommand,
+  reportCommand,
   cacheCommand,
   completionCommand,
 ];

@@ -1,0 +1,123 @@
+/**
+ * The report's charts: Vega-Lite specifications compiled and rendered to SVG in Node by
+ * Vega itself (no browser, no network), so the HTML file carries finished pictures.
+ */
+import * as vega from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+
+/** A chart of the report: its id (for the page), title and SVG. */
+export interface Chart {
+  id: string;
+  title: string;
+  svg: string;
+}
+
+/** Rows of a chart's data. */
+export type Datum = Record<string, string | number | null>;
+
+const CONFIG = {
+  background: 'white',
+  font: 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif',
+  axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260 },
+  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260 },
+  title: { fontSize: 14, anchor: 'start' as const },
+  range: { category: { scheme: 'tableau10' } },
+};
+
+/** Render a Vega-Lite spec to SVG. */
+export async function renderChart(id: string, title: string, spec: TopLevelSpec): Promise<Chart> {
+  const vl = compile({ ...spec, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec;
+  const view = new vega.View(vega.parse(vl), { renderer: 'none', logLevel: vega.Error });
+  try {
+    const svg = await view.toSVG();
+    return { id, title, svg };
+  } finally {
+    view.finalize();
+  }
+}
+
+/** A grouped bar chart: `y` by `x`, one bar per `series` in each group. */
+export function groupedBars(data: Datum[], o: { x: string; y: string; series: string; yTitle: string; percent?: boolean; width?: number }): TopLevelSpec {
+  return {
+    data: { values: data },
+    width: o.width ?? 360,
+    height: 220,
+    mark: { type: 'bar', tooltip: true },
+    encoding: {
+      x: { field: o.x, type: 'nominal', title: null, axis: { labelAngle: 0 } },
+      xOffset: { field: o.series, type: 'nominal' },
+      y: { field: o.y, type: 'quantitative', title: o.yTitle, ...(o.percent ? { axis: { format: '.0%' }, scale: { domain: [0, 1] } } : {}) },
+      color: { field: o.series, type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'vertical' } },
+    },
+  };
+}
+
+/**
+ * Stacked horizontal bars, one chart per dimension stacked vertically, each with its own
+ * colours and legend: `count` of each `value` of a `dimension`, one bar per `series`.
+ */
+export function stackedDimensions(data: Datum[], dimensions: readonly string[]): TopLevelSpec {
+  return {
+    vconcat: dimensions.map((d) => ({
+      title: d,
+      data: { values: data.filter((r) => r.dimension === d) },
+      width: 460,
+      mark: { type: 'bar', tooltip: true },
+      encoding: {
+        y: { field: 'series', type: 'nominal', title: null },
+        x: { field: 'count', type: 'quantitative', title: 'rows', stack: 'zero' },
+        color: { field: 'value', type: 'nominal', title: null, legend: { columns: 3, orient: 'right' } },
+        order: { field: 'count', type: 'quantitative', sort: 'descending' },
+      },
+    })),
+    resolve: { scale: { color: 'independent' }, legend: { color: 'independent' } },
+  } as TopLevelSpec;
+}
+
+/** Horizontal stacked bars: one bar per `y`, parts by `part` (in the order given). */
+export function stackedBars(data: Datum[], o: { y: string; part: string; parts: readonly string[]; colors?: readonly string[]; xTitle: string; height?: number; sortByPart?: string }): TopLevelSpec {
+  return {
+    data: { values: data },
+    width: 460,
+    ...(o.height !== undefined ? { height: o.height } : {}),
+    transform: [{ calculate: `indexof(${JSON.stringify(o.parts)}, datum.${o.part})`, as: 'part_order' }],
+    mark: { type: 'bar', tooltip: true },
+    encoding: {
+      y: { field: o.y, type: 'nominal', title: null, sort: null },
+      x: { field: 'count', type: 'quantitative', title: o.xTitle, stack: 'zero' },
+      color: { field: o.part, type: 'nominal', title: null, scale: { domain: [...o.parts], ...(o.colors ? { range: [...o.colors] } : {}) }, legend: { orient: 'bottom' } },
+      order: { field: 'part_order', type: 'quantitative' },
+    },
+  } as TopLevelSpec;
+}
+
+/** A histogram of `value` in [0, 1], bars of each `series` side by side. */
+export function histogram(data: Datum[], o: { title: string }): TopLevelSpec {
+  return {
+    data: { values: data },
+    width: 460,
+    height: 200,
+    transform: [{ bin: { extent: [0, 1], step: 0.1 }, field: 'value', as: ['bin_start', 'bin_end'] }, { calculate: "format(datum.bin_start, '.1f') + '–' + format(datum.bin_end, '.1f')", as: 'bin' }],
+    mark: { type: 'bar', tooltip: true },
+    encoding: {
+      x: { field: 'bin', type: 'ordinal', title: o.title, axis: { labelAngle: 0 } },
+      xOffset: { field: 'series', type: 'nominal' },
+      y: { aggregate: 'count', type: 'quantitative', title: 'packages' },
+      color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'vertical' } },
+    },
+  } as TopLevelSpec;
+}
+
+/** Box plots of `value` by `series` (latency, turns). */
+export function boxPlots(data: Datum[], o: { xTitle: string }): TopLevelSpec {
+  return {
+    data: { values: data },
+    width: 460,
+    mark: { type: 'boxplot', extent: 1.5 },
+    encoding: {
+      y: { field: 'series', type: 'nominal', title: null },
+      x: { field: 'value', type: 'quantitative', title: o.xTitle, scale: { zero: true } },
+      color: { field: 'series', type: 'nominal', legend: null },
+    },
+  } as TopLevelSpec;
+}
