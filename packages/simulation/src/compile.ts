@@ -15,7 +15,7 @@ export interface CompileAndPublishOptions extends ExecuteOptions {
   files: Record<string, string>;
   /** Package name for the default `Move.toml` (default `helper`). */
   packageName?: string;
-  /** Packages (by storage id) to offer the compiler besides the framework (default: every loaded package). */
+  /** Packages (by storage id) to offer the compiler besides the framework (default: every loaded package whose dependencies are loaded, {@link compilablePackages}). */
   dependencies?: readonly string[];
   /** Named addresses the sources may call packages by (original id → name, e.g. `target_pkg`). */
   addressNames?: Readonly<Record<string, string>>;
@@ -41,6 +41,29 @@ function nameOf(originalId: string): string {
   return FRAMEWORK_NAMES.get(originalId) ?? `pkg_${originalId.slice(2, 10)}`;
 }
 
+/**
+ * Storage ids of the loaded packages whose dependencies are all loaded, transitively: the
+ * packages a build can be offered (a corpus package whose dependencies are missing would
+ * make the compiler refuse the whole build, whatever the sources use).
+ */
+export function compilablePackages(env: SimulationEnvironment): string[] {
+  const loaded = env.vm.packageIds().flatMap((id) => {
+    const p = env.vm.packageById(id);
+    if (p === undefined) return [];
+    const refs = new Set<string>();
+    for (const { module } of p.modules) for (const h of module.moduleHandles) refs.add(module.addressIdentifiers[h.address]);
+    refs.delete(p.originalId);
+    return [{ id, originalId: p.originalId, refs }];
+  });
+  let kept = loaded;
+  for (;;) {
+    const originals = new Set(kept.map((p) => p.originalId));
+    const next = kept.filter((p) => [...p.refs].every((r) => originals.has(r)));
+    if (next.length === kept.length) return kept.map((p) => p.id);
+    kept = next;
+  }
+}
+
 /** Compile `files` offline and publish the result; the sender gets the `UpgradeCap`. */
 export async function compileAndPublish(env: SimulationEnvironment, options: CompileAndPublishOptions): Promise<CompileAndPublishOutcome> {
   const { compileMovePackage, MoveCompileError } = await import('@smi/bytecode/build');
@@ -52,7 +75,7 @@ export async function compileAndPublish(env: SimulationEnvironment, options: Com
   const wanted = options.dependencies?.map((d) => canonicalAddress(d));
   const byOriginal = new Map<string, BytecodeDependency>();
   const names = new Map(Object.entries(options.addressNames ?? {}).map(([id, n]) => [canonicalAddress(id), n]));
-  for (const id of wanted ?? env.vm.packageIds()) {
+  for (const id of wanted ?? compilablePackages(env)) {
     const p = env.vm.packageById(id);
     if (p === undefined) throw new SimulationError('MISSING_PACKAGE', `package ${id} is not loaded`, { address: id });
     const prev = byOriginal.get(p.originalId);

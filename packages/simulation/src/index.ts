@@ -20,7 +20,7 @@ export { callFunction, decodeValue } from './call-function.js';
 export type { CallOutcome, DecodedValue } from './call-function.js';
 export { publishModules, publishDependencies, loadPackage, packageObjectOf, packageFromObject } from './packages.js';
 export type { PublishOutcome } from './packages.js';
-export { compileAndPublish } from './compile.js';
+export { compileAndPublish, compilablePackages } from './compile.js';
 export type { CompileAndPublishOptions, CompileAndPublishOutcome } from './compile.js';
 export { encodeState, decodeState, parseStateFile, readStateFile, writeFileAtomic, STATE_FORMAT, STATE_VERSION } from './state-file.js';
 export type { StateFile, StateSnapshot } from './state-file.js';

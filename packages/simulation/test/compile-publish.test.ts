@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { canonicalAddress } from '@smi/bytecode';
-import { compileAndPublish, type CompileAndPublishOutcome, fromFixtures, SimulationEnvironment, SimulationError } from '@smi/simulation';
-import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
+import { compilablePackages, compileAndPublish, type CompileAndPublishOutcome, fromFixtures, loadCorpus, mergePackages, SimulationEnvironment, SimulationError } from '@smi/simulation';
+import { describeWithFixtures, FIXTURES_ROOT, fixturePath } from '../../../test-support/fixtures.js';
 
 const SOURCE = `
 module helper::counter;
@@ -66,5 +66,20 @@ describeWithFixtures('compile and publish Move source in one step', ['fixtures',
     const e = await compileAndPublish(env, { files: { 'sources/bad.move': 'module helper::bad; public fun f(): u64 { true }' } }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(SimulationError);
     expect((e as SimulationError).code).toBe('COMPILATION_ERROR');
+  });
+});
+
+describeWithFixtures('compile with a corpus loaded', ['corpus'], () => {
+  it('packages whose dependencies are missing are not offered to the compiler, so a build still works', async () => {
+    const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT);
+    const corpus = loadCorpus(fixturePath('corpus'));
+    const env = SimulationEnvironment.create({ packages: mergePackages(packages, corpus), protocolConfig });
+    const offered = new Set(compilablePackages(env));
+    const left = env.vm.packageIds().filter((id) => !offered.has(id));
+    // Some corpus packages call packages the corpus lacks: those (and what needs them) stay out.
+    expect(left.length).toBeGreaterThan(0);
+    expect(offered.has(canonicalAddress('0x2'))).toBe(true);
+    const out = await compileAndPublish(env, { files: { 'sources/counter.move': SOURCE } });
+    expect(out.modules.map((m) => m.name)).toEqual(['counter']);
   });
 });

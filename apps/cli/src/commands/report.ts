@@ -46,7 +46,10 @@ export const reportCommand = defineCommand<ReportArgs>({
   },
   examples: [
     { command: '$0 benchmark-local --target-corpus ../shared/corpus --use-ptb --output rows.jsonl --quiet && $0 report rows.jsonl --out report.html', describe: 'Tier A/B rates, the failure taxonomy and every package, with drill-down to each row' },
-    { command: '$0 report runs/gpt runs/claude --out phase2.html --title "Phase II: two models"', describe: 'two Phase II runs side by side, with each package’s transcript' },
+    {
+      command: '$0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-random --run-dir a --quiet && $0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-noisy --run-dir b --quiet && $0 report a b --out phase1.html --title "Phase I: two agents"',
+      describe: 'two runs side by side, with each package’s transcript',
+    },
     { command: '$0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-noisy --out - --quiet | $0 report - --out p1.html', describe: 'a run JSON on standard input' },
   ],
   epilog: 'The HTML file needs no network: charts are SVG made when the report is written. Open it in any browser; click a column to sort, a row for its details. Exit 0 when written, 2 on unreadable inputs.',

@@ -3,11 +3,9 @@
  * stubs of the loaded packages) and published in the session with a real `Publish`, so its
  * `init` functions run. A compile error is a tool error with the compiler's diagnostics.
  *
- * The compiler is offered every loaded package whose own dependencies are all loaded: a
- * corpus package whose dependencies are missing cannot be compiled against (the compiler
- * would refuse the whole build), so it is left out rather than failing every compile.
+ * The compiler is offered every loaded package whose own dependencies are all loaded
+ * (`compilablePackages` of @smi/simulation, the default of `compileAndPublish`).
  */
-import type { MovePackage } from '@smi/bytecode';
 import { compileAndPublish as compile, SimulationError, type SimulationErrorCode } from '@smi/simulation';
 import { z } from 'zod';
 import { SmiToolError, type SmiToolErrorCode } from '../errors.js';
@@ -21,25 +19,6 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function declaredModule(source: string): { address: string; module: string } | null {
   const m = /\bmodule\s+([A-Za-z_][A-Za-z0-9_]*)::([A-Za-z_][A-Za-z0-9_]*)/.exec(source.replace(/\/\/[^\n]*/g, ''));
   return m === null ? null : { address: m[1], module: m[2] };
-}
-
-/** Original ids of the packages a package's modules use (its own left out). */
-function referencesOf(p: MovePackage): Set<string> {
-  const out = new Set<string>();
-  for (const { module } of p.modules) for (const h of module.moduleHandles) out.add(module.addressIdentifiers[h.address]);
-  out.delete(p.originalId);
-  return out;
-}
-
-/** Storage ids of the loaded packages whose dependencies are all loaded (transitively). */
-export function compilablePackages(packages: readonly MovePackage[]): string[] {
-  let kept = [...packages];
-  for (;;) {
-    const originals = new Set(kept.map((p) => p.originalId));
-    const next = kept.filter((p) => [...referencesOf(p)].every((r) => originals.has(r)));
-    if (next.length === kept.length) return kept.map((p) => p.id);
-    kept = next;
-  }
 }
 
 const SIMULATION_CODES: Partial<Record<SimulationErrorCode, SmiToolErrorCode>> = {
@@ -63,7 +42,7 @@ function sourceFiles(moduleName: string, source: string, extra: Readonly<Record<
 
 async function publish(session: SmiSession, packageName: string, files: Record<string, string>): Promise<JsonObject> {
   try {
-    const out = await compile(session.sandbox.env, { files, packageName, dependencies: compilablePackages(session.packages()) });
+    const out = await compile(session.sandbox.env, { files, packageName });
     const result: JsonObject = {
       package_id: out.packageId,
       upgrade_cap_id: out.upgradeCapId,
