@@ -278,6 +278,34 @@ public fun f(_s: &sui_system::sui_system::SuiSystemState, _b: &bridge::bridge::B
     expect(String((error as Error).message)).toContain('0x1');
   });
 
+  it('testMode keeps #[test_only] and #[test] functions and adds unit_test_poison (std::unit_test declared for it)', async () => {
+    const source = [
+      'module demo::t;',
+      '',
+      'public fun a(): u64 { 1 }',
+      '#[test_only]',
+      'public fun helper(): u64 { a() + 1 }',
+      'public fun b(): u64 { 2 }',
+      '#[test]',
+      'fun check() { assert!(helper() == 2) }',
+      '',
+    ].join('\n');
+    const std = 'MoveStdlib = { git = "https://github.com/MystenLabs/sui.git", subdir = "crates/sui-framework/packages/move-stdlib", rev = "framework/mainnet" }';
+    const files = { 'Move.toml': manifest(`[dependencies]\n${std}\n`), 'sources/t.move': source };
+    const names = (bytes: Uint8Array): string[] => {
+      const m = deserializeModule(bytes);
+      return m.functionDefs.map((d) => m.identifiers[m.functionHandles[d.function].name]);
+    };
+    // Against the stdlib only: a test build depending on 0x2 fails the builder's Sui verification (see `testMode`).
+    const stdlib = framework.filter((d) => d.name === 'MoveStdlib');
+    const plain = await compileMovePackage({ files, dependencies: stdlib });
+    expect(names(plain.modules[0].bytes)).toEqual(['a', 'b']);
+    // The published stdlib has no std::unit_test (it is #[test_only] upstream): the build declares it.
+    expect(stdlib[0].modules.some((m) => moduleName(m) === 'unit_test')).toBe(false);
+    const test = await compileMovePackage({ files, dependencies: stdlib, testMode: true });
+    expect(names(test.modules[0].bytes)).toEqual(['a', 'helper', 'b', 'check', 'unit_test_poison']);
+  });
+
   it('rejects a package without Move.toml', async () => {
     await expect(compileMovePackage({ files: { 'sources/a.move': 'module demo::a;\n' }, dependencies: framework })).rejects.toMatchObject({
       code: 'INVALID_INPUT',

@@ -4,7 +4,9 @@
 export { emptySummary } from './summary.js';
 export type { SuiteSummary, SuiteFailure, SuiteSkip, SuiteOptions } from './summary.js';
 export { findTraceCases, runTraceCase, runTraceSuite, canonicalTraceRecord } from './traces.js';
-export type { TraceCase, TraceOutcome } from './traces.js';
+export type { TraceCase, TraceOutcome, TraceSuiteOptions } from './traces.js';
+export { TRACE_FRAMEWORK_VERSIONS, TX_CONTEXT_TEST_SOURCE, TraceFrameworkError, traceFramework, publishedPartDiffers } from './traces-framework.js';
+export type { TraceFramework, TraceFrameworkErrorCode } from './traces-framework.js';
 export { runIrCompilerSuite } from './ir-compiler.js';
 export { runIrVmSuite, runIrVmFile, findMvirFiles, snapshotsWithoutIr, compareTaskOutput, parseErrorBlock } from './ir-vm.js';
 export type { IrVmSuiteOptions, IrTaskVerdict, IrVmFileRun } from './ir-vm.js';

@@ -33,6 +33,11 @@ export interface SuiteSummary {
   skips: SuiteSkip[];
   /** Extra figures reported beside the pass counts (e.g. gas agreement). */
   notes: string[];
+  /**
+   * Tasks no runner can execute (e.g. hand-written traces without bytecode), with why: not
+   * counted in `tasks`, `passed`, `failed` or `skipped`.
+   */
+  notExecutable?: SuiteSkip[];
   /** Set when `signal` stopped the run: the counts cover the files run before it. */
   interrupted?: true;
 }

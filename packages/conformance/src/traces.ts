@@ -1,26 +1,35 @@
 /**
  * The `traces` suite: upstream Move VM execution traces (`sui move test
- * --trace-execution`, `fixtures/vm-traces`). Each traced `#[test]` function whose code
- * stays in 0x1 and the test's own modules runs in our VM under the
- * {@link UpstreamTraceRecorder}; the two traces must agree record for record (frames,
- * pc, instruction names, effects). `gas_left` is compared separately, as a note.
+ * --trace-execution`, `fixtures/vm-traces`). Each traced `#[test]` function runs in our VM
+ * under the {@link UpstreamTraceRecorder}; the two traces must agree record for record
+ * (frames, pc, instruction names, effects). `gas_left` is compared separately, as a note.
+ * A test whose code stays in 0x1 and its own modules runs on the stdlib it shipped; one that
+ * calls into 0x2 runs on the framework it was recorded with, built as `sui move test` builds
+ * it, with the Sui natives and a test run's transaction context (see `traces-framework.ts`).
+ * Hand-written debugger fixtures (no bytecode, made-up instructions) are not executable.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadBundleFile, packageFromBytes, type MovePackage } from '@smi/bytecode';
 import {
   MoveVM,
+  OBJECT_RUNTIME_KEY,
+  ObjectRuntime,
   parseTraceLines,
   parseTraceJson,
   staticGasSchedule,
   stringifyTraceJson,
+  suiNativeRegistry,
   UpstreamTraceRecorder,
+  type GasSchedule,
   type TraceJson,
 } from '@smi/move-vm';
-import { emptySummary, type SuiteOptions, type SuiteSummary, untilStopped } from './summary.js';
+import { emptySummary, type SuiteOptions, type SuiteSkip, type SuiteSummary, untilStopped } from './summary.js';
+import { TRACE_FRAMEWORK_VERSIONS, traceFramework, TraceFrameworkError, type TraceFramework } from './traces-framework.js';
 
 const ZERO = '0'.repeat(64);
 const ONE = `${'0'.repeat(63)}1`;
+const TWO = `${'0'.repeat(63)}2`;
 
 /** A trace to replay: its file and the build directory of its modules. */
 export interface TraceCase {
@@ -31,10 +40,13 @@ export interface TraceCase {
   buildDir: string | null;
 }
 
-/** Outcome of one trace. */
+/**
+ * Outcome of one trace. `not-executable`: a trace no VM could have recorded (a hand-written
+ * debugger fixture without bytecode); it counts as neither run nor skipped.
+ */
 export interface TraceOutcome {
   name: string;
-  status: 'match' | 'diverge' | 'skip';
+  status: 'match' | 'diverge' | 'skip' | 'not-executable';
   detail: string;
   /** Gas agreement (matching traces only). */
   gas?: { equalGasLeft: number; records: number; equalSteps: number; steps: number; finalExpected: string; finalGot: string };
@@ -150,14 +162,62 @@ function compareGas(expected: TraceJson[], got: TraceJson[]): NonNullable<TraceO
   return { equalGasLeft, records, equalSteps, steps, finalExpected: last[0], finalGot: last[1] };
 }
 
-/** Replay one trace. */
-export function runTraceCase(c: TraceCase, frameworkDir: string): TraceOutcome {
+/**
+ * Signs that no VM wrote the trace (the debugger's hand-written fixtures): instructions named
+ * `UNKNOWN` (no opcode is), module addresses written short (`0x1`; a VM writes 64 hex digits).
+ */
+function handWrittenSigns(records: TraceJson[]): string[] {
+  let instructions = 0;
+  let unknown = 0;
+  const short = new Set<string>();
+  for (const r of records) {
+    if (!isObject(r)) continue;
+    if (isObject(r.Instruction)) {
+      instructions++;
+      if (r.Instruction.instruction === 'UNKNOWN') unknown++;
+    }
+    const frame = isObject(r.OpenFrame) ? r.OpenFrame.frame : undefined;
+    const address = isObject(frame) && isObject(frame.module) ? frame.module.address : undefined;
+    if (typeof address === 'string' && !/^[0-9a-f]{64}$/.test(address)) short.add(address);
+  }
+  const signs: string[] = [];
+  if (unknown > 0) signs.push(`${unknown} of ${instructions} instructions named UNKNOWN`);
+  if (short.size > 0) signs.push(`module addresses written ${[...short].sort().join(', ')}`);
+  return signs;
+}
+
+/** The transaction a `sui move test` run starts with: sender 0x0, zero digest, epoch 0, no gas price, budget or sponsor. */
+function unitTestRuntime(vm: MoveVM, framework: TraceFramework): ObjectRuntime {
+  return new ObjectRuntime({
+    tx: { sender: '0x0', digest: new Uint8Array(32), epoch: 0n, epochTimestampMs: 0n, gasPrice: 0n, rgp: 0n, gasBudget: 0n, sponsor: null },
+    bcs: vm.bcs,
+    protocolConfig: framework.protocolConfig,
+    // Upstream's unit-test runtime is unmetered (`ObjectRuntime::new(.., is_metered: false, ..)`) and may `replace` its context.
+    isMetered: false,
+    isTest: true,
+  });
+}
+
+/**
+ * Replay one trace. A trace that calls into 0x2 needs `framework` (see
+ * {@link TRACE_FRAMEWORK_VERSIONS} and {@link traceFramework}); without it it is skipped.
+ */
+export function runTraceCase(c: TraceCase, frameworkDir: string, framework?: TraceFramework): TraceOutcome {
   const text = readFileSync(c.traceFile, 'utf8');
   const { version, records: expected } = parseTraceLines(text);
-  if (c.buildDir === null) return { name: c.name, status: 'skip', detail: 'no bytecode shipped with the trace' };
+  if (c.buildDir === null) {
+    const signs = handWrittenSigns(expected);
+    if (signs.length > 0) return { name: c.name, status: 'not-executable', detail: `debugger fixture: hand-written trace (${signs.join('; ')}), no bytecode` };
+    return { name: c.name, status: 'skip', detail: 'no bytecode shipped with the trace' };
+  }
   const foreign = [...frameAddresses(expected)].filter((a) => a !== ZERO && a !== ONE);
-  if (foreign.length > 0) {
-    return { name: c.name, status: 'skip', detail: `calls into ${foreign.map((a) => `0x${a.replace(/^0+/, '')}`).join(', ')} (needs the Sui natives)` };
+  const short = (a: string): string => `0x${a.replace(/^0+/, '')}`;
+  if (foreign.some((a) => a !== TWO)) {
+    return { name: c.name, status: 'skip', detail: `calls into ${foreign.map(short).join(', ')} (only 0x1 and 0x2 are loaded)` };
+  }
+  const needsSui = foreign.length > 0;
+  if (needsSui && framework === undefined) {
+    return { name: c.name, status: 'skip', detail: 'calls into 0x2 and no framework version is recorded for it (TRACE_FRAMEWORK_VERSIONS)' };
   }
   const first = expected[0];
   if (!isObject(first) || !isObject(first.OpenFrame) || !isObject(first.OpenFrame.frame)) {
@@ -169,9 +229,15 @@ export function runTraceCase(c: TraceCase, frameworkDir: string): TraceOutcome {
   const budget = Number(first.OpenFrame.gas_left);
   const own = packageFromBytes(mvFiles(c.buildDir));
   const recorder = new UpstreamTraceRecorder({ version: version >= 3 ? 3 : 2, variantPushOrder: 'top-first' });
-  // `sui move test` ran gas model 10: its static costs.
-  const vm = MoveVM.create({ packages: [stdlibFor(c.buildDir, frameworkDir), own], gas: staticGasSchedule(10) });
-  vm.call(target, { allowPrivate: true, tracer: recorder, gasBudget: budget });
+  const gas = unitTestGasSchedule();
+  if (needsSui && framework !== undefined) {
+    const vm = MoveVM.create({ packages: [...framework.packages, own], natives: suiNativeRegistry(), gas, protocolConfig: framework.protocolConfig });
+    const extensions = new Map<string, unknown>([[OBJECT_RUNTIME_KEY, unitTestRuntime(vm, framework)]]);
+    vm.call(target, { allowPrivate: true, tracer: recorder, gasBudget: budget, extensions });
+  } else {
+    const vm = MoveVM.create({ packages: [stdlibFor(c.buildDir, frameworkDir), own], gas });
+    vm.call(target, { allowPrivate: true, tracer: recorder, gasBudget: budget });
+  }
   const got = recorder.records().map((r) => parseTraceJson(stringifyTraceJson(r)));
   if (recorder.tracingErrors > 0) return { name: c.name, status: 'diverge', detail: `${recorder.tracingErrors} tracing errors` };
   const n = Math.max(expected.length, got.length);
@@ -184,21 +250,58 @@ export function runTraceCase(c: TraceCase, frameworkDir: string): TraceOutcome {
   }
   const maskGas = (t: string): string => t.replace(/"gas_left":\d+/g, '"gas_left":0').trimEnd();
   if (maskGas(recorder.toJsonLines()) !== maskGas(text)) return { name: c.name, status: 'diverge', detail: 'same records, different JSON text' };
-  return { name: c.name, status: 'match', detail: `${expected.length} records, same JSON text`, gas: compareGas(expected, got) };
+  const on = framework === undefined || !needsSui ? '' : ` (framework of protocol ${framework.version}, test build)`;
+  return { name: c.name, status: 'match', detail: `${expected.length} records, same JSON text${on}`, gas: compareGas(expected, got) };
+}
+
+/**
+ * `sui move test` ran gas model 10: its static costs, with a call charged as one instruction
+ * (upstream `charge_call`, our `GasMeter.chargeCall`) where `staticGasSchedule` adds a
+ * `callBase` of 1 to the instruction's own cost. Copies, moves, reads and native return
+ * values stay priced for a primitive value: their per-value rules are `GasMeter`'s, which the
+ * interpreter does not run.
+ */
+function unitTestGasSchedule(): GasSchedule {
+  return { ...staticGasSchedule(10), callBase: 0 };
+}
+
+/** Options of {@link runTraceSuite}. */
+export interface TraceSuiteOptions extends SuiteOptions {
+  /**
+   * Root of the fixtures (`fixtures/framework-snapshots`, `fixtures/protocol-config`), for the
+   * traces that call into 0x2. Default: two levels above `frameworkDir` (`<root>/fixtures/framework`).
+   */
+  fixturesRoot?: string;
+}
+
+/** The framework of the trace's test (undefined when none is recorded), or why it could not be made. */
+async function frameworkFor(c: TraceCase, fixturesRoot: string): Promise<TraceFramework | undefined | TraceOutcome> {
+  const v = TRACE_FRAMEWORK_VERSIONS[c.name.split(':')[0]];
+  if (v === undefined) return undefined;
+  try {
+    return await traceFramework(fixturesRoot, v);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const missing = e instanceof TraceFrameworkError && e.code === 'NO_SNAPSHOT';
+    return { name: c.name, status: missing ? 'skip' : 'diverge', detail: `framework of protocol ${v}: ${message}` };
+  }
 }
 
 /**
  * Run every trace under `dir` (the `vm-traces` folder). `frameworkDir` holds the
- * framework bundles (`move-stdlib`, ...).
+ * framework bundles (`move-stdlib`, ...); the traces calling into 0x2 run on the snapshots
+ * under `options.fixturesRoot`.
  */
-export async function runTraceSuite(dir: string, frameworkDir: string, options: SuiteOptions = {}): Promise<SuiteSummary & { outcomes: TraceOutcome[] }> {
+export async function runTraceSuite(dir: string, frameworkDir: string, options: TraceSuiteOptions = {}): Promise<SuiteSummary & { outcomes: TraceOutcome[] }> {
   const cases = findTraceCases(dir).filter((c) => options.filter === undefined || c.name.includes(options.filter));
+  const fixturesRoot = options.fixturesRoot ?? path.resolve(frameworkDir, '..', '..');
   const summary = emptySummary('traces');
   const outcomes: TraceOutcome[] = [];
   for await (const [i, c] of untilStopped(cases, summary, options.signal)) {
     let o: TraceOutcome;
     try {
-      o = runTraceCase(c, frameworkDir);
+      const framework = c.buildDir === null ? undefined : await frameworkFor(c, fixturesRoot);
+      o = framework !== undefined && 'status' in framework ? framework : runTraceCase(c, frameworkDir, framework);
     } catch (e) {
       o = { name: c.name, status: 'diverge', detail: `threw: ${e instanceof Error ? e.message : String(e)}` };
     }
@@ -206,10 +309,10 @@ export async function runTraceSuite(dir: string, frameworkDir: string, options: 
     options.onFile?.(c.name, i + 1, cases.length);
   }
   summary.files = outcomes.length;
-  summary.tasks = outcomes.length;
   let steps = 0;
   let equalSteps = 0;
   let nearFinal = 0;
+  const notExecutable: SuiteSkip[] = [];
   for (const o of outcomes) {
     const [file, task] = o.name.split(':');
     if (o.status === 'match') {
@@ -222,13 +325,20 @@ export async function runTraceSuite(dir: string, frameworkDir: string, options: 
     } else if (o.status === 'skip') {
       summary.skipped++;
       summary.skips.push({ file, task, reason: o.detail });
+    } else if (o.status === 'not-executable') {
+      notExecutable.push({ file, task, reason: o.detail });
     } else {
       summary.failed++;
       summary.failures.push({ file, task, expected: 'the upstream trace', got: o.detail });
     }
   }
+  summary.tasks = outcomes.length - notExecutable.length;
   summary.notes.push(
-    `gas (static gas-model-10 costs): ${equalSteps}/${steps} steps charge the same gas; final gas_left within 10 units on ${nearFinal}/${summary.passed} traces`,
+    `gas (static gas-model-10 costs, a call one instruction): ${equalSteps}/${steps} steps charge the same gas; final gas_left within 10 units on ${nearFinal}/${summary.passed} traces`,
   );
+  if (notExecutable.length > 0) {
+    summary.notExecutable = notExecutable;
+    summary.notes.push(`${notExecutable.length} traces are not executable (hand-written debugger fixtures, no bytecode) and not counted as tasks`);
+  }
   return { ...summary, outcomes };
 }

@@ -1,28 +1,40 @@
 /**
- * The `traces` conformance suite over `fixtures/vm-traces`, and two synthetic traces of
- * native calls (none of the fixtures calls a native that returns a reference or fails).
+ * The `traces` conformance suite over `fixtures/vm-traces`: every trace a VM recorded runs
+ * and matches (the ones calling into 0x2 on the framework they were recorded with, built as
+ * `sui move test` builds it), the hand-written debugger fixtures are classified as such; and
+ * two synthetic traces of native calls (none of the fixtures calls a native that returns a
+ * reference or fails).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { deserializeModule, loadBundleFile, packageFromBytes, type Bytecode, type CompiledModule, type MovePackage } from '@smi/bytecode';
-import { MoveVM, parseTraceJson, stringifyTraceJson, UpstreamTraceRecorder } from '@smi/move-vm';
-import { canonicalTraceRecord as canonical, runTraceSuite } from '@smi/conformance';
-import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
+import { MoveVM, parseTraceJson, parseTraceLines, stringifyTraceJson, UpstreamTraceRecorder, type TraceJson } from '@smi/move-vm';
+import {
+  canonicalTraceRecord as canonical,
+  findTraceCases,
+  runTraceCase,
+  runTraceSuite,
+  TRACE_FRAMEWORK_VERSIONS,
+  traceFramework,
+  TraceFrameworkError,
+} from '@smi/conformance';
+import { describeWithFixtures, FIXTURES_ROOT, fixturePath } from '../../../test-support/fixtures.js';
 
 const ROOT = ['fixtures', 'vm-traces'];
 const ONE = `${'0'.repeat(63)}1`;
+const FRAMEWORK = fixturePath('fixtures', 'framework');
 
-/** Traces not run, with the reason. */
-const NOT_RUN: Readonly<Record<string, string>> = {
-  'abort_native:abort_native__m__test': 'calls into 0x2 (native 0x2::address::from_bytes)',
-  'global_loc:global_loc__m__test': 'calls into 0x2 (tx_context, object, dynamic_field natives)',
-  'global_write:global_write__m__test': 'calls into 0x2 (tx_context, object, dynamic_field natives)',
-  'debug-info-mismatch/missing_code_map_source_file:missing_code_map_source_file__m__test': 'no bytecode shipped with the trace',
-  'debug-info-mismatch/missing_inlined_source_map:missing_inlined_source_map__m__test': 'no bytecode shipped with the trace',
-  'debug-info-mismatch/missing_source_function:missing_source_function__m__test': 'no bytecode shipped with the trace',
-  'debug-info-mismatch/missing_source_module:missing_source_module__m__test': 'no bytecode shipped with the trace',
-};
+/** The debugger's hand-written fixtures: no bytecode, instructions named UNKNOWN. */
+const NOT_EXECUTABLE = [
+  'debug-info-mismatch/missing_code_map_source_file:missing_code_map_source_file__m__test',
+  'debug-info-mismatch/missing_inlined_source_map:missing_inlined_source_map__m__test',
+  'debug-info-mismatch/missing_source_function:missing_source_function__m__test',
+  'debug-info-mismatch/missing_source_module:missing_source_module__m__test',
+];
+
+/** Tests that call into 0x2. */
+const SUI_TESTS = ['abort_native', 'global_loc', 'global_write'];
 
 function mvFiles(dir: string): Uint8Array[] {
   if (!existsSync(dir)) return [];
@@ -32,15 +44,87 @@ function mvFiles(dir: string): Uint8Array[] {
     .map((f) => new Uint8Array(readFileSync(path.join(dir, f))));
 }
 
+function isObject(v: TraceJson | undefined): v is { [key: string]: TraceJson } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof v !== 'bigint';
+}
+
+const suiCase = (test: string) => {
+  const c = findTraceCases(fixturePath(...ROOT)).find((x) => x.name.startsWith(`${test}:`));
+  if (c === undefined) throw new Error(`no trace of ${test}`);
+  return c;
+};
+
 describeWithFixtures('upstream VM traces', ROOT, () => {
-  it('records the upstream trace of every 0x1-only test', async () => {
-    const summary = await runTraceSuite(fixturePath(...ROOT), fixturePath('fixtures', 'framework'));
+  it('records the upstream trace of every test a VM ran, 0x2 ones on the framework they ran with', async () => {
+    const summary = await runTraceSuite(fixturePath(...ROOT), FRAMEWORK);
     const lines = summary.outcomes.map((o) => `${o.status.padEnd(7)} ${o.name}: ${o.detail}`);
     // eslint-disable-next-line no-console
     console.log(`vm-traces:\n${lines.join('\n')}\n${summary.notes.join('\n')}`);
-    expect(summary.skips.map((s) => `${s.file}:${s.task}`).sort()).toEqual(Object.keys(NOT_RUN).sort());
     expect(summary.failures).toEqual([]);
-    expect(summary.passed).toBe(24);
+    expect(summary.skips).toEqual([]);
+    expect([summary.files, summary.tasks, summary.passed, summary.skipped]).toEqual([31, 27, 27, 0]);
+    expect(summary.notExecutable?.map((s) => `${s.file}:${s.task}`).sort()).toEqual(NOT_EXECUTABLE);
+    for (const t of SUI_TESTS) {
+      expect(summary.outcomes.find((o) => o.name.startsWith(`${t}:`))?.detail).toMatch(/same JSON text \(framework of protocol 85, test build\)$/);
+    }
+    // Calls are charged as upstream does (one instruction, after the callee's OpenFrame): the
+    // traces that copy and move only primitives end with upstream's gas to the unit.
+    const exact = summary.outcomes.filter((o) => o.gas !== undefined && o.gas.finalExpected === o.gas.finalGot);
+    expect(exact.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('classifies the debugger fixtures as hand-written, after reading them', () => {
+    for (const name of NOT_EXECUTABLE) {
+      const c = findTraceCases(fixturePath(...ROOT)).find((x) => x.name === name);
+      expect(c?.buildDir).toBe(null);
+      if (c === undefined) continue;
+      const { version, records } = parseTraceLines(readFileSync(c.traceFile, 'utf8'));
+      expect(version).toBe(1);
+      const first = records[0];
+      expect(isObject(first) && isObject(first.OpenFrame) && isObject(first.OpenFrame.frame) && first.OpenFrame.frame.function_name).toBe('test');
+      const names = records.flatMap((r) => (isObject(r) && isObject(r.Instruction) ? [String(r.Instruction.instruction)] : []));
+      expect(names[0]).toBe('CALL');
+      expect(names.slice(1).every((n) => n === 'UNKNOWN' || n === 'CALL')).toBe(true);
+      const o = runTraceCase(c, FRAMEWORK);
+      expect(o.status).toBe('not-executable');
+      expect(o.detail).toMatch(/^debugger fixture: hand-written trace \(\d+ of \d+ instructions named UNKNOWN; module addresses written 0x1\), no bytecode$/);
+    }
+  });
+
+  it('skips a trace calling into 0x2 when no framework is given for it', () => {
+    expect(runTraceCase(suiCase('global_loc'), FRAMEWORK)).toMatchObject({ status: 'skip', detail: expect.stringMatching(/calls into 0x2/) });
+  });
+});
+
+describeWithFixtures('the framework of the traces calling into 0x2', ['fixtures', 'framework-snapshots'], () => {
+  it('is recorded for each of them', () => {
+    expect(TRACE_FRAMEWORK_VERSIONS).toEqual({ abort_native: 85, global_loc: 85, global_write: 85 });
+  });
+
+  it('protocol 78 reproduces them too (the lower bound of the search)', async () => {
+    const fw = await traceFramework(FIXTURES_ROOT, 78);
+    for (const t of SUI_TESTS) expect(runTraceCase(suiCase(t), FRAMEWORK, fw).status).toBe('match');
+  });
+
+  it('protocol 86 does not: object gained functions before object::new', async () => {
+    const fw = await traceFramework(FIXTURES_ROOT, 86);
+    const o = runTraceCase(suiCase('global_loc'), FRAMEWORK, fw);
+    expect(o.status).toBe('diverge');
+    expect(o.detail).toMatch(/^record 89 of 391/);
+  });
+
+  it('protocol 77 is refused: its tx_context is not the published part of the test source', async () => {
+    const err = await traceFramework(FIXTURES_ROOT, 77).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TraceFrameworkError);
+    expect(err instanceof TraceFrameworkError && err.code).toBe('NOT_THE_PUBLISHED_MODULE');
+  });
+
+  it("the test build's tx_context has the test-only functions where the traces saw them", async () => {
+    const fw = await traceFramework(FIXTURES_ROOT, 85);
+    const m = fw.packages.find((p) => p.originalId.endsWith('2'))?.modules.find((x) => x.name === 'tx_context')?.module;
+    const names = m?.functionDefs.map((d) => m.identifiers[m.functionHandles[d.function].name]);
+    expect([names?.[14], names?.[16], names?.[24], names?.[25]]).toEqual(['new', 'dummy', 'native_sponsor', 'replace']);
+    expect(names?.at(-1)).toBe('unit_test_poison');
   });
 });
 

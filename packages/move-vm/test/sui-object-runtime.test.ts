@@ -222,6 +222,46 @@ describeWithFixtures('sui natives: address, ids, objects, events', ['fixtures', 
       const bad = call(vm, rt, '0x2::tx_context::derive_id', [], [val(bytesVec(new Uint8Array(31))), val(0n)]);
       expect(bad.$kind === 'Error' && bad.code).toBe('UNKNOWN_INVARIANT_VIOLATION_ERROR');
     });
+    describe('test runs: tx_context::replace (sui move test)', () => {
+      const replace = registerSuiNatives(new NativeRegistry()).get(SUI, 'tx_context', 'replace');
+      const native = (rt: ObjectRuntime | null, args: unknown[]): unknown[] => {
+        const extensions = new Map<string, unknown>(rt === null ? [] : [[OBJECT_RUNTIME_KEY, rt]]);
+        const ctx = {
+          types: vm.types,
+          bcs: vm.bcs,
+          limits: { maxVectorLength: 1 << 20, maxValueDepth: null },
+          charge: () => undefined,
+          typeTag: () => '',
+          originalIdOf: (a: string) => a,
+          debugPrint: () => undefined,
+          extensions,
+          stackTrace: () => '',
+        };
+        if (replace === undefined) throw new Error('no replace native');
+        return replace(ctx, [], args);
+      };
+      const other = canonicalAddress('0xb0b');
+      // Protocol 78..87 frameworks: 8 arguments (no reference gas price); later ones 9.
+      const old = [other, MoveVector.fromBytes(DIGEST), 3n, 4n, 5n, 6n, 7n, MoveVector.fromValues(VecKind.Boxed, [SENDER])];
+      it('outside a test run it is an invariant violation, as upstream', () => {
+        expect(() => native(runtime(vm), old)).toThrow(/non testing scenario/);
+        expect(() => native(null, old)).toThrow(/non testing scenario/);
+        expect(() => runtime(vm).replaceTx({ ...runtime(vm).tx, epoch: 1n })).toThrow(/non testing scenario/);
+      });
+      it('in a test run it replaces the transaction the natives see, ids counted from its ids_created', () => {
+        const rt = runtime(vm, { isTest: true });
+        expect(native(rt, old)).toEqual([]);
+        expect(rt.tx).toMatchObject({ sender: other, epoch: 3n, epochTimestampMs: 4n, rgp: 750n, gasPrice: 6n, gasBudget: 7n, sponsor: SENDER });
+        expect(rt.idsCreated).toBe(5n);
+        expect(ret(call(vm, rt, '0x2::tx_context::native_sender', [], [])).value).toBe(other);
+        expect(ret(call(vm, rt, '0x2::tx_context::fresh_id', [], [])).value).toBe(expectedFreshId(DIGEST, 5));
+        const zero = new Uint8Array(32);
+        native(rt, [SENDER, MoveVector.fromBytes(zero), 0n, 0n, 0n, 1n, 2n, 3n, MoveVector.fromValues(VecKind.Boxed, [])]);
+        expect(rt.tx).toMatchObject({ sender: SENDER, rgp: 1n, gasPrice: 2n, gasBudget: 3n, sponsor: null });
+        expect(hex(rt.tx.digest)).toBe(hex(zero));
+        expect(() => native(rt, [SENDER, MoveVector.fromBytes(new Uint8Array(31)), 0n, 0n, 0n, 0n, 0n, MoveVector.fromValues(VecKind.Boxed, [])])).toThrow(/32 bytes/);
+      });
+    });
     it('natives that need the runtime fail clearly without one', () => {
       const r = vm.call('0x2::tx_context::native_sender', { allowPrivate: true });
       expect(r.$kind === 'Error' && r.code).toBe('UNKNOWN_INVARIANT_VIOLATION_ERROR');

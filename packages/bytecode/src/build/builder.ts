@@ -70,11 +70,14 @@ export function narrowDumpResult(result: unknown): DumpSuccess | DumpFailure {
   throw new MoveCompileError('BUILDER_ERROR', 'the Move builder returned an unexpected result shape');
 }
 
-/** Compile a package in `dump` mode (root package at 0x0) with dependencies served by `fetcher`. */
+/**
+ * Compile a package in `dump` mode (root package at 0x0) with dependencies served by `fetcher`;
+ * `testMode`: as `sui move test` builds it (`#[test_only]` and `#[test]` items kept).
+ */
 export async function dumpPackage(
   files: Record<string, string>,
   fetcher: StubFetcher,
-  options: { silenceWarnings?: boolean },
+  options: { silenceWarnings?: boolean; testMode?: boolean },
 ): Promise<DumpSuccess | DumpFailure> {
   let builder: BuilderModule;
   try {
@@ -88,6 +91,7 @@ export async function dumpPackage(
     network: 'mainnet',
     ansiColor: false,
     silenceWarnings: options.silenceWarnings ?? false,
+    ...(options.testMode === true ? { modes: ['test'] } : {}),
   });
   return narrowDumpResult(result);
 }

@@ -13,6 +13,7 @@ import type { BytecodeDependency, SourceDependency } from './dependencies.js';
 import { planDependencies } from './graph.js';
 import { relocateModule } from './relocate.js';
 import { MoveCompileError, type MoveCompileErrorCode } from './errors.js';
+import { withUnitTest } from './test-mode.js';
 
 export { MoveCompileError, isMoveCompileError } from './errors.js';
 export type { MoveCompileErrorCode, MoveCompileErrorDetails } from './errors.js';
@@ -57,6 +58,15 @@ export interface MoveCompileInput {
   address?: string;
   /** Do not collect compiler warnings. */
   silenceWarnings?: boolean;
+  /**
+   * Compile in test mode, as `sui move test` does: `#[test_only]` and `#[test]` items are kept
+   * and every module gets upstream's `unit_test_poison` function (`std::unit_test` is declared
+   * for it when the stdlib given lacks it, as published ones do). Limitation: the WASM builder
+   * also compiles the dependencies in test mode and verifies them, and Sui's verifier refuses
+   * `0x2::transfer` with a `unit_test_poison` in it; a test build works against the stdlib
+   * (and packages that do not depend on 0x2).
+   */
+  testMode?: boolean;
 }
 
 /** A compiled module of the root package. */
@@ -131,11 +141,12 @@ export async function compileMovePackage(input: MoveCompileInput): Promise<MoveC
 
   const plan = planDependencies(
     { manifest, sources, bindings: input.bindings, zeroRoot: input.zeroRoot === true || input.address !== undefined },
-    input.dependencies,
+    input.testMode === true ? withUnitTest(input.dependencies) : input.dependencies,
     input.sourceDependencies ?? [],
   );
   const result = await dumpPackage({ ...input.files, 'Move.toml': plan.manifest }, plan.fetcher, {
     silenceWarnings: input.silenceWarnings,
+    testMode: input.testMode,
   });
   if ('error' in result) {
     const code = errorCodeOf(result.category);

@@ -111,6 +111,10 @@ export class UpstreamTraceRecorder implements Tracer {
   /** A native called by `CALL`, run after `afterInstruction`: its results appear at the next hook. */
   private nativeInFlight: { id: number; call: NativeCall } | null = null;
   private errors = 0;
+  /** Gas of the `OpenFrame` of a callee entered by `CALL`: before the call's charge. */
+  private calleeGas: number | null = null;
+  /** The machine's gas left at the last hook (what it charged so far, unlike the gas reported). */
+  private machineGas: number | null = null;
 
   constructor(options: UpstreamTraceOptions = {}) {
     this.version = options.version ?? 3;
@@ -143,6 +147,7 @@ export class UpstreamTraceRecorder implements Tracer {
   openFrame(inst: FunctionInstance, _frameId: number, args: readonly unknown[], gasLeft: number): void {
     // Native frames are recorded from the `CALL` instruction (see the class comment).
     if (inst.code === null) return;
+    this.machineGas = gasLeft;
     this.guard(() => {
       const table = this.table(inst);
       const params = inst.fn.params.map((p) => table.subst(p, inst.typeArgs));
@@ -171,7 +176,9 @@ export class UpstreamTraceRecorder implements Tracer {
       const locals = inst.fn.locals.map((t) => table.subst(t, inst.typeArgs));
       for (let i = slots.length; i < locals.length; i++) slots.push({ type: locals[i], loc: null });
       const id = this.out.length;
-      this.out.push({ OpenFrame: { frame: this.frameRecord(id, inst.fn, inst.typeArgs, values, locals, table), gas_left: gasLeft } });
+      const gas = this.calleeGas ?? gasLeft;
+      this.calleeGas = null;
+      this.out.push({ OpenFrame: { frame: this.frameRecord(id, inst.fn, inst.typeArgs, values, locals, table), gas_left: gas } });
       this.frames.push({ id, inst, slots, locals: null });
     });
   }
@@ -226,11 +233,13 @@ export class UpstreamTraceRecorder implements Tracer {
 
   /** @inheritdoc */
   afterInstruction(inst: FunctionInstance, pc: number, view: MachineView): void {
+    const machineGas = view.gasLeft;
     this.guard(() => {
       const p = this.pending;
       this.pending = null;
       if (p === null && this.nativeInFlight !== null) {
         // The interpreter reports a native `CALL` again once the native returned.
+        this.machineGas = machineGas;
         this.finishNative(view);
         this.checkSync(view.sp, `after native call ${inst.fn.name}@${pc}`);
         return;
@@ -256,9 +265,14 @@ export class UpstreamTraceRecorder implements Tracer {
         for (let j = 0; j < n; j++) post.push({ Push: this.resolveTop(table, view, deepestFirst ? n - 1 - j : j) });
       };
       if (kind === 'Call' || kind === 'CallGeneric') {
-        this.emitInstruction(p, view.gasLeft, [], []);
+        // Upstream announces the call and the callee's frame before charging the call: its
+        // cost shows in the callee's first instruction (a native's `CloseFrame`).
+        const before = this.gasBeforeCall(p);
+        this.machineGas = machineGas;
+        this.emitInstruction(p, before, [], []);
+        if (p.native === null) this.calleeGas = before;
         if (p.native !== null) {
-          const id = this.openNative(p.native, view.gasLeft, table);
+          const id = this.openNative(p.native, before, table);
           if (INLINED_NATIVE_OPS.has(tc.code[pc * 2])) this.closeNative(id, p.native, view, table);
           else this.nativeInFlight = { id, call: p.native };
         }
@@ -359,6 +373,7 @@ export class UpstreamTraceRecorder implements Tracer {
         }
       }
       this.emitInstruction(p, view.gasLeft, typeParams, post);
+      this.machineGas = machineGas;
       this.checkSync(view.sp, `after ${inst.fn.name}@${pc}`);
     });
   }
@@ -366,6 +381,7 @@ export class UpstreamTraceRecorder implements Tracer {
   /** @inheritdoc */
   closeFrame(inst: FunctionInstance, _frameId: number, returns: readonly unknown[], gasLeft: number): void {
     if (inst.code === null) return;
+    this.machineGas = gasLeft;
     this.guard(() => {
       const table = this.table(inst);
       const frame = this.current();
@@ -388,9 +404,11 @@ export class UpstreamTraceRecorder implements Tracer {
         this.nativeInFlight = null;
       } else if (p !== null) {
         // The instruction failed: upstream writes it with its pre-effects (pops, reads).
-        this.emitInstruction(p, p.gasBefore, [], []);
+        const call = p.bc.$kind === 'Call' || p.bc.$kind === 'CallGeneric';
+        const gas = call ? this.gasBeforeCall(p) : p.gasBefore;
+        this.emitInstruction(p, gas, [], []);
         // An inlined `0x1::vector` native failed: its native frame opened first.
-        if (p.native !== null) this.openNative(p.native, p.gasBefore, this.table(p.inst));
+        if (p.native !== null) this.openNative(p.native, gas, this.table(p.inst));
       }
       this.out.push({ Effect: { ExecutionError: code } });
     });
@@ -436,6 +454,14 @@ export class UpstreamTraceRecorder implements Tracer {
     const table = this.table(inst);
     const code = inst.code as TranslatedCode & { pushed: readonly (readonly Type[])[] };
     return code.pushed[pc].map((t) => table.subst(t, inst.typeArgs));
+  }
+
+  /**
+   * Gas left before a `CALL`'s own charges: the machine's gas at the previous hook (after the
+   * previous instruction, or after entering the frame, the call into it charged).
+   */
+  private gasBeforeCall(p: Pending): number {
+    return this.machineGas ?? p.gasBefore;
   }
 
   private emitInstruction(p: Pending, gasLeft: number, typeParams: TraceTypeTag[], post: TraceEffect[]): void {

@@ -50,10 +50,30 @@ export const txContextNatives: Record<string, NativeFunction> = {
     rt.newId(id);
     return [id];
   },
-  /** Test-only upstream: outside a test scenario it is an invariant violation, as here. */
-  replace: (ctx) => {
+  /**
+   * Test-only upstream (`tx_context::new`, `increment_epoch_number`, ...): replaces the
+   * transaction of a test run (an {@link ObjectRuntime} with `isTest`); elsewhere an invariant
+   * violation, as upstream. Older frameworks pass no reference gas price (8 arguments).
+   */
+  replace: (ctx, _t, args) => {
     charge(ctx, 'tx_context_replace_cost_base');
-    throw invariantViolation('`replace` called on a non testing scenario');
+    const rt = findObjectRuntime(ctx.extensions);
+    if (rt === undefined || !rt.isTest) throw invariantViolation('`replace` called on a non testing scenario');
+    const [sender, hash, epoch, timestamp, ids, ...rest] = args;
+    const [rgp, gasPrice, gasBudget, sponsor] = rest.length === 4 ? rest : [undefined, ...rest];
+    const sponsors = (peekRef(sponsor) as MoveVector).toArray();
+    rt.replaceTx({
+      sender: argAddress(sender),
+      digest: argBytes(hash),
+      epoch: argU64(epoch),
+      epochTimestampMs: argU64(timestamp),
+      idsCreated: argU64(ids),
+      rgp: rgp === undefined ? rt.tx.rgp : argU64(rgp),
+      gasPrice: argU64(gasPrice),
+      gasBudget: argU64(gasBudget),
+      sponsor: sponsors.length === 0 ? null : argAddress(sponsors[sponsors.length - 1]),
+    });
+    return [];
   },
   derive_id: (ctx, _t, [hash, n]) => {
     charge(ctx, 'tx_context_derive_id_cost_base');

@@ -78,6 +78,11 @@ export interface ObjectRuntimeOptions {
   inputObjects?: Iterable<InputObject>;
   /** `false` for system transactions (their larger limits). Default `true`. */
   isMetered?: boolean;
+  /**
+   * A `sui move test` run (upstream `TransactionContext::new_for_testing`): the test-only
+   * native `tx_context::replace` may replace {@link ObjectRuntime.tx}. Default `false`.
+   */
+  isTest?: boolean;
 }
 
 /** Framework objects that count as new when first transferred (upstream `is_framework_obj`). */
@@ -182,9 +187,24 @@ function ownersEqual(a: Owner, b: Owner): boolean {
   }
 }
 
+/** `tx` checked (32-byte digest, valid addresses), in canonical form and frozen. */
+function checkedTx(tx: TxContextData): Readonly<TxContextData> {
+  if (!(tx.digest instanceof Uint8Array) || tx.digest.length !== 32) {
+    throw new ObjectRuntimeError('INVALID_OPTIONS', `tx.digest must be 32 bytes, got ${tx.digest?.length}`);
+  }
+  try {
+    const sender = canonicalAddress(tx.sender);
+    const sponsor = tx.sponsor === null ? null : canonicalAddress(tx.sponsor);
+    return Object.freeze({ ...tx, sender, sponsor, digest: Uint8Array.from(tx.digest) });
+  } catch (e) {
+    throw new ObjectRuntimeError('INVALID_OPTIONS', `bad address in tx: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 /** Per-transaction state of the Sui natives. */
 export class ObjectRuntime {
-  readonly tx: Readonly<TxContextData>;
+  private txData: Readonly<TxContextData>;
+  readonly isTest: boolean;
   readonly protocolConfig: ProtocolConfig | null;
   readonly limits: Readonly<ObjectRuntimeLimits>;
   readonly isMetered: boolean;
@@ -211,19 +231,9 @@ export class ObjectRuntime {
 
   constructor(options: ObjectRuntimeOptions) {
     const tx = options.tx;
-    if (!(tx.digest instanceof Uint8Array) || tx.digest.length !== 32) {
-      throw new ObjectRuntimeError('INVALID_OPTIONS', `tx.digest must be 32 bytes, got ${tx.digest?.length}`);
-    }
-    let sender: string;
-    let sponsor: string | null;
-    try {
-      sender = canonicalAddress(tx.sender);
-      sponsor = tx.sponsor === null ? null : canonicalAddress(tx.sponsor);
-    } catch (e) {
-      throw new ObjectRuntimeError('INVALID_OPTIONS', `bad address in tx: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    this.tx = Object.freeze({ ...tx, sender, sponsor, digest: Uint8Array.from(tx.digest) });
+    this.txData = checkedTx(tx);
     this.idsCreatedCount = tx.idsCreated ?? 0n;
+    this.isTest = options.isTest ?? false;
     this.protocolConfig = options.protocolConfig ?? null;
     this.isMetered = options.isMetered ?? true;
     this.limits = Object.freeze(readObjectRuntimeLimits(this.protocolConfig, this.isMetered));
@@ -255,6 +265,28 @@ export class ObjectRuntime {
   }
 
   // ---- transaction context -------------------------------------------------------------
+
+  /** The transaction the natives see. */
+  get tx(): Readonly<TxContextData> {
+    return this.txData;
+  }
+
+  /**
+   * Test-only `tx_context::replace` (upstream `TransactionContext::replace`): the transaction
+   * becomes `tx`, its id count `tx.idsCreated`. Outside a test run ({@link isTest} `false`)
+   * it is an invariant violation, as upstream.
+   */
+  replaceTx(tx: TxContextData): void {
+    if (!this.isTest) throw invariantViolation('`replace` called on a non testing scenario');
+    let next: Readonly<TxContextData>;
+    try {
+      next = checkedTx(tx);
+    } catch (e) {
+      throw invariantViolation(`tx_context::replace: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    this.txData = next;
+    this.idsCreatedCount = tx.idsCreated ?? 0n;
+  }
 
   /** Ids created so far by `fresh_id` (`TxContext::ids_created`). */
   get idsCreated(): bigint {
