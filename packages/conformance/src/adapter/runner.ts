@@ -6,7 +6,7 @@
  * skipped with a reason; later failing tasks of the file are then skipped too (they depend
  * on what the skipped task would have done).
  */
-import type { MovePackage } from '@smi/bytecode';
+import { deserializeModule, serializeModule, type MovePackage } from '@smi/bytecode';
 import { type ConfigValue, ProtocolConfig } from '@smi/move-vm';
 import { type CallArg, type Command, decodeObject, formatTypeTag, packageDigest, parseTypeTag, type SuiObject } from '@smi/ptb';
 import type { TransactionalTask } from '@smi/move-ir';
@@ -44,12 +44,16 @@ const ZERO = canonicalHex(0n);
 const SUI = canonicalHex(2n);
 const SUI_BALANCE = formatTypeTag(parseTypeTag('0x2::balance::Balance<0x2::sui::SUI>'));
 const STD = canonicalHex(1n);
+/** Upstream's runner reads an executed transaction's events with the JSON-RPC query limit (50). */
+const QUERY_MAX_RESULT_LIMIT = 50;
 
 class FileRunner {
   private chain!: AdapterChain;
   private readonly staged = new Map<string, { modules: Uint8Array[]; digest: Uint8Array }>();
   /** Upgraded package names → the original package's name. */
   private readonly upgradeNames = new Map<string, string>();
+  /** `init --file-format N`: compiled modules are written at bytecode version N (upstream `serialize_version`). */
+  private fileFormat: number | null = null;
 
   constructor(private readonly options: AdapterRunnerOptions) {}
 
@@ -57,6 +61,8 @@ class FileRunner {
     const named: [string, string][] = (cmd?.addresses ?? []).map(([n, v]) => [n, canonicalHex(BigInt(v))]);
     const cfg = withTestOverrides(this.options.protocolConfig(cmd?.protocolVersion ?? undefined), cmd?.other ?? {});
     const version = cmd?.protocolVersion ?? undefined;
+    const fileFormat = cmd?.other['file-format']?.[0];
+    if (fileFormat !== undefined) this.fileFormat = Number(fileFormat);
     this.chain = new AdapterChain(this.options.packages(version), cfg, cmd?.accounts ?? [], named);
     const accounts = [...this.chain.accounts.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
     if (accounts.length === 0) return undefined;
@@ -186,7 +192,10 @@ class FileRunner {
     // fails as upstream's does); that package is not also a dependency.
     const ownAddress = own === null ? ZERO : (named.get(own) ?? ZERO);
     const packages = [...newest.values()].filter((pkg) => ownAddress === ZERO || pkg.originalId !== ownAddress).map((pkg) => ({ pkg, addressName: nameOf.get(pkg.originalId) ?? null }));
-    return compileTaskSource({ source, namedAddresses: named, packages, cacheDir: this.options.cacheDir });
+    const compiled = await compileTaskSource({ source, namedAddresses: named, packages, cacheDir: this.options.cacheDir });
+    const ff = this.fileFormat;
+    if (ff === null) return compiled;
+    return { ...compiled, modules: compiled.modules.map((m) => ({ name: m.name, bytes: serializeModule(deserializeModule(m.bytes), ff) })) };
   }
 
   private async publish(task: TransactionalTask, cmd: PublishCommand): Promise<string | undefined> {
@@ -364,7 +373,9 @@ class FileRunner {
       throw new TaskFailure(this.errorText(stabilize(text, this.chain)));
     }
     const parts: string[] = [];
-    if (summary.events.length > 0) parts.push(`events: ${summarize ? summary.events.length : summary.events.map((e) => stabilize(eventDebug(e), this.chain)).join(', ')}`);
+    // An executed transaction's events are read back with upstream's query limit (`QUERY_MAX_RESULT_LIMIT`).
+    const events = mode === 'execute' ? summary.events.slice(0, QUERY_MAX_RESULT_LIMIT) : summary.events;
+    if (events.length > 0) parts.push(`events: ${summarize ? events.length : events.map((e) => stabilize(eventDebug(e), this.chain)).join(', ')}`);
     const lists: [string, string[]][] = [
       ['created', summary.created],
       ['mutated', summary.mutated],

@@ -344,10 +344,28 @@ export function mergeCoins(env: CommandEnv, destination: Argument, sources: Argu
   return { returnValues: [], mutatedReferences: [{ argument: argName(destination), type: formatType(type), bcs: vm.bcs.encode(ref, type) }] };
 }
 
+/**
+ * A `MakeMoveVec` element type. Before `convert_type_argument_error` (protocol 72) a type
+ * that does not resolve is not a type argument error but the VM's own error (upstream
+ * `convert_vm_error`): an invariant violation for `TYPE_RESOLUTION_FAILURE`.
+ */
+function resolveVecElementType(vm: MoveVM, tag: TypeTag, pkgContext: string): Type {
+  if (vm.protocolConfig?.flag('convert_type_argument_error') === false) {
+    try {
+      return vm.resolveType(formatTypeTag(tag), pkgContext);
+    } catch (e) {
+      if (e instanceof VmError && e.code === 'TYPE_RESOLUTION_FAILURE') {
+        throw simpleFailure('VMInvariantViolation', `TYPE_RESOLUTION_FAILURE: Cannot find ${formatTypeTag(tag)} in cache`);
+      }
+    }
+  }
+  return resolveTypeTag(vm, tag, pkgContext, 0);
+}
+
 /** `MakeMoveVec`. */
 export function makeMoveVec(env: CommandEnv, typeTag: TypeTag | null, elements: Argument[], pkgContext: string): CommandResult {
   const { state, vm } = env;
-  let elem: Type | null = typeTag === null ? null : resolveTypeTag(vm, typeTag, pkgContext, 0);
+  let elem: Type | null = typeTag === null ? null : resolveVecElementType(vm, typeTag, pkgContext);
   if (elem === null && elements.length === 0) throw simpleFailure('TypeArityMismatch', 'an empty MakeMoveVec needs a type');
   const values: unknown[] = [];
   let tainted = false;

@@ -12,6 +12,7 @@ import type { EffectsObjectChange, Event, GasCostSummary, TransactionEffects, Un
 import type { ExecutionStatus } from '../bcs/execution-status.js';
 import type { Owner, SuiObject } from '../bcs/object.js';
 import { parseStructTag, type TypeTag } from '../bcs/type-tag.js';
+import { normalizeAddress } from '../bcs/codec.js';
 import type { CommandEnv } from './commands.js';
 import { accumulatorChanges, fundsRecipients } from './accumulators.js';
 import { coinBalance, type GasLocation, setCoinBalance, suiBalanceEvent } from './gas-payment.js';
@@ -45,6 +46,8 @@ interface Write {
   packageObject?: SuiObject;
   /** BCS of `value` when already encoded (the object runtime's writes). */
   bcs?: Uint8Array;
+  /** Write the owner as it is: only created objects get their start version (upstream `update_version_and_previous_tx`). */
+  keepOwner?: boolean;
 }
 
 /** A newly shared (or consensus-owned) object starts at the version it is first written at. */
@@ -82,7 +85,7 @@ function moveObject(vm: MoveVM, w: Write, version: bigint, txDigest: string): Su
         contents: w.bcs ?? vm.bcs.encode(w.value, w.type),
       },
     },
-    owner: withStartVersion(w.owner, version),
+    owner: w.keepOwner === true ? w.owner : withStartVersion(w.owner, version),
     previousTransaction: txDigest,
     storageRebate: 0n,
   };
@@ -211,9 +214,21 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
     const r = runtime.results();
     createdIds = new Set(r.createdIds);
     for (const w of r.writes) {
-      // A shared input shared again keeps its initial shared version.
+      // A shared input shared again keeps its initial shared version (before
+      // `reshare_at_same_initial_version`, only created objects get one: it stays 0).
       const isv = loaded.objects.get(w.id)?.info.initialSharedVersion ?? null;
-      const owner = w.owner.$kind === 'Shared' && isv !== null ? ({ $kind: 'Shared', Shared: { initialSharedVersion: isv } } as Owner) : toBcsOwner(w.owner);
+      const reshared = w.owner.$kind === 'Shared' && isv !== null;
+      const keep = cfg.flag('reshare_at_same_initial_version');
+      let owner = reshared ? ({ $kind: 'Shared', Shared: { initialSharedVersion: keep ? isv : 0n } } as Owner) : toBcsOwner(w.owner);
+      // A consensus-address-owned input transferred to the same owner keeps its start version.
+      const before = loaded.objects.get(w.id)?.object.owner;
+      if (
+        owner.$kind === 'ConsensusAddressOwner' &&
+        before?.$kind === 'ConsensusAddressOwner' &&
+        normalizeAddress(before.ConsensusAddressOwner.owner) === normalizeAddress(owner.ConsensusAddressOwner.owner)
+      ) {
+        owner = { $kind: 'ConsensusAddressOwner', ConsensusAddressOwner: { startVersion: before.ConsensusAddressOwner.startVersion, owner: owner.ConsensusAddressOwner.owner } } as Owner;
+      }
       writes.set(w.id, { id: w.id, type: w.type, value: w.value, owner, bcs: w.bcs });
     }
     for (const c of r.loadedChildObjects) children.set(c.id, { version: c.version, object: loaded.runtimeObjects.get(c.id), modified: c.isModified });
@@ -325,7 +340,8 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
     const objects = new Map<string, SuiObject>();
     let storageCost = 0n;
     for (const w of writes.values()) {
-      const o = moveObject(vm, w, lamport, txDigest);
+      // An input object shared at version 0 (re-shared before `reshare_at_same_initial_version`) stays so.
+      const o = moveObject(vm, w.owner.$kind === 'Shared' && loaded.objects.has(w.id) ? { ...w, keepOwner: true } : w, lamport, txDigest);
       // Unmetered (system) transactions store objects with no rebate (`track_storage_mutation`).
       const cost = plan === null ? 0n : objectStorageCost(cfg, BigInt(objectSizeForGas(o)));
       o.storageRebate = cost;

@@ -218,10 +218,10 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
     const tokens: GaslessTokens = req.gaslessTokens ?? new Map();
     if (gasless && req.budget !== 0n) throw fail('Unsupported', 'Feature is not supported: gas_budget must be 0 for gasless transactions');
     checkCommands(req.transaction);
-    // Duplicate object inputs.
+    // Duplicate object inputs (receiving inputs are checked after the others, upstream `check_receiving_objects`).
     const seen = new Set<string>();
     for (const i of req.transaction.inputs) {
-      if (i.$kind !== 'Object') continue;
+      if (i.$kind !== 'Object' || i.Object.$kind === 'Receiving') continue;
       const id = objectIdOfArg(i.Object);
       if (seen.has(id)) throw fail('DuplicateObjectRefInput', "The transaction inputs contain duplicated ObjectRef's");
       seen.add(id);
@@ -286,9 +286,11 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
     if ((req.payment.length > 0 || req.addressBalance !== undefined) && balance < req.budget) {
       throw fail('GasBalanceTooLow', `Balance of gas object ${balance} is lower than the needed amount: ${req.budget}`);
     }
-    // Objects.
+    // Objects, receiving ones after the others.
     const gasIds = new Set(req.payment.map((p) => p.objectId));
-    for (const i of req.transaction.inputs) {
+    const objectInputs = req.transaction.inputs.filter((i) => i.$kind === 'Object');
+    const ordered = [...objectInputs.filter((i) => i.Object.$kind !== 'Receiving'), ...objectInputs.filter((i) => i.Object.$kind === 'Receiving')];
+    for (const i of ordered) {
       if (i.$kind !== 'Object') continue;
       const arg = i.Object;
       const id = objectIdOfArg(arg);
@@ -328,6 +330,8 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
             default:
               throw fail('NotSharedObjectError', 'Object used as shared is not shared');
           }
+          if (seen.has(id)) throw fail('DuplicateObjectRefInput', "The transaction inputs contain duplicated ObjectRef's");
+          seen.add(id);
           break;
       }
     }

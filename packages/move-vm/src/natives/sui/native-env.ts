@@ -13,9 +13,18 @@ export function runtime(ctx: NativeContext, native: string): ObjectRuntime {
   return requireObjectRuntime(ctx.extensions, native);
 }
 
+/** Cost parameters upstream reads with `..._as_option().unwrap_or(0)`: 0 at protocol versions without them. */
+const ZERO_WHEN_UNSET: ReadonlySet<SuiNativeCostKey> = new Set<SuiNativeCostKey>([
+  'transfer_receive_object_cost_base',
+  'transfer_receive_object_cost_per_byte',
+  'transfer_receive_object_type_cost_per_byte',
+]);
+
 /** Cost parameter `key` (the runtime's protocol config, else protocol 135). */
 export function costOf(ctx: NativeContext, key: SuiNativeCostKey): number {
-  return nativeCost(findObjectRuntime(ctx.extensions)?.protocolConfig ?? null, key);
+  const config = findObjectRuntime(ctx.extensions)?.protocolConfig ?? null;
+  if (config !== null && ZERO_WHEN_UNSET.has(key) && config.optionalInt(key) === undefined) return 0;
+  return nativeCost(config, key);
 }
 
 /** Charge `key × times` (`native_charge_gas_early_exit!`). */
