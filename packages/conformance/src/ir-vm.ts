@@ -60,7 +60,20 @@ export function snapshotsWithoutIr(dir: string): string[] {
       .flatMap((e) => {
         const p = path.join(d, e);
         if (statSync(p).isDirectory()) return walk(p);
+        if (p.endsWith('@regex.snap')) return [];
         return p.endsWith('.snap') && !statSync(p.replace(/\.snap$/, '.mvir'), { throwIfNoEntry: false }) ? [p] : [];
+      });
+  return walk(dir).map((p) => path.relative(dir, p));
+}
+
+/** Snapshots of upstream's regex-based reference-safety configuration (`<test>@regex.snap`), relative to `dir`. */
+export function regexSnapshots(dir: string): string[] {
+  const walk = (d: string): string[] =>
+    readdirSync(d)
+      .sort()
+      .flatMap((e) => {
+        const p = path.join(d, e);
+        return statSync(p).isDirectory() ? walk(p) : p.endsWith('@regex.snap') ? [p] : [];
       });
   return walk(dir).map((p) => path.relative(dir, p));
 }
@@ -205,5 +218,7 @@ export async function runIrVmSuite(dir: string, options: IrVmSuiteOptions): Prom
   if (verifier === null) summary.notes.push('modules were published without bytecode verification');
   const moveTests = snapshotsWithoutIr(dir).filter((f) => options.filter === undefined || f.includes(options.filter));
   if (moveTests.length > 0) summary.notes.push(`${moveTests.length} snapshots of Move-source tests (no .mvir beside them) are not part of this suite`);
+  const regex = regexSnapshots(dir).filter((f) => options.filter === undefined || f.includes(options.filter));
+  if (regex.length > 0) summary.notes.push(`${regex.length} @regex snapshots (upstream's alternative, regex-based reference-safety analysis) are not part of this suite`);
   return { ...summary, verdicts };
 }

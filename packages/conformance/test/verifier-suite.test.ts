@@ -11,9 +11,11 @@ describeWithFixtures('verifier: bytecode-verifier-transactional-tests', SUITE, (
     console.log(`verifier: ${s.files} files, ${s.tasks} tasks, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped\n${s.notes.join('\n')}`);
     expect(s.suite).toBe('verifier');
     expect(s.failures.map((f) => `${f.file} ${f.task}`)).toEqual([]);
-    // Skipped: `view-abstract-state` prints the reference-safety checker's internal state.
-    expect(new Set(s.skips.map((k) => k.reason))).toEqual(new Set(["the runner does not support the 'view-abstract-state' command"]));
-    expect(s.passed / s.tasks).toBeGreaterThanOrEqual(0.8);
-    expect(s.passed).toBe(1396);
+    // Every task runs, and every transcript is the snapshot byte for byte (`view-abstract-state`
+    // answers as upstream's runner does under the default reference-safety analysis).
+    expect(s.skipped).toBe(0);
+    expect(s.passed).toBe(s.tasks);
+    expect(s.tasks).toBe(1430);
+    expect(s.notes).toContain(`${s.files} of ${s.files} transcripts are byte-identical to the snapshots`);
   });
 });
