@@ -137,3 +137,21 @@ describeWithFixtures('adapter suite', ['fixtures', 'adapter-tests'], () => {
     for (const s of summary.skips) expect(s.reason).not.toBe('');
   }, 240_000);
 });
+
+describeWithFixtures('adapter runner: sources upstream compiles and then fails to publish', ['fixtures', 'adapter-tests'], () => {
+  const run = (filter: string) =>
+    runAdapterSuite(fixturePath('fixtures', 'adapter-tests'), { fixturesRoot: fixturePath(), filter, cacheDir: path.join(repo, 'node_modules', '.cache', 'smi-adapter-tests') });
+
+  it('a package named at std’s address compiles at 0x0 and is placed there (PublishErrorNonZeroAddress)', async () => {
+    const s = await run('publish/basic.move');
+    expect(s.tasks).toBe(5);
+    expect(s.failures).toEqual([]);
+  }, 120_000);
+
+  it('identifiers longer than 128 bytes compile; the publish fails with the verifier’s error', async () => {
+    const s = await run('size_limits/identitifer_len_limits.move');
+    expect(s.tasks).toBe(4);
+    expect(s.failures).toEqual([]);
+    expect(s.gas).toEqual({ compared: 1, matched: 1 });
+  }, 120_000);
+});

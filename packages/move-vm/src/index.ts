@@ -8,6 +8,8 @@ export type { VmStatusCode, VmLocation } from './errors.js';
 export { TypeTable, TypeKind, formatType, primitiveName, isInteger, isReference, integerBits } from './types/runtime-type.js';
 export type { Type, TypeKindValue, DatatypeInfo, FieldInfo, VariantInfo, FormatTypeOptions } from './types/runtime-type.js';
 export { parseTypeTag, resolveTypeTag } from './types/type-tag.js';
+export { checkLayoutNodes, layoutNodeCount, layoutNodeRule } from './types/layout-nodes.js';
+export type { LayoutNodeRule } from './types/layout-nodes.js';
 export type { TypeTagAst, DatatypeResolver } from './types/type-tag.js';
 export { MoveVector, VecKind } from './values/vector.js';
 export type { VecKindValue } from './values/vector.js';
@@ -38,6 +40,7 @@ export {
   protocolConfigDir,
 } from './config/protocol-config.js';
 export type { ConfigValue, ConfigScalar, ConfigMap, ProtocolConfigErrorCode, ParseSnapOptions } from './config/protocol-config.js';
+export { protocolConfigForChain, type SuiChain } from './config/chain-config.js';
 export {
   DEFAULT_VM_LIMITS,
   limitsFromProtocolConfig,

@@ -95,6 +95,11 @@ export interface TypedValue {
   typeTag: string;
   value: unknown;
   bcs: Uint8Array;
+  /**
+   * A returned reference itself (`value` is what it pointed to when the call returned): a
+   * write through it reaches the referenced value, as a later call given it as `Raw` does.
+   */
+  reference?: unknown;
 }
 
 /** Outcome of a call. */
@@ -347,6 +352,8 @@ export class MoveVM {
     const isRef = type.kind === TypeKind.Reference || type.kind === TypeKind.MutableReference;
     const t = isRef ? (type.elem as Type) : type;
     const v = isRef ? peekRef(value) : value;
-    return { type: t, typeTag: formatType(t), value: v, bcs: this.runtime.codec.encode(v, t) };
+    const out: TypedValue = { type: t, typeTag: formatType(t), value: v, bcs: this.runtime.codec.encode(v, t) };
+    if (isRef) out.reference = value;
+    return out;
   }
 }

@@ -9,6 +9,7 @@ import {
   ProtocolConfigError,
   type ConfigMap,
 } from '../src/config/protocol-config.js';
+import { protocolConfigForChain } from '../src/config/chain-config.js';
 
 const HEADER = '---\nsource: crates/sui-protocol-config/src/lib.rs\nexpression: "ProtocolConfig::get_for_version(cur, *chain_id)"\n---\n';
 
@@ -163,5 +164,40 @@ describeWithFixtures('protocol-config snapshots (real data)', ['fixtures', 'prot
   it('reports missing versions and folders with PROTOCOL_CONFIG_NOT_FOUND', () => {
     expect(() => loadProtocolConfig(FIXTURES_ROOT, 100000)).toThrow(expect.objectContaining({ code: 'PROTOCOL_CONFIG_NOT_FOUND' }));
     expect(() => availableProtocolVersions('/nonexistent/folder')).toThrow(expect.objectContaining({ code: 'PROTOCOL_CONFIG_NOT_FOUND' }));
+  });
+});
+
+describeWithFixtures('protocolConfigForChain: the chain-gated assignments of upstream lib.rs', ['fixtures', 'protocol-config'], () => {
+  const at = (version: number, chain: 'mainnet' | 'testnet' | 'unknown') => protocolConfigForChain(loadProtocolConfig(FIXTURES_ROOT, version), chain);
+
+  it('mainnet is the snapshot itself', () => {
+    const cfg = loadProtocolConfig(FIXTURES_ROOT, 126);
+    expect(protocolConfigForChain(cfg, 'mainnet')).toBe(cfg);
+  });
+  it('devnet (unknown) at 126: ristretto255 group ops and bulletproofs (from 112 and 122), MSM and VDF with their costs', () => {
+    const cfg = at(126, 'unknown');
+    for (const f of ['enable_ristretto255_group_ops', 'enable_verify_bulletproofs_ristretto255', 'enable_group_ops_native_function_msm', 'enable_vdf']) expect(cfg.flag(f)).toBe(true);
+    expect(cfg.optionalInt('vdf_verify_vdf_cost')).toBe(1500);
+    expect(cfg.flag('enable_allowances')).toBe(false);
+    expect(cfg.version).toBe(126);
+  });
+  it('testnet gets ristretto255 and bulletproofs at 127 only; mainnet never', () => {
+    expect(at(126, 'testnet').flag('enable_ristretto255_group_ops')).toBe(false);
+    expect(at(127, 'testnet').flag('enable_ristretto255_group_ops')).toBe(true);
+    expect(at(127, 'testnet').flag('enable_group_ops_native_function_msm')).toBe(false);
+    expect(at(135, 'mainnet').flag('enable_ristretto255_group_ops')).toBe(false);
+  });
+  it('later assignments of all chains win over earlier gated ones, and mainnet-only ones leave other chains as they were', () => {
+    // defer_unpaid_amplification: devnet on at 113, everyone off at 116, testnet on at 121
+    expect(at(114, 'unknown').flag('defer_unpaid_amplification')).toBe(true);
+    expect(at(116, 'unknown').flag('defer_unpaid_amplification')).toBe(false);
+    expect(at(121, 'testnet').flag('defer_unpaid_amplification')).toBe(true);
+    // gasless_max_computation_units: 50 000 off mainnet at 119, 5 000 everywhere at 122
+    expect(at(120, 'testnet').optionalInt('gasless_max_computation_units')).toBe(50_000);
+    expect(at(122, 'testnet').optionalInt('gasless_max_computation_units')).toBe(5_000);
+    // nitro attestation: off mainnet at 79 and 83, on mainnet at 84
+    expect(at(80, 'testnet').flag('enable_nitro_attestation')).toBe(true);
+    expect(at(80, 'mainnet').flag('enable_nitro_attestation')).toBe(false);
+    expect(at(83, 'testnet').optionalInt('transfer_party_transfer_internal_cost_base')).toBe(52);
   });
 });

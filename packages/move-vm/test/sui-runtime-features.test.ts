@@ -14,7 +14,8 @@ import {
   registerMoveStdlib,
   type CallArg,
   type CallResult,
-  type MoveVector,
+  MoveVector,
+  VecKind,
   type NativeContext,
   type NativeFunction,
 } from '@smi/move-vm';
@@ -109,6 +110,53 @@ describeWithFixtures('sui natives: object runtime features', ['fixtures', 'frame
       // re-created under the same id: the id is not reported as created or deleted
       expect(res.createdIds).toEqual([]);
       expect(res.deletedIds).toEqual([]);
+    });
+    describe('without minimize_child_object_mutations (mainnet before protocol 76): written or re-added children count as modified even when unchanged', () => {
+      const LT = ['u64', 'u64'];
+      /** `LinkedTable<u64, u64>` TABLE holding key 1 only. */
+      const linkedTable = (): unknown[] => [[[TABLE]], 1n, [MoveVector.fromValues(VecKind.U64, [1n])], [MoveVector.fromValues(VecKind.U64, [1n])]];
+      /** The stored `Field<u64, Node<u64, u64>>` of key 1 (no prev, no next, value 100). */
+      const storedNode: StoredObject = {
+        type: '0x2::dynamic_field::Field<u64, 0x2::linked_table::Node<u64, u64>>',
+        bcs: concat(bcs.address(fieldId(1n)), bcs.u64(1), Uint8Array.of(0, 0), bcs.u64(100)),
+        version: 9n,
+        owner: { $kind: 'ObjectOwner', address: TABLE },
+      };
+      const inputs = [{ id: TABLE, owner: { $kind: 'Shared' as const, initialSharedVersion: 1n }, version: 42n }];
+      /** Modified flags of the children after `run` with the flag `minimize` (protocol 135 otherwise). */
+      const modified = (minimize: boolean, run: (rt: ObjectRuntime) => void): boolean[] => {
+        const base = loadProtocolConfig(FIXTURES_ROOT, 135);
+        const protocolConfig = new ProtocolConfig({ version: base.version, values: base.values, featureFlags: { ...base.featureFlags, minimize_child_object_mutations: minimize } });
+        const rt = runtime(vm, { protocolConfig, inputObjects: inputs, childStore: (p, c) => (p === TABLE && c === fieldId(1n) ? storedNode : p === TABLE && c === fieldId(7n) ? storedField(7n, 5n) : undefined) });
+        run(rt);
+        const res = rt.results();
+        expect(res.writes.map((w) => w.id).every((id) => res.loadedChildObjects.some((l) => l.id === id && l.isModified))).toBe(true);
+        return res.loadedChildObjects.map((l) => l.isModified);
+      };
+      // push_back writes the old tail's `next`, pop_back writes it back: same value at the end
+      const pushPop = (rt: ObjectRuntime): void => {
+        const r = call(vm, rt, '0x2::linked_table::push_back', LT, [val(linkedTable()), val(2n), val(200n)]);
+        ok(call(vm, rt, '0x2::linked_table::pop_back', LT, [val(mutated(r, 0).value)]));
+      };
+      const removeAdd = (rt: ObjectRuntime): void => {
+        const r = call(vm, rt, '0x2::table::remove', T, [val(tableValue(1n)), val(7n)]);
+        ok(call(vm, rt, '0x2::table::add', T, [val(mutated(r, 0).value), val(7n), val(5n)]));
+      };
+      const borrowMut = (rt: ObjectRuntime): void => void ok(call(vm, rt, '0x2::linked_table::borrow_mut', LT, [val(linkedTable()), val(1n)]));
+
+      it('flag off: a write through a reference, or a remove and add, marks the child; a mutable borrow alone does not', () => {
+        expect(modified(false, pushPop)).toEqual([true]);
+        expect(modified(false, removeAdd)).toEqual([true]);
+        expect(modified(false, borrowMut)).toEqual([false]);
+      });
+      it('flag on (and without a config): only a changed value counts', () => {
+        expect(modified(true, pushPop)).toEqual([false]);
+        expect(modified(true, removeAdd)).toEqual([false]);
+        expect(modified(true, borrowMut)).toEqual([false]);
+        const rt = runtime(vm, { inputObjects: inputs, childStore: (p, c) => (p === TABLE && c === fieldId(1n) ? storedNode : undefined) });
+        pushPop(rt);
+        expect(rt.results().loadedChildObjects.map((l) => l.isModified)).toEqual([false]);
+      });
     });
     it('a stored child of another type: EFieldTypeMismatch (2); missing: EFieldDoesNotExist (1)', () => {
       const rt = runtime(vm, { childStore: provider([]) });

@@ -12,6 +12,7 @@ import {
   deriveObjectId,
   derivedObjectId,
   digestFromBase58,
+  digestToBase58,
   dynamicFieldId,
   encodeBcs,
   formatTypeTag,
@@ -25,6 +26,7 @@ import {
   type MovePackage,
   type SuiObject,
 } from '@smi/ptb';
+import { toBase58 } from '@mysten/bcs';
 
 const codeOf = (f: () => unknown): BcsErrorCode | undefined => {
   try {
@@ -63,6 +65,22 @@ describe('hashes and ids', () => {
     expect(deriveObjectId(digest, 0)).not.toBe(deriveObjectId(digest, 1));
     expect(codeOf(() => deriveObjectId(new Uint8Array(31), 0))).toBe('BCS_INVALID_DIGEST');
     expect(codeOf(() => deriveObjectId('0OIl', 0))).toBe('BCS_INVALID_DIGEST');
+  });
+
+  it('digestToBase58 spells digests as the generic base58 encoder does', () => {
+    let seed = 7;
+    const byte = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % 256;
+    const cases = [new Uint8Array(32), new Uint8Array(32).fill(255), Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? 1 : 0))];
+    for (let n = 0; n < 400; n++) {
+      const b = Uint8Array.from({ length: 32 }, byte);
+      b.fill(0, 0, n % 5); // leading zero bytes
+      if (n % 7 === 0) b[n % 32] = 0;
+      cases.push(b);
+    }
+    for (const b of cases) {
+      expect(digestToBase58(b)).toBe(toBase58(b));
+      expect(digestFromBase58(digestToBase58(b))).toEqual(b);
+    }
   });
 });
 

@@ -174,6 +174,21 @@ describeWithFixtures('PTB executor: results and values', ['fixtures', 'framework
       expect(objValue(env, obj)).toBe('7');
       expect(out.commandResults[0].mutatedReferences.map((m) => m.argument)).toEqual(['Input(0)']);
     });
+
+    it('dev inspect: a reference returned by a call stays a reference, so a write through it reaches what it borrows from', () => {
+      const tx = env.tx();
+      const T = ['u64', 'u64'];
+      const m = tx.moveCall('0x2::vec_map::empty', [], T);
+      tx.moveCall('0x2::vec_map::insert', [m, tx.pure('u64', 1), tx.pure('u64', 42)], T);
+      const r = tx.moveCall('0x2::vec_map::get_mut', [m, tx.pure('u64', 1)], T);
+      tx.moveCall(`${pkg}::h::add_to`, [r, tx.pure('u64', 5)]);
+      tx.moveCall(`${pkg}::h::read`, [r]);
+      const g = tx.moveCall('0x2::vec_map::get', [m, tx.pure('u64', 1)], T);
+      tx.moveCall(`${pkg}::h::read`, [g]);
+      const out = env.execute(tx.build(), { checks: 'relaxed' });
+      expectSuccess(out);
+      expect([returned(env, out, 4), returned(env, out, 6)]).toEqual(['47', '47']);
+    });
   });
 
   describe('unused values', () => {

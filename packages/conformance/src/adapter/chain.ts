@@ -6,7 +6,7 @@
  * (normal, dry run, dev inspect), commit, and the effects summary in upstream's order.
  */
 import { canonicalAddress, type MovePackage } from '@smi/bytecode';
-import { type ProtocolConfig } from '@smi/move-vm';
+import { cryptoOptionsFromProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import {
   type AccumulatorWriteV1,
   blake2b256,
@@ -140,7 +140,9 @@ export class AdapterChain implements NameContext {
   private mockCounter = 0n;
 
   constructor(packages: readonly MovePackage[], protocolConfig: ProtocolConfig, accountNames: readonly string[], namedAddresses: readonly [string, string][]) {
-    this.env = SimulationEnvironment.create({ packages, protocolConfig, gasPrice: REFERENCE_GAS_PRICE, clockMs: 0n });
+    // The crypto natives follow the config's feature flags and costs (its version and chain).
+    const natives = cryptoOptionsFromProtocolConfig(protocolConfig);
+    this.env = SimulationEnvironment.create({ packages, protocolConfig, natives, gasPrice: REFERENCE_GAS_PRICE, clockMs: 0n });
     // Genesis holds the framework packages as objects too.
     for (const p of packages) if (!this.env.store.has(p.id)) this.env.store.put(p.id, packageObjectOf(p));
     for (const [name, addr] of [

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MovePackage } from '@smi/bytecode';
+import { deserializeModule, serializeModule, type MovePackage } from '@smi/bytecode';
 import type { BytecodeDependency } from '@smi/bytecode/build';
 import { AdapterError } from './errors.js';
 
@@ -137,21 +137,59 @@ export async function compileTaskSource(req: CompileRequest): Promise<CompiledPa
   hash.update('\0');
   hash.update(manifest);
   hash.update('\0');
-  hash.update(req.source);
+  // The source compiled, then the identifiers it stands in for (none: the key stays the same).
+  const { source, longNames } = shortenIdentifiers(req.source);
+  hash.update(source);
+  for (const [standIn, long] of longNames) hash.update(`\0${standIn}=${long}`);
   for (const { pkg, addressName } of req.packages) hash.update(`\0${addressName ?? ''}:${packageHash(pkg)}`);
   const key = hash.digest('hex');
   const cached = readCache(req.cacheDir, key);
   if (cached !== undefined) return compiled(cached);
   let out: CompiledPackage | string;
   try {
-    const r = await compileMovePackage({ files: { 'Move.toml': manifest, 'sources/test.move': req.source }, dependencies: deps, silenceWarnings: true });
-    out = { namedAddress: own, modules: r.modules.map((m) => ({ name: m.name, bytes: m.bytes })) };
+    const r = await compileMovePackage({ files: { 'Move.toml': manifest, 'sources/test.move': source }, dependencies: deps, silenceWarnings: true });
+    out = { namedAddress: own, modules: r.modules.map((m) => restoreIdentifiers(m, longNames)) };
   } catch (e) {
     if (!(e instanceof MoveCompileError)) throw e;
     out = e.message;
   }
   writeCache(req.cacheDir, key, out);
   return compiled(out);
+}
+
+/** Longest identifier the WASM builder's bytecode verifier accepts (`max_move_identifier_len`). */
+const MAX_IDENTIFIER_LENGTH = 128;
+
+/**
+ * The source with every identifier longer than {@link MAX_IDENTIFIER_LENGTH} replaced by a
+ * shorter stand-in (string literals, numbers and comments untouched), and the stand-ins.
+ * Upstream's compiler emits such modules and their publish fails at execution
+ * (`IDENTIFIER_TOO_LONG`); the WASM builder verifies what it compiles and refuses them.
+ */
+function shortenIdentifiers(source: string): { source: string; longNames: Map<string, string> } {
+  const longNames = new Map<string, string>();
+  const standIn = new Map<string, string>();
+  const token = /x"[^"]*"|b"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\/|[0-9][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*/g;
+  const out = source.replace(token, (t) => {
+    if (t.length <= MAX_IDENTIFIER_LENGTH || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(t)) return t;
+    let s = standIn.get(t);
+    if (s === undefined) {
+      s = `${t.slice(0, 64)}_smi_long_${standIn.size}`;
+      standIn.set(t, s);
+      longNames.set(s, t);
+    }
+    return s;
+  });
+  return { source: out, longNames };
+}
+
+/** A compiled module with its long identifiers back in place of their stand-ins. */
+function restoreIdentifiers(m: { name: string; bytes: Uint8Array }, longNames: ReadonlyMap<string, string>): { name: string; bytes: Uint8Array } {
+  if (longNames.size === 0) return { name: m.name, bytes: m.bytes };
+  const module = deserializeModule(m.bytes);
+  if (!module.identifiers.some((id) => longNames.has(id))) return { name: m.name, bytes: m.bytes };
+  const identifiers = module.identifiers.map((id) => longNames.get(id) ?? id);
+  return { name: longNames.get(m.name) ?? m.name, bytes: serializeModule({ ...module, identifiers }) };
 }
 
 function compiled(value: CompiledPackage | string): CompiledPackage {

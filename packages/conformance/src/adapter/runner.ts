@@ -7,7 +7,7 @@
  * on what the skipped task would have done).
  */
 import { deserializeModule, serializeModule, type MovePackage } from '@smi/bytecode';
-import { type ConfigValue, ProtocolConfig } from '@smi/move-vm';
+import { type ConfigValue, ProtocolConfig, protocolConfigForChain, type SuiChain } from '@smi/move-vm';
 import { type CallArg, type Command, decodeObject, formatTypeTag, packageDigest, parseTypeTag, type SuiObject } from '@smi/ptb';
 import type { TransactionalTask } from '@smi/move-ir';
 import { AdapterChain, type TxMode, type TxOutcome } from './chain.js';
@@ -178,6 +178,11 @@ class FileRunner {
     for (const z of zeroed) named.set(z, ZERO);
     for (const [n, a] of renamed) named.set(n, a);
     if (own !== null && !named.has(own)) throw new AdapterError('INVALID_TEST', `unbound named address ${own}`);
+    // A package named at a non-zero address (std's, or a package published before) compiles at
+    // 0x0 and is then placed there, as upstream compiles it: its publish then fails
+    // (`PublishErrorNonZeroAddress`).
+    const ownAddress = own === null ? ZERO : (named.get(own) ?? ZERO);
+    if (own !== null && ownAddress !== ZERO) named.set(own, ZERO);
     // The newest version of every package, named by the address its modules carry.
     const newest = new Map<string, MovePackage>();
     for (const id of this.chain.env.vm.packageIds()) {
@@ -188,14 +193,16 @@ class FileRunner {
     }
     const nameOf = new Map<string, string>();
     for (const [n, a] of [...named.entries()].sort((x, y) => (x[0] < y[0] ? -1 : 1))) if (!nameOf.has(a) && !zeroed.includes(n)) nameOf.set(a, n);
-    // A name already bound to a published package compiles at that address (the publish then
-    // fails as upstream's does); that package is not also a dependency.
-    const ownAddress = own === null ? ZERO : (named.get(own) ?? ZERO);
-    const packages = [...newest.values()].filter((pkg) => ownAddress === ZERO || pkg.originalId !== ownAddress).map((pkg) => ({ pkg, addressName: nameOf.get(pkg.originalId) ?? null }));
+    const packages = [...newest.values()].map((pkg) => ({ pkg, addressName: nameOf.get(pkg.originalId) ?? null }));
     const compiled = await compileTaskSource({ source, namedAddresses: named, packages, cacheDir: this.options.cacheDir });
     const ff = this.fileFormat;
-    if (ff === null) return compiled;
-    return { ...compiled, modules: compiled.modules.map((m) => ({ name: m.name, bytes: serializeModule(deserializeModule(m.bytes), ff) })) };
+    if (ff === null && ownAddress === ZERO) return compiled;
+    const rewrite = (bytes: Uint8Array): Uint8Array => {
+      const m = deserializeModule(bytes);
+      const placed = ownAddress === ZERO ? m : { ...m, addressIdentifiers: m.addressIdentifiers.map((a) => (a === ZERO ? ownAddress : a)) };
+      return ff === null ? serializeModule(placed) : serializeModule(placed, ff);
+    };
+    return { ...compiled, modules: compiled.modules.map((m) => ({ name: m.name, bytes: rewrite(m.bytes) })) };
   }
 
   private async publish(task: TransactionalTask, cmd: PublishCommand): Promise<string | undefined> {
@@ -396,7 +403,6 @@ class FileRunner {
 
 /** Options of `init` that only shape the test network, not what the runner models. */
 const IGNORED_INIT = new Set([
-  'chain',
   'file-format',
   'flavor',
   'enable-feature-flags',
@@ -407,10 +413,17 @@ const IGNORED_INIT = new Set([
   'gasless-max-unused-inputs',
 ]);
 
-/** The protocol config with `init`'s test overrides (feature flags, gasless, max gas). */
-function withTestOverrides(cfg: ProtocolConfig, other: Record<string, string[]>): ProtocolConfig {
-  const unknown = Object.keys(other).filter((k) => !IGNORED_INIT.has(k));
+const CHAINS: readonly SuiChain[] = ['mainnet', 'testnet', 'unknown'];
+
+/** The protocol config with `init`'s test overrides (chain, feature flags, gasless, max gas). */
+function withTestOverrides(mainnetCfg: ProtocolConfig, other: Record<string, string[]>): ProtocolConfig {
+  const unknown = Object.keys(other).filter((k) => k !== 'chain' && !IGNORED_INIT.has(k));
   if (unknown.length > 0) throw new AdapterError('UNSUPPORTED', `init --${unknown[0]}`);
+  // `--chain testnet|unknown`: the flags upstream gates on the chain (our snapshots are mainnet's).
+  const chainName = other.chain?.[0] ?? 'mainnet';
+  const chain = CHAINS.find((c) => c === chainName);
+  if (chain === undefined) throw new AdapterError('UNSUPPORTED', `init --chain ${chainName}`);
+  const cfg = protocolConfigForChain(mainnetCfg, chain);
   const flags: Record<string, ConfigValue> = { ...cfg.featureFlags };
   const values: Record<string, ConfigValue> = { ...cfg.values };
   for (const f of other['enable-feature-flags'] ?? []) flags[f] = true;

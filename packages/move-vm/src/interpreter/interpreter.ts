@@ -9,6 +9,7 @@ import type { TranslatedCode } from '../loader/translated.js';
 import { vecKindOf } from '../values/bcs.js';
 import { borrowElement, borrowSlot, copyValue, peekRef, readRef, valuesEqual, VariantValue, writeRef } from '../values/value.js';
 import { MoveVector } from '../values/vector.js';
+import { noteWrite, noteWriteRef } from '../values/write-watch.js';
 import { arithmeticError, castValue, NUM_MAX, BIG_MAX, shlBig, shlNum } from './arith.js';
 import type { FunctionInstance } from './instance.js';
 import { Op } from './ops.js';
@@ -250,6 +251,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         case Op.WRITE_REF: {
           const r = stack[--sp];
           const v = stack[--sp];
+          noteWriteRef(r);
           writeRef(r, v);
           break;
         }
@@ -484,6 +486,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             throw op === Op.VEC_PUSH_BACK ? vectorError(VectorError.VEC_SIZE_LIMIT_REACHED, msg) : nativeVectorError(tc, arg, VectorError.VEC_SIZE_LIMIT_REACHED, msg);
           }
           v.push(e);
+          noteWrite(v);
           if (op === Op.NAT_VEC_PUSH_BACK) gasLeft -= gas.nativeBase;
           break;
         }
@@ -495,6 +498,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             throw op === Op.VEC_POP_BACK ? vectorError(VectorError.POP_EMPTY_VEC, msg) : nativeVectorError(tc, arg, VectorError.POP_EMPTY_VEC, msg);
           }
           stack[sp - 1] = v.pop();
+          noteWrite(v);
           if (op === Op.NAT_VEC_POP_BACK) gasLeft -= gas.nativeBase;
           break;
         }
@@ -517,6 +521,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             throw op === Op.VEC_SWAP ? vectorError(VectorError.INDEX_OUT_OF_BOUNDS, msg) : nativeVectorError(tc, arg, VectorError.INDEX_OUT_OF_BOUNDS, msg);
           }
           v.swap(i, j);
+          noteWrite(v);
           if (op === Op.NAT_VEC_SWAP) gasLeft -= gas.nativeBase;
           break;
         }

@@ -10,6 +10,7 @@ import { type Type, TypeKind } from '../types/runtime-type.js';
 import { vecKindOf } from '../values/bcs.js';
 import { borrowElement, peekRef } from '../values/value.js';
 import { MoveVector } from '../values/vector.js';
+import { noteWrite } from '../values/write-watch.js';
 import { formatDebugValue } from './debug-format.js';
 import type { NativeContext, NativeFunction, NativeRegistry } from './registry.js';
 
@@ -43,12 +44,15 @@ const vector: Record<string, NativeFunction> = {
     const v = peekRef(r) as MoveVector;
     if (v.length >= ctx.limits.maxVectorLength) throw vectorError(VectorError.VEC_SIZE_LIMIT_REACHED);
     v.push(e);
+    noteWrite(v);
     return [];
   },
   pop_back: (_ctx, _t, [r]) => {
     const v = peekRef(r) as MoveVector;
     if (v.length === 0) throw vectorError(VectorError.POP_EMPTY_VEC);
-    return [v.pop()];
+    const e = v.pop();
+    noteWrite(v);
+    return [e];
   },
   destroy_empty: (_ctx, _t, [v]) => {
     if ((v as MoveVector).length !== 0) throw vectorError(VectorError.VEC_UNPACK_PARITY_MISMATCH);
@@ -60,6 +64,7 @@ const vector: Record<string, NativeFunction> = {
     const b = index(j);
     if (a >= v.length || b >= v.length) throw vectorError(VectorError.INDEX_OUT_OF_BOUNDS);
     v.swap(a, b);
+    noteWrite(v);
     return [];
   },
 };

@@ -10,6 +10,7 @@
  */
 import { BcsReader, BcsType, BcsWriter, compareBcsBytes, fromBase58, toBase58 } from '@mysten/bcs';
 import { BcsError, toBcsError } from './errors.js';
+import { base58Of32, writeUleb } from './fast-encode.js';
 
 /** A codec whose decoded and encodable values have the same type `T`. */
 export type Codec<T> = BcsType<T, T>;
@@ -112,7 +113,7 @@ export const U64: Codec<bigint> = register(
       const lo = r.read32();
       return (BigInt(r.read32()) << 32n) | BigInt(lo);
     },
-    write: (v, w) => void w.write64(v),
+    write: (v, w) => void w.write32(Number(v & 0xffffffffn)).write32(Number(v >> 32n)), // = write64, without BigInt division per byte
     serializedSize: () => 8,
     validate: (v) => {
       if (typeof v !== 'bigint' || v < 0n || v > U64_MAX) throw invalid(`expected u64 bigint, got ${String(v)}`);
@@ -149,7 +150,7 @@ export const Str: Codec<string> = register(
     read: (r) => utf8Decoder.decode(r.readBytes(r.readULEB())),
     write: (v, w) => {
       const bytes = utf8Encoder.encode(v);
-      w.writeULEB(bytes.length);
+      writeUleb(w, bytes.length);
       w.writeBytes(bytes);
     },
     validate: (v) => {
@@ -170,7 +171,7 @@ export const Bytes: Codec<Uint8Array> = register(
     name: 'vector<u8>',
     read: (r) => r.readBytes(r.readULEB()).slice(),
     write: (v, w) => {
-      w.writeULEB(v.length);
+      writeUleb(w, v.length);
       w.writeBytes(v);
     },
     validate: (v) => checkBytes(v),
@@ -271,7 +272,7 @@ export const Address: Codec<string> = register(
 /** Base58 text of a 32-byte digest. */
 export function digestToBase58(bytes: Uint8Array): string {
   if (bytes.length !== 32) throw new BcsError('BCS_INVALID_DIGEST', `a digest has 32 bytes, got ${bytes.length}`);
-  return toBase58(bytes);
+  return base58Of32(bytes);
 }
 
 /** The 32 bytes of a base58 digest. */
@@ -313,7 +314,7 @@ export const Digest: Codec<string> = register(
       return toBase58(r.readBytes(32));
     },
     write: (v, w) => {
-      w.writeULEB(32);
+      writeUleb(w, 32);
       w.writeBytes(digestBytesForWrite(v));
     },
     serializedSize: () => 33,
@@ -342,7 +343,7 @@ export function vector<T>(element: Codec<T>): Codec<T[]> {
         return out;
       },
       write: (v, w) => {
-        w.writeULEB(v.length);
+        writeUleb(w, v.length);
         v.forEach((x, i) => {
           try {
             element.write(x, w);
@@ -370,9 +371,9 @@ export function option<T>(element: Codec<T>): Codec<T | null> {
         return tag === 0 ? null : element.read(r);
       },
       write: (v, w) => {
-        if (v === null || v === undefined) w.writeULEB(0);
+        if (v === null || v === undefined) writeUleb(w, 0);
         else {
-          w.writeULEB(1);
+          writeUleb(w, 1);
           element.write(v, w);
         }
       },
@@ -426,7 +427,7 @@ export function map<K, V>(key: Codec<K>, value: Codec<V>): Codec<Map<K, V>> {
         for (let i = 1; i < entries.length; i++) {
           if (compareBcsBytes(entries[i - 1][0], entries[i][0]) === 0) throw invalid('duplicate map key');
         }
-        w.writeULEB(entries.length);
+        writeUleb(w, entries.length);
         entries.forEach(([kb, x], i) => {
           w.writeBytes(kb);
           writeField(value, x, w, i);
@@ -533,7 +534,7 @@ export function enumType<V extends object>(name: string, variants: VariantCodecs
         const rec = v as Record<string, unknown>;
         const kind = variantOf(rec);
         const i = index.get(kind) as number;
-        w.writeULEB(i);
+        writeUleb(w, i);
         const codec = list[i][1];
         if (codec !== null) writeField(codec, rec[kind], w, kind);
       },

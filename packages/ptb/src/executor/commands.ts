@@ -5,7 +5,9 @@
  */
 import { Ability } from '@smi/bytecode';
 import {
+  checkLayoutNodes,
   formatType,
+  layoutNodeRule,
   MoveVector,
   type MoveVM,
   type ObjectRuntime,
@@ -25,6 +27,7 @@ import { formatTypeTag, type TypeTag } from '../bcs/type-tag.js';
 import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
 import { type ExecutionState, type Slot, vmInputFailure } from './state.js';
 import type { CommandResult } from './types.js';
+import { ensureSerializedSize, ptbValueBound, type SizeBound, ulebSize } from './value-size.js';
 
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
 
@@ -128,6 +131,39 @@ export function callFailure(r: Exclude<CallResult, { $kind: 'Success' }>): Execu
   }
 }
 
+/** A value layout with too many nodes, as Sui reports it (without a location). */
+export function layoutFailure(e: VmError): ExecutionFailure {
+  if (e.code === 'VM_MAX_TYPE_NODES_REACHED') return new ExecutionFailure({ $kind: 'MovePrimitiveRuntimeError', MovePrimitiveRuntimeError: null } as never, e.message);
+  return simpleFailure('VMVerificationOrDeserializationError', e.message);
+}
+
+/**
+ * `max_type_to_layout_nodes` on what Sui lays out after a Move call: the return values
+ * (before protocol 104, whose VM serializes them), then the events the call emitted.
+ */
+function checkCallLayouts(vm: MoveVM, returned: readonly { type: Type }[], events: readonly { type: Type }[]): void {
+  const rule = layoutNodeRule(vm.protocolConfig);
+  try {
+    if (vm.protocolConfig?.flag('enable_ptb_execution_v2') === false) for (const v of returned) checkLayoutNodes(vm.types, v.type, rule);
+    for (const e of events) checkLayoutNodes(vm.types, e.type, rule);
+  } catch (e) {
+    if (e instanceof VmError) throw layoutFailure(e);
+    throw e;
+  }
+}
+
+/** `max_type_to_layout_nodes` on the objects written at the end of a transaction (a failure of no command). */
+export function writesLayoutFailure(vm: MoveVM, writes: readonly { type: Type }[]): ExecutionFailure | null {
+  const rule = layoutNodeRule(vm.protocolConfig);
+  try {
+    for (const w of writes) checkLayoutNodes(vm.types, w.type, rule);
+  } catch (e) {
+    if (e instanceof VmError) return layoutFailure(e);
+    throw e;
+  }
+  return null;
+}
+
 function argName(a: Argument): string {
   switch (a.$kind) {
     case 'GasCoin':
@@ -222,7 +258,8 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   if (!env.relaxed && privateEntry && anywhere) state.checkEntryArguments();
   if (withCtx) pushCtx();
   if (env.eventModule === null) env.eventModule = { packageId: call.package, module: call.module };
-  (env.eventModules ??= []).push({ from: env.runtime.emittedEvents().length, packageId: call.package, module: call.module });
+  const eventsFrom = env.runtime.emittedEvents().length;
+  (env.eventModules ??= []).push({ from: eventsFrom, packageId: call.package, module: call.module });
   const r = vm.call(`${call.package}::${call.module}::${call.function}`, {
     typeArgs,
     args,
@@ -242,14 +279,17 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
     }
     throw f;
   }
+  checkCallLayouts(vm, r.returnValues, env.runtime.emittedEvents().slice(eventsFrom));
   // A `&mut TxContext` comes back with the ids the Move code counted (older frameworks).
   for (const m of r.mutatedReferences) {
     const b = m.value.bcs;
     if (ctxAt[m.argIndex] === true && b.length >= 8) env.runtime.syncIdsCreated(new DataView(b.buffer, b.byteOffset + b.length - 8, 8).getBigUint64(0, true));
   }
-  // References returned to the PTB (protocol feature `allow_references_in_ptbs`) keep their
-  // reference type; the slot holds the value read through them.
-  const refsAllowed = vm.protocolConfig?.flag('allow_references_in_ptbs') === true;
+  // References returned to the PTB (protocol feature `allow_references_in_ptbs`, and dev
+  // inspect from protocol 108) keep their reference type; the slot holds the reference, so a
+  // later write through it reaches the value it borrows from. The older executor's dev inspect
+  // kept the value read through it.
+  const refsAllowed = vm.protocolConfig?.flag('allow_references_in_ptbs') === true || (env.relaxed && anywhere);
   const declared = r.returnValues.map((_, idx) => vm.types.subst(fn.returns[idx], typeArgs));
   if (!env.relaxed && !refsAllowed) {
     declared.forEach((d, idx) => {
@@ -258,7 +298,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
       }
     });
   }
-  state.pushResults(r.returnValues.map((v, idx) => ({ value: v.value, type: refsAllowed ? declared[idx] : v.type })));
+  state.pushResults(r.returnValues.map((v, idx) => (refsAllowed && v.reference !== undefined ? { value: v.reference, type: declared[idx] } : { value: v.value, type: v.type })));
   if (!anywhere) {
     // Returned values are tainted; a `&mut` argument takes the kind of the call that wrote it last.
     const taint = (env.nonEntryValues ??= new WeakSet());
@@ -369,6 +409,9 @@ export function makeMoveVec(env: CommandEnv, typeTag: TypeTag | null, elements: 
   if (elem === null && elements.length === 0) throw simpleFailure('TypeArityMismatch', 'an empty MakeMoveVec needs a type');
   const values: unknown[] = [];
   let tainted = false;
+  // `max_ptb_value_size`: the vector's bytes so far, checked after each element.
+  let bound: SizeBound | null | undefined;
+  let size = ulebSize(elements.length);
   elements.forEach((a, i) => {
     if (env.nonEntryValues?.has(state.slot(a, i)) === true) tainted = true;
     if (elem === null) {
@@ -379,7 +422,13 @@ export function makeMoveVec(env: CommandEnv, typeTag: TypeTag | null, elements: 
       }
       elem = slot.type;
     }
-    values.push(state.take(a, elem, i).value);
+    const value = state.take(a, elem, i).value;
+    values.push(value);
+    if (bound === undefined) bound = ptbValueBound(vm, elem, 'vector-elem');
+    if (bound !== null) {
+      size += vm.bcs.encode(value, elem).length;
+      ensureSerializedSize(size, bound);
+    }
   });
   const t = vm.types.vector(elem as Type);
   const v = MoveVector.fromValues(vecKindOf(elem as Type), values);

@@ -13,7 +13,7 @@ import type { ExecutionStatus } from '../bcs/execution-status.js';
 import type { Owner, SuiObject } from '../bcs/object.js';
 import { parseStructTag, type TypeTag } from '../bcs/type-tag.js';
 import { normalizeAddress } from '../bcs/codec.js';
-import type { CommandEnv } from './commands.js';
+import { type CommandEnv, writesLayoutFailure } from './commands.js';
 import { accumulatorChanges, fundsRecipients } from './accumulators.js';
 import { coinBalance, type GasLocation, setCoinBalance, suiBalanceEvent } from './gas-payment.js';
 import { canonicalType, gaslessExecutionError, isGaslessTransaction } from './gasless.js';
@@ -231,6 +231,8 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
       }
       writes.set(w.id, { id: w.id, type: w.type, value: w.value, owner, bcs: w.bcs });
     }
+    // The objects written are laid out to be serialized (`max_type_to_layout_nodes`).
+    failure = writesLayoutFailure(vm, r.writes);
     for (const c of r.loadedChildObjects) children.set(c.id, { version: c.version, object: loaded.runtimeObjects.get(c.id), modified: c.isModified });
     const deletedIds = new Set(r.deletedIds);
     // Input objects (the gas coin included).

@@ -137,15 +137,22 @@ export function checkUnifiedLinkage(vm: MoveVM, store: ObjectStore, commands: re
   };
   for (const id of NATIVE) t.add(id, 'exact');
   const orderIndependentUpgrades = cfg.flag('enable_order_independent_upgrade_init_linkage');
+  const added = new Set<string>();
   for (let i = 0; i < commands.length; i++) {
     const c = commands[i];
     const failure = at(i, () => {
       switch (c.$kind) {
         case 'MoveCall': {
           const call = c.MoveCall;
-          const fn = vm.resolveFunctionIfExists(call.package, call.module, call.function);
-          if (fn === undefined) return;
-          t.addPackage(call.package, 'exact', fn.visibility === 'Public' ? 'atLeast' : 'exact');
+          // Adding the same constraints again changes nothing (see `unify`), so a function
+          // called again adds only its type arguments.
+          const key = `${call.package}::${call.module}::${call.function}`;
+          if (!added.has(key)) {
+            const fn = vm.resolveFunctionIfExists(call.package, call.module, call.function);
+            if (fn === undefined) return;
+            t.addPackage(call.package, 'exact', fn.visibility === 'Public' ? 'atLeast' : 'exact');
+            added.add(key);
+          }
           t.addTypes(call.typeArguments);
           return;
         }

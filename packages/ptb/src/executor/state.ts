@@ -11,6 +11,7 @@ import {
   copyValue,
   formatType,
   type MoveVM,
+  readRef,
   type Type,
   TypeKind,
   VmError,
@@ -19,6 +20,7 @@ import type { Argument } from '../bcs/transaction.js';
 import { Cliques } from './entry-rules.js';
 import type { GasCoinTransfer } from './gas-payment.js';
 import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
+import { ensureSerializedSize, ptbValueBound } from './value-size.js';
 
 const STD = '0x0000000000000000000000000000000000000000000000000000000000000001';
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
@@ -199,6 +201,11 @@ export class ExecutionState {
   /** Decode pure bytes as `t` (checked: pure types only, valid BCS and contents). */
   private readPure(s: Slot, t: Type, argIdx: number): unknown {
     if (!isPureType(t) && !this.relaxedPure) throw argumentError(argIdx, 'InvalidUsageOfPureArg', `a pure argument cannot be a ${formatType(t)}`);
+    if (this.relaxedPure) {
+      // Dev inspect (protocols 80 to 103): the bytes are bounded by the type's `max_ptb_value_size` share.
+      const bound = ptbValueBound(this.vm, t, 'raw');
+      if (bound !== null) ensureSerializedSize((s.bytes as Uint8Array).length, bound);
+    }
     let v: unknown;
     try {
       v = this.vm.bcs.decode(s.bytes as Uint8Array, t);
@@ -244,10 +251,10 @@ export class ExecutionState {
    */
   take(arg: Argument, t: Type | null, argIdx: number, command: 'move' | 'transfer' | 'merge-source' | 'send-funds' = 'move'): { value: unknown; type: Type } {
     const s = this.slot(arg, argIdx);
-    // A reference result taken by value is read through.
+    // A reference result taken by value is read through (the slot holds the reference).
     if (s.kind === 'result' && s.holder !== null && s.type !== null && isRefType(s.type) && (t === null || !isRefType(t))) {
       this.touch(s, argIdx, 'copy');
-      return { value: copyValue(s.holder[0]), type: s.type.elem as Type };
+      return { value: readRef(s.holder[0]), type: s.type.elem as Type };
     }
     if (s.kind === 'pure') {
       if (t === null) throw argumentError(argIdx, 'InvalidUsageOfPureArg', 'a pure argument has no type here');

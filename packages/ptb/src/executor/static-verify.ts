@@ -221,12 +221,13 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
       live.delete(v.ref);
     }
   };
-  // A pure input is a distinct location per type it is used at (its bytes read as that type).
-  const keyOf = (a: TypedArg): string => {
-    const k = locationKey(a.usage.loc);
-    if (a.usage.loc.kind !== 'pure') return k;
-    return `${k}:${formatType(isRef(a.type) ? (a.type.elem as Type) : a.type)}`;
+  // A pure or `Receiving` input is a distinct location per type it is used at (upstream
+  // `PureInput`/`ReceivingInput`): a `Receiving<A>` moved out leaves its `Receiving<B>`.
+  const typeSuffix = (a: TypedArg): string => {
+    const k = a.usage.loc.kind;
+    return k === 'pure' || k === 'receiving' ? `:${formatType(isRef(a.type) ? (a.type.elem as Type) : a.type)}` : '';
   };
+  const keyOf = (a: TypedArg): string => locationKey(a.usage.loc) + typeSuffix(a);
   const borrowedLoc = (a: TypedArg): boolean => {
     if (live.size === 0) return false;
     const key = keyOf(a);
@@ -239,10 +240,10 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
     const l = a.usage.loc;
     if (move && borrowedLoc(a)) throw argumentError(a.idx, 'CannotMoveBorrowedValue', 'moved while borrowed');
     if (!move) a.borrowed = borrowedLoc(a);
-    const v = values.get(l);
+    const v = values.get(l, typeSuffix(a));
     if (v === null) throw argumentError(a.idx, 'ArgumentWithoutValue', 'no value');
     if (move) {
-      values.set(l, null);
+      values.set(l, null, typeSuffix(a));
       return v;
     }
     return v === 'value' ? 'value' : newRef(v.ref.mut, v.ref.roots, v.ref.depth);
@@ -254,7 +255,7 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
       case 'copy':
         return value(a, u.use === 'move');
       case 'borrow': {
-        const v = values.get(u.loc);
+        const v = values.get(u.loc, typeSuffix(a));
         if (v === null) throw argumentError(a.idx, 'ArgumentWithoutValue', 'no value');
         return newRef(u.mut, new Set([keyOf(a)]), 0);
       }

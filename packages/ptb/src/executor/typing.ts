@@ -10,6 +10,7 @@
 import { Ability, type CompiledModule, deserializeModule, moduleName } from '@smi/bytecode';
 import { formatType, type LoadedFunction, type MoveVM, type Type, TypeKind, VmError } from '@smi/move-vm';
 import type { Argument, Command } from '../bcs/transaction.js';
+import { formatTypeTag } from '../bcs/type-tag.js';
 import { resolveTypeTag } from './commands.js';
 import { argumentError, type CommandArgumentErrorKind, ExecutionFailure, simpleFailure } from './errors.js';
 import { type Slot, vmInputFailure } from './state.js';
@@ -157,12 +158,18 @@ function rejectAddedInit(vm: MoveVM, packageId: string, moduleBytes: readonly Ui
 
 /** Load every Move call's function and type arguments (and MakeMoveVec types), in command order. */
 function loadCommands(env: TypingEnv, commands: readonly Command[]): (TypedFunction | Type | null)[] {
+  // A function called again with the same type arguments loads the same way (the VM's
+  // packages do not change while a transaction is typed): reuse the first load.
+  const loaded = new Map<string, TypedFunction>();
   return commands.map((c, i) => {
     try {
       if (c.$kind === 'MakeMoveVec') return c.MakeMoveVec.type === null ? null : resolveTypeTag(env.vm, c.MakeMoveVec.type, SUI, 0);
       if (c.$kind === 'Upgrade' && env.vm.protocolConfig?.flag('enable_init_on_upgrade') === true) rejectAddedInit(env.vm, c.Upgrade.package, c.Upgrade.modules);
       if (c.$kind !== 'MoveCall') return null;
       const call = c.MoveCall;
+      const key = `${call.package}::${call.module}::${call.function}<${call.typeArguments.map((t) => formatTypeTag(t)).join(',')}>`;
+      const hit = loaded.get(key);
+      if (hit !== undefined) return { ...hit, params: [...hit.params], returns: [...hit.returns] };
       const typeArgs = call.typeArguments.map((t, j) => resolveTypeTag(env.vm, t, call.package, j));
       let fn: LoadedFunction;
       try {
@@ -182,7 +189,7 @@ function loadCommands(env: TypingEnv, commands: readonly Command[]): (TypedFunct
           throw simpleFailure('VMVerificationOrDeserializationError', `CONSTRAINT_NOT_SATISFIED: type argument ${j} (${formatType(t)}) of ${call.function}`);
         }
       });
-      return {
+      const typed: TypedFunction = {
         fn,
         address: call.package,
         module: call.module,
@@ -190,6 +197,8 @@ function loadCommands(env: TypingEnv, commands: readonly Command[]): (TypedFunct
         params: fn.params.map((p) => env.vm.types.subst(p, typeArgs)),
         returns: fn.returns.map((r) => env.vm.types.subst(r, typeArgs)),
       };
+      loaded.set(key, typed);
+      return { ...typed, params: [...typed.params], returns: [...typed.returns] };
     } catch (e) {
       if (e instanceof ExecutionFailure) e.command ??= i;
       throw e;

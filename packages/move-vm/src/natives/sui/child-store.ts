@@ -13,6 +13,7 @@
 import type { BcsCodec } from '../../values/bcs.js';
 import { copyValue, valuesEqual } from '../../values/value.js';
 import type { Type, TypeTable } from '../../types/runtime-type.js';
+import { watchWrites } from '../../values/write-watch.js';
 import { MemoryLimitSubStatus, invariantViolation, memoryLimitError, suiVmError } from './errors.js';
 import { formatTypeTag, parseSuiTypeTag, typeKey } from './type-tag.js';
 import { collectUids } from './values.js';
@@ -66,6 +67,12 @@ export interface ChildEntry {
   value: unknown;
   /** `null`: nothing existed when first seen (upstream `ObjectFingerprint::Empty`). */
   fingerprint: Fingerprint | null;
+  /**
+   * Written through a reference, or removed and added back (upstream `GlobalDataStatus::Dirty`):
+   * what counts as a change while `minimize_child_object_mutations` is off. Writes are seen only
+   * then (the store watches the loaded value).
+   */
+  dirty: boolean;
 }
 
 interface CachedObject {
@@ -90,6 +97,12 @@ export interface ChildStoreConfig {
   maxStoreEntries: () => number;
   /** `true` when `id` was created in this transaction (a new parent has no children in storage). */
   isNew: (id: string) => boolean;
+  /**
+   * Feature flag `minimize_child_object_mutations` (default on): a child loaded from storage
+   * counts as changed when its value differs at the end. Off (before protocol 76 on mainnet),
+   * when it was written through a reference or removed, even if its value is the same.
+   */
+  minimizeMutations?: () => boolean;
 }
 
 /** Result of looking a child up with a type. */
@@ -196,7 +209,7 @@ export class ChildObjectStore {
     const { cache, obj } = this.fromStorage(parent, child);
     let entry: ChildEntry;
     if (obj === null) {
-      entry = { owner: parent, type, key, value: undefined, fingerprint: null };
+      entry = { owner: parent, type, key, value: undefined, fingerprint: null, dirty: false };
     } else {
       if (obj.key !== key) return { kind: 'mismatchedType' };
       let value: unknown;
@@ -212,7 +225,8 @@ export class ChildObjectStore {
           if (id !== child) this.wrappedContainers.set(id, child);
         }
       }
-      entry = { owner: parent, type, key, value, fingerprint: { owner: parent, key, value: copyValue(value) } };
+      entry = { owner: parent, type, key, value, fingerprint: { owner: parent, key, value: copyValue(value) }, dirty: false };
+      if (!this.minimizeMutations()) watchWrites(value, entry);
     }
     const lim = this.config.maxStoreEntries();
     if (count >= lim) {
@@ -232,7 +246,8 @@ export class ChildObjectStore {
       );
     }
     this.store.delete(child);
-    this.store.set(child, { owner: parent, type, key: typeKey(type), value, fingerprint: prev === undefined ? null : prev.fingerprint });
+    const fingerprint = prev === undefined ? null : prev.fingerprint;
+    this.store.set(child, { owner: parent, type, key: typeKey(type), value, fingerprint, dirty: fingerprint !== null });
   }
 
   /**
@@ -265,16 +280,25 @@ export class ChildObjectStore {
     return copyValue(value);
   }
 
-  /** The end state of every child in the store (upstream `take_effects`, without consuming). */
+  private minimizeMutations(): boolean {
+    return this.config.minimizeMutations?.() ?? true;
+  }
+
+  /**
+   * The end state of every child in the store (upstream `take_effects`, without consuming):
+   * with `minimize_child_object_mutations`, a child from storage changed when its owner, type or
+   * value differ (`ObjectFingerprint`); without it, when it is dirty (the VM's global value effect).
+   */
   effects(): ChildEffect[] {
     const ids = [...this.store.keys()].sort();
+    const minimize = this.minimizeMutations();
     return ids.map((id) => {
       const e = this.store.get(id) as ChildEntry;
       const fp = e.fingerprint;
       const changed =
         fp === null
           ? e.value !== undefined
-          : e.value === undefined || fp.owner !== e.owner || fp.key !== e.key || !valuesEqual(fp.value, e.value);
+          : e.value === undefined || (minimize ? fp.owner !== e.owner || fp.key !== e.key || !valuesEqual(fp.value, e.value) : e.dirty);
       return { id, owner: e.owner, type: e.type, finalValue: e.value, changed };
     });
   }

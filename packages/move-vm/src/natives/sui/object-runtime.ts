@@ -245,6 +245,7 @@ export class ObjectRuntime {
       maxCachedObjects: () => this.limits.object_runtime_max_num_cached_objects,
       maxStoreEntries: () => this.limits.object_runtime_max_num_store_entries,
       isNew: (id) => this.generatedIds.has(id),
+      minimizeMutations: () => this.flag('minimize_child_object_mutations'),
     });
     for (const input of options.inputObjects ?? []) {
       const id = canonicalAddress(input.id);

@@ -240,8 +240,24 @@ export function structTagBcs(tag: SuiStructTag): Uint8Array {
  * (`derive_dynamic_field_id`, what `dynamic_field::hash_type_and_key` returns).
  */
 export function hashTypeAndKey(parent: string, keyType: SuiTypeTag, keyBcs: Uint8Array): string {
-  const data = concat([Uint8Array.of(CHILD_OBJECT_ID_SCOPE), addressToBytes(parent), u64le(BigInt(keyBcs.length)), keyBcs, typeTagBcs(keyType)]);
-  return bytesToAddress(blake2b256(data));
+  const len = new Uint8Array(8);
+  for (let i = 0, n = keyBcs.length; i < 8 && n > 0; i++, n = Math.floor(n / 256)) len[i] = n % 256;
+  return bytesToAddress(blake2b256Of(CHILD_SCOPE_BYTES, addressToBytes(parent), len, keyBcs, cachedTypeTagBcs(keyType)));
+}
+
+const CHILD_SCOPE_BYTES = Uint8Array.of(CHILD_OBJECT_ID_SCOPE);
+const primitiveTagBcs = new Map<string, Uint8Array>();
+const tagBcsCache = new WeakMap<object, Uint8Array>();
+
+/** {@link typeTagBcs}, cached per tag (tags are not changed once made; the bytes are only read). */
+function cachedTypeTagBcs(tag: SuiTypeTag): Uint8Array {
+  let bytes = typeof tag === 'string' ? primitiveTagBcs.get(tag) : tagBcsCache.get(tag);
+  if (bytes === undefined) {
+    bytes = typeTagBcs(tag);
+    if (typeof tag === 'string') primitiveTagBcs.set(tag, bytes);
+    else tagBcsCache.set(tag, bytes);
+  }
+  return bytes;
 }
 
 /** The id of a derived object (`derived_object::derive_address`): the dynamic-field id of key `DerivedObjectKey<K>(key)`. */

@@ -172,7 +172,8 @@ export function blake2b256Of(...parts: Uint8Array[]): Uint8Array {
         continue;
       }
       const n = Math.min(128 - filled, p.length - i);
-      pad.set(p.subarray(i, i + n), filled);
+      // A byte loop: most parts are short, and a subarray per part costs more than the copy.
+      for (let k = 0; k < n; k++) pad[filled + k] = p[i + k];
       filled += n;
       i += n;
     }
