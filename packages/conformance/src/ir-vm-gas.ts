@@ -61,7 +61,7 @@ const SIZE = 8;
 
 /** Upstream's VM-test gas costs as a static schedule of our VM (internal units). */
 export function upstreamTestGasSchedule(): GasSchedule {
-  const count = Math.max(...Object.values(Op)) + 1;
+  const count = Math.max(...Object.values(Op).filter((v): v is number => typeof v === 'number')) + 1;
   const opCost = new Int32Array(count).fill(COST.NOP);
   const set = (ops: readonly number[], cost: number): void => ops.forEach((o) => (opCost[o] = cost));
   set([Op.POP], COST.POP);

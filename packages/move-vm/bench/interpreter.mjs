@@ -1,12 +1,12 @@
 // bench/interpreter: Move loops compiled from source, run by @smi/move-vm with gas
 // metering on, against a plain-JS BigInt loop doing the same work in the same run.
-// One line per workload. Run after `pnpm build`: `pnpm --filter @smi/move-vm bench`.
+// One line per workload; times are medians of the runs made in one second. Run after `pnpm build`: `pnpm --filter @smi/move-vm bench`.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBundleFile, packageFromBytes } from '@smi/bytecode';
 import { compileMovePackage } from '@smi/bytecode/build';
-import { MoveVM, uniformGasSchedule } from '../dist/index.js';
+import { MoveVM } from '../dist/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..', process.env.SMI_FIXTURES ?? '../shared');
@@ -93,30 +93,29 @@ const compiled = await compileMovePackage({
 });
 const benchPkg = packageFromBytes(compiled.modules.map((m) => m.bytes), { id: '0x0' });
 const metered = MoveVM.create({ packages: [...framework, benchPkg] });
-const counting = MoveVM.create({
-  packages: [...framework, benchPkg],
-  gas: { ...uniformGasSchedule(1), callBase: 0, nativeBase: 0 },
-});
 const arg = (n) => [{ $kind: 'Value', value: n }];
 
+/** Median time of `fn` over the runs of `minMs` (after one warm-up run): robust to a busy machine. */
 function time(fn, minMs = 1000) {
   fn();
-  let runs = 0;
+  const runs = [];
   const start = performance.now();
-  let now = start;
-  while (now - start < minMs) {
+  while (performance.now() - start < minMs || runs.length < 5) {
+    const t = performance.now();
     fn();
-    runs++;
-    now = performance.now();
+    runs.push(performance.now() - t);
   }
-  return (now - start) / runs;
+  runs.sort((a, b) => a - b);
+  return runs[runs.length >> 1];
 }
 
-for (const name of ['arith', 'vec_sum', 'structs', 'generic_calls']) {
+for (const name of (process.env.SMI_BENCH_ONLY ?? 'arith,vec_sum,structs,generic_calls').split(',')) {
   const target = `0x0::loops::${name}`;
-  const counted = counting.call(target, { args: arg(N) });
+  // The VM counts the instructions it runs in the meter passed to a call.
+  const meter = { instructions: 0 };
+  const counted = metered.call(target, { args: arg(N), meter });
   if (counted.$kind !== 'Success') throw new Error(`${name}: ${JSON.stringify(counted)}`);
-  const instructions = counted.gasUsed;
+  const instructions = meter.instructions;
   const expected = js[name](N);
   const got = metered.call(target, { args: arg(N) });
   if (got.$kind !== 'Success' || got.returnValues[0].value !== expected) throw new Error(`${name}: wrong result`);

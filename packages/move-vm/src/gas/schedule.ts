@@ -10,11 +10,14 @@ import { baseInstructionCost, costTableForGasModelVersion, NATIVE_FUNCTION_CALL_
 
 /** A schedule charging `perInstruction` for every instruction (instruction counting). */
 export function uniformGasSchedule(perInstruction = 1): GasSchedule {
+  // Same shape as `staticGasSchedule`'s, so the interpreter's property loads stay monomorphic.
   return {
     opCost: new Int32Array(OP_COUNT).fill(perInstruction),
     callBase: perInstruction,
     callPerArg: 0,
     nativeBase: perInstruction,
+    instructionTiers: undefined,
+    nativeCallThreshold: undefined,
   };
 }
 

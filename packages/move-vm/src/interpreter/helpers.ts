@@ -5,17 +5,19 @@
 import { NativeAbort, VmError } from '../errors.js';
 import type { TranslatedCode } from '../loader/translated.js';
 import type { FunctionInstance } from './instance.js';
-import { type CallState, instructionTierMult, type Runtime } from './runtime.js';
+import { Op } from './ops.js';
+import { type CallState, type GasSchedule, instructionTierMult, type Runtime } from './runtime.js';
 import type { MachineView } from './tracer.js';
 
 /** A suspended frame of the interpreter. */
 export interface Frame {
   inst: FunctionInstance;
-  code: Int32Array;
   tc: TranslatedCode;
   pc: number;
   locals: unknown[];
   id: number;
+  /** The frame may run in fast mode (see the interpreter). */
+  fits: boolean;
 }
 
 export function vectorError(sub: bigint, msg: string): VmError {
@@ -86,9 +88,8 @@ export function viewOf(stack: unknown[], sp: number, locals: unknown[], frameId:
 }
 
 /** A lazy stack-trace text of the frames (for `debug::print_stack_trace`). */
-export function stackTraceText(frames: readonly Frame[], inst: FunctionInstance, pc: number): () => string {
+export function stackTraceText(frames: readonly Frame[], depth: number, inst: FunctionInstance, pc: number): () => string {
   // Natives use it while they run, before the frames change: no copy needed.
-  const depth = frames.length;
   return () =>
     [...frames.slice(0, depth).map((f) => `${f.inst.fn.module.id}::${f.inst.fn.name} at ${f.pc - 1}`), `${inst.fn.module.id}::${inst.fn.name} at ${pc}`].join('\n');
 }
@@ -158,6 +159,44 @@ export function runNative(rt: Runtime, state: CallState, callee: FunctionInstanc
   }
 }
 
+/** Run native `callee` on the top `paramCount` values of `stack`, replaced by its results; returns the new `sp`. */
+export function runNativeOnStack(rt: Runtime, state: CallState, callee: FunctionInstance, stack: unknown[], sp: number, stackTrace: () => string): number {
+  const n = callee.paramCount;
+  const args: unknown[] = new Array<unknown>(n);
+  for (let i = n - 1; i >= 0; i--) {
+    args[i] = stack[--sp];
+    stack[sp] = undefined;
+  }
+  const res = runNative(rt, state, callee, args, stackTrace);
+  for (let i = 0; i < res.length; i++) stack[sp++] = res[i];
+  return sp;
+}
+
 export function callNativeDirect(rt: Runtime, state: CallState, entry: FunctionInstance, args: readonly unknown[]): unknown[] {
   return runNative(rt, state, entry, [...args], () => `${entry.fn.module.id}::${entry.fn.name}`);
+}
+
+/** Extra cost per instruction (tier multiplier − 1) once `count` instructions ran. */
+export function tierExtra(tiers: GasSchedule['instructionTiers'], count: number): number {
+  let mult = 1;
+  if (tiers !== undefined) {
+    for (const [start, m] of tiers) {
+      if (start <= count) mult = m;
+      else break;
+    }
+  }
+  return mult - 1;
+}
+
+/** The instruction count past which the tier changes (never without tiers). */
+export function tierNextAfter(tiers: GasSchedule['instructionTiers'], count: number): number {
+  if (tiers !== undefined) for (const [start] of tiers) if (start > count) return start;
+  return Number.MAX_SAFE_INTEGER;
+}
+
+/** A fused instruction's operand: a local (copied or moved primitive) or an immediate. */
+export function operand(op: number, arg: number, locals: unknown[], tc: TranslatedCode): unknown {
+  if (op === Op.LD_BIG) return tc.bigints[arg];
+  if (op === Op.LD_SMALL) return arg >>> 0;
+  return locals[arg];
 }

@@ -22,9 +22,15 @@ export class FunctionInstance {
   readonly variantTypes: (Type | undefined)[];
   /** Per instruction: 1 once a pack there passed the value-depth check. */
   readonly depthChecked: Uint8Array;
+  /** Number of parameters. */
+  readonly paramCount: number;
+  /** Gas of the block starting at each offset under the VM's schedule (see `blocks.ts`). */
+  readonly blockCost: Int32Array;
 
-  constructor(fn: LoadedFunction, typeArgs: readonly Type[], code: (TranslatedCode & TraceInfo) | null) {
+  constructor(fn: LoadedFunction, typeArgs: readonly Type[], code: (TranslatedCode & TraceInfo) | null, blockCost: Int32Array = new Int32Array(0)) {
     this.fn = fn;
+    this.blockCost = blockCost;
+    this.paramCount = fn.params.length;
     this.typeArgs = typeArgs;
     this.code = code;
     this.callees = code ? new Array<FunctionInstance | undefined>(code.callSites.length) : [];

@@ -1,8 +1,9 @@
 /**
  * The interpreter loop: one function with one `switch` over translated opcodes, an
  * explicit frame stack (no JS recursion, so deep Move recursion is bounded by the call
- * depth limit, not by the JS stack), one shared operand stack, and gas charged per
- * instruction.
+ * depth limit, not by the JS stack), one shared operand stack. Gas is charged per basic
+ * block in fast mode (with superinstructions) and per instruction in slow mode, with the
+ * same amounts (see `loader/blocks.ts`).
  */
 import { VmError, VectorError } from '../errors.js';
 import type { TranslatedCode } from '../loader/translated.js';
@@ -10,10 +11,10 @@ import { vecKindOf } from '../values/bcs.js';
 import { borrowElement, borrowSlot, copyValue, peekRef, readRef, valuesEqual, VariantValue, writeRef } from '../values/value.js';
 import { MoveVector } from '../values/vector.js';
 import { noteWrite, noteWriteRef } from '../values/write-watch.js';
-import { arithmeticError, castValue, NUM_MAX, BIG_MAX, shlBig, shlNum } from './arith.js';
+import { arithmeticError, binaryOp, castValue, compareOp, shlBig, shlNum } from './arith.js';
 import type { FunctionInstance } from './instance.js';
-import { Op } from './ops.js';
-import type { CallState, Runtime } from './runtime.js';
+import { HEAD, Op } from './ops.js';
+import { staticCost, type CallState, type Runtime } from './runtime.js';
 import {
   callNativeDirect,
   checkInstantiation,
@@ -22,15 +23,14 @@ import {
   indexOf,
   locate,
   nativeVectorError,
-  runNative,
+  operand,
+  runNativeOnStack,
   stackTraceText,
+  tierExtra,
+  tierNextAfter,
   vectorError,
   viewOf,
 } from './helpers.js';
-
-
-
-const U64_MAX = 0xffffffffffffffffn;
 
 /**
  * Run `entry` with `args` (already on no stack) and return its return values.
@@ -44,83 +44,104 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   const tracer = state.tracer;
   const maxStack = limits.maxValueStackSize;
   const maxVec = limits.maxVectorLength;
+  const maxDepth = limits.maxCallDepth;
   // Pre-filled so the array stays packed; every frame checks on entry that its largest
   // stack use fits, so no instruction needs a bounds check.
   const stack: unknown[] = new Array<unknown>(maxStack + 1).fill(undefined);
   let sp = 0;
+  // Caller frames, reused across calls: `frames[0..depth)` are live.
   const frames: Frame[] = [];
+  let depth = 0;
+  // Locals arrays of returned frames, by length.
+  const spare: unknown[][][] = [];
   let nextFrameId = 0;
   let gasLeft = state.gasLeft;
   // Instruction tiers: `extra` more per instruction once the count passes `tierNext`.
   const tiers = gas.instructionTiers;
   const meter = state.meter;
   let instr = meter.instructions;
-  let extra = 0;
-  let tierNext = Number.MAX_SAFE_INTEGER;
-  const retier = (): void => {
-    if (tiers === undefined) return;
-    let mult = 1;
-    tierNext = Number.MAX_SAFE_INTEGER;
-    for (const [start, m] of tiers) {
-      if (start <= instr) mult = m;
-      else {
-        tierNext = start;
-        break;
-      }
-    }
-    extra = mult - 1;
-  };
-  retier();
+  let extra = tierExtra(tiers, instr);
+  let tierNext = tierNextAfter(tiers, instr);
 
   // Natives called from the entry directly.
-  if (entry.code === null) {
-    return callNativeDirect(rt, state, entry, args);
-  }
+  if (entry.code === null) return callNativeDirect(rt, state, entry, args);
 
   let inst = entry;
   let tc = entry.code as TranslatedCode;
-  let code = tc.code;
+  let code = tc.slowCode;
+  let blockCost = inst.blockCost;
+  // Fast mode: the running block was charged as a whole (see loader/blocks.ts); it needs no
+  // tracer and a frame whose largest stack use fits the limit.
+  let fits = tracer === null && tc.maxStack <= maxStack;
+  let slow = true;
+  let blockEnd = 0;
   let pc = 0;
   let locals: unknown[] = new Array<unknown>(tc.localCount);
   for (let i = 0; i < args.length; i++) locals[i] = args[i];
   let frameId = nextFrameId++;
-  state.touched.add(inst.fn.module.id);
+  let lastModule = inst.fn.module;
+  state.touched.add(lastModule.id);
   if (tracer) tracer.openFrame(inst, frameId, args, gasLeft);
-
 
   try {
     for (;;) {
-      const op = code[pc << 1];
+      let op = code[pc << 1];
+      if (op >= HEAD) {
+        const len = tc.blockLen[pc];
+        const cost = blockCost[pc] + len * extra;
+        if (fits && instr + len <= tierNext && gasLeft >= cost) {
+          gasLeft -= cost;
+          instr += len;
+          slow = false;
+          code = tc.fastCode;
+          blockEnd = pc + len;
+        } else {
+          slow = true;
+          code = tc.slowCode;
+        }
+        op = code[pc << 1] & ~HEAD;
+      }
       const arg = code[(pc << 1) + 1];
       const at = pc;
       pc++;
-      if (++instr > tierNext) retier();
-      gasLeft -= opCost[op] + extra;
-      if (gasLeft < 0) {
-        gasLeft = 0;
-        throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
+      if (slow) {
+        if (++instr > tierNext) {
+          extra = tierExtra(tiers, instr);
+          tierNext = tierNextAfter(tiers, instr);
+        }
+        gasLeft -= opCost[op] + extra;
+        if (gasLeft < 0) {
+          gasLeft = 0;
+          throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
+        }
+        if (tracer) tracer.beforeInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       }
-      if (tracer) tracer.beforeInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       switch (op) {
         case Op.POP:
           stack[--sp] = undefined;
           break;
+        case Op.F_LOC_RET:
         case Op.RET: {
+          if (op === Op.F_LOC_RET) stack[sp++] = locals[arg];
           if (tracer) {
             const nret = inst.fn.returns.length;
             tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
             tracer.closeFrame(inst, frameId, stack.slice(sp - nret, sp), gasLeft);
           }
-          const f = frames.pop();
-          if (f === undefined) {
+          if (depth === 0) {
             const nret = inst.fn.returns.length;
             state.gasLeft = gasLeft;
             meter.instructions = instr;
             return stack.slice(sp - nret, sp);
           }
+          // A returning frame's locals can be reused: no reference to a local outlives its frame.
+          if (tracer === null) (spare[locals.length] ??= []).push(locals);
+          const f = frames[--depth];
           inst = f.inst;
           tc = f.tc;
-          code = f.code;
+          code = tc.slowCode;
+          blockCost = inst.blockCost;
+          fits = f.fits;
           pc = f.pc;
           locals = f.locals;
           frameId = f.id;
@@ -185,51 +206,64 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           }
           if (callee.code === null) {
             if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
-            const n = callee.fn.params.length;
-            const nargs: unknown[] = new Array<unknown>(n);
-            for (let i = n - 1; i >= 0; i--) {
-              nargs[i] = stack[--sp];
-              stack[sp] = undefined;
-            }
-            const trace = stackTraceText(frames, inst, at);
             state.gasLeft = gasLeft;
             meter.instructions = instr;
-            const res = runNative(rt, state, callee, nargs, trace);
+            sp = runNativeOnStack(rt, state, callee, stack, sp, stackTraceText(frames, depth, inst, at));
             gasLeft = state.gasLeft;
             if (meter.instructions !== instr) {
               instr = meter.instructions;
-              retier();
+              extra = tierExtra(tiers, instr);
+              tierNext = tierNextAfter(tiers, instr);
             }
-            for (let i = 0; i < res.length; i++) stack[sp++] = res[i];
             break;
           }
-          if (frames.length >= limits.maxCallDepth) {
+          if (depth >= maxDepth) {
             const f = callee.fn;
             throw new VmError('CALL_STACK_OVERFLOW', `call depth exceeds ${limits.maxCallDepth}`, {
               location: { module: f.module.id, function: f.name, functionIndex: f.defIndex, instruction: 0 },
             });
           }
           const ctc = callee.code;
-          const n = callee.fn.params.length;
+          const n = callee.paramCount;
           gasLeft -= gas.callBase + gas.callPerArg * n;
           if (gasLeft < 0) {
             gasLeft = 0;
             throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
           }
-          const nl: unknown[] = new Array<unknown>(ctc.localCount);
-          for (let i = n - 1; i >= 0; i--) {
-            nl[i] = stack[--sp];
-            stack[sp] = undefined;
-          }
+          // Slots above `sp` are not cleared: they are overwritten before they are read.
+          const lc = ctc.localCount;
+          const free = spare[lc];
+          let nl: unknown[];
+          if (free !== undefined && free.length > 0) {
+            nl = free.pop() as unknown[];
+            for (let i = n; i < lc; i++) nl[i] = undefined;
+          } else nl = new Array<unknown>(lc);
+          sp -= n;
+          for (let i = 0; i < n; i++) nl[i] = stack[sp + i];
           if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
-          frames.push({ inst, tc, code, pc, locals, id: frameId });
+          const saved = frames[depth];
+          if (saved === undefined) frames.push({ inst, tc, pc, locals, id: frameId, fits });
+          else {
+            saved.inst = inst;
+            saved.tc = tc;
+            saved.pc = pc;
+            saved.locals = locals;
+            saved.id = frameId;
+            saved.fits = fits;
+          }
+          depth++;
           inst = callee;
           tc = ctc;
-          code = ctc.code;
+          code = ctc.slowCode;
+          blockCost = inst.blockCost;
+          fits = tracer === null && sp + ctc.maxStack <= maxStack;
           pc = 0;
           locals = nl;
           frameId = nextFrameId++;
-          state.touched.add(inst.fn.module.id);
+          if (inst.fn.module !== lastModule) {
+            lastModule = inst.fn.module;
+            state.touched.add(lastModule.id);
+          }
           if (tracer) tracer.openFrame(inst, frameId, nl.slice(0, n), gasLeft);
           continue;
         }
@@ -258,100 +292,24 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         case Op.FREEZE_REF:
         case Op.NOP:
           break;
-        case Op.ADD_N: {
-          const b = stack[--sp] as number;
-          const r = (stack[sp - 1] as number) + b;
-          if (r > NUM_MAX[arg]) throw arithmeticError('Addition overflow');
-          stack[sp - 1] = r;
-          break;
-        }
-        case Op.SUB_N: {
-          const b = stack[--sp] as number;
-          const a = stack[sp - 1] as number;
-          if (a < b) throw arithmeticError('Subtraction underflow');
-          stack[sp - 1] = a - b;
-          break;
-        }
-        case Op.MUL_N: {
-          const b = stack[--sp] as number;
-          const r = (stack[sp - 1] as number) * b;
-          if (r > NUM_MAX[arg]) throw arithmeticError('Multiplication overflow');
-          stack[sp - 1] = r;
-          break;
-        }
-        case Op.DIV_N: {
-          const b = stack[--sp] as number;
-          if (b === 0) throw arithmeticError('Division by zero');
-          stack[sp - 1] = Math.floor((stack[sp - 1] as number) / b);
-          break;
-        }
-        case Op.MOD_N: {
-          const b = stack[--sp] as number;
-          if (b === 0) throw arithmeticError('Integer remainder by zero');
-          stack[sp - 1] = (stack[sp - 1] as number) % b;
-          break;
-        }
-        case Op.ADD_B: {
-          const b = stack[--sp] as bigint;
-          const r = (stack[sp - 1] as bigint) + b;
-          if (r > (arg === 64 ? U64_MAX : BIG_MAX[arg])) throw arithmeticError('Addition overflow');
-          stack[sp - 1] = r;
-          break;
-        }
-        case Op.SUB_B: {
-          const b = stack[--sp] as bigint;
-          const a = stack[sp - 1] as bigint;
-          if (a < b) throw arithmeticError('Subtraction underflow');
-          stack[sp - 1] = a - b;
-          break;
-        }
-        case Op.MUL_B: {
-          const b = stack[--sp] as bigint;
-          const r = (stack[sp - 1] as bigint) * b;
-          if (r > BIG_MAX[arg]) throw arithmeticError('Multiplication overflow');
-          stack[sp - 1] = r;
-          break;
-        }
-        case Op.DIV_B: {
-          const b = stack[--sp] as bigint;
-          if (b === 0n) throw arithmeticError('Division by zero');
-          stack[sp - 1] = (stack[sp - 1] as bigint) / b;
-          break;
-        }
-        case Op.MOD_B: {
-          const b = stack[--sp] as bigint;
-          if (b === 0n) throw arithmeticError('Integer remainder by zero');
-          stack[sp - 1] = (stack[sp - 1] as bigint) % b;
-          break;
-        }
-        case Op.BIT_OR_N: {
-          const b = stack[--sp] as number;
-          stack[sp - 1] = ((stack[sp - 1] as number) | b) >>> 0;
-          break;
-        }
-        case Op.BIT_AND_N: {
-          const b = stack[--sp] as number;
-          stack[sp - 1] = ((stack[sp - 1] as number) & b) >>> 0;
-          break;
-        }
-        case Op.XOR_N: {
-          const b = stack[--sp] as number;
-          stack[sp - 1] = ((stack[sp - 1] as number) ^ b) >>> 0;
-          break;
-        }
-        case Op.BIT_OR_B: {
-          const b = stack[--sp] as bigint;
-          stack[sp - 1] = (stack[sp - 1] as bigint) | b;
-          break;
-        }
-        case Op.BIT_AND_B: {
-          const b = stack[--sp] as bigint;
-          stack[sp - 1] = (stack[sp - 1] as bigint) & b;
-          break;
-        }
+        case Op.ADD_N:
+        case Op.SUB_N:
+        case Op.MUL_N:
+        case Op.DIV_N:
+        case Op.MOD_N:
+        case Op.ADD_B:
+        case Op.SUB_B:
+        case Op.MUL_B:
+        case Op.DIV_B:
+        case Op.MOD_B:
+        case Op.BIT_OR_N:
+        case Op.BIT_AND_N:
+        case Op.XOR_N:
+        case Op.BIT_OR_B:
+        case Op.BIT_AND_B:
         case Op.XOR_B: {
-          const b = stack[--sp] as bigint;
-          stack[sp - 1] = (stack[sp - 1] as bigint) ^ b;
+          const b = stack[--sp];
+          stack[sp - 1] = binaryOp(op, stack[sp - 1], b, arg);
           break;
         }
         case Op.SHL_N: {
@@ -463,7 +421,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         case Op.VEC_LEN:
         case Op.NAT_VEC_LEN:
           stack[sp - 1] = BigInt((peekRef(stack[sp - 1]) as MoveVector).length);
-          if (op === Op.NAT_VEC_LEN) gasLeft -= gas.nativeBase;
+          if (slow && op === Op.NAT_VEC_LEN) gasLeft -= gas.nativeBase;
           break;
         case Op.VEC_BORROW:
         case Op.NAT_VEC_BORROW: {
@@ -474,7 +432,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             throw op === Op.VEC_BORROW ? vectorError(VectorError.INDEX_OUT_OF_BOUNDS, msg) : nativeVectorError(tc, arg, VectorError.INDEX_OUT_OF_BOUNDS, msg);
           }
           stack[sp - 1] = borrowElement(v, i);
-          if (op === Op.NAT_VEC_BORROW) gasLeft -= gas.nativeBase;
+          if (slow && op === Op.NAT_VEC_BORROW) gasLeft -= gas.nativeBase;
           break;
         }
         case Op.VEC_PUSH_BACK:
@@ -487,7 +445,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           }
           v.push(e);
           noteWrite(v);
-          if (op === Op.NAT_VEC_PUSH_BACK) gasLeft -= gas.nativeBase;
+          if (slow && op === Op.NAT_VEC_PUSH_BACK) gasLeft -= gas.nativeBase;
           break;
         }
         case Op.VEC_POP_BACK:
@@ -499,7 +457,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           }
           stack[sp - 1] = v.pop();
           noteWrite(v);
-          if (op === Op.NAT_VEC_POP_BACK) gasLeft -= gas.nativeBase;
+          if (slow && op === Op.NAT_VEC_POP_BACK) gasLeft -= gas.nativeBase;
           break;
         }
         case Op.VEC_UNPACK: {
@@ -522,19 +480,19 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           }
           v.swap(i, j);
           noteWrite(v);
-          if (op === Op.NAT_VEC_SWAP) gasLeft -= gas.nativeBase;
+          if (slow && op === Op.NAT_VEC_SWAP) gasLeft -= gas.nativeBase;
           break;
         }
         case Op.NAT_VEC_EMPTY: {
           const elem = inst.siteTypeArgs(table, arg)[0];
           stack[sp++] = MoveVector.empty(vecKindOf(elem));
-          gasLeft -= gas.nativeBase;
+          if (slow) gasLeft -= gas.nativeBase;
           break;
         }
         case Op.NAT_VEC_DESTROY_EMPTY: {
           const v = stack[--sp] as MoveVector;
           if (v.length !== 0) throw nativeVectorError(tc, arg, VectorError.VEC_UNPACK_PARITY_MISMATCH, 'destroy a non-empty vector');
-          gasLeft -= gas.nativeBase;
+          if (slow) gasLeft -= gas.nativeBase;
           break;
         }
         case Op.PACK_VARIANT: {
@@ -565,16 +523,74 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           pc = tc.jumpTables[arg][v.tag];
           break;
         }
+        // Superinstructions (fast mode only): operands are read from the sequence's slots.
+        case Op.F_CMP_BR: {
+          const c = tc.code;
+          const p = at << 1;
+          const a = operand(c[p], arg, locals, tc);
+          const b = operand(c[p + 2], c[p + 3], locals, tc);
+          const taken = compareOp(c[p + 4], a, b) === (c[p + 6] === Op.BR_TRUE);
+          pc = taken ? c[p + 7] : at + 4;
+          break;
+        }
+        case Op.F_BIN:
+        case Op.F_BIN_ST: {
+          const c = tc.code;
+          const p = at << 1;
+          const a = operand(c[p], arg, locals, tc);
+          const b = operand(c[p + 2], c[p + 3], locals, tc);
+          pc = at + 3; // an arithmetic error is located at the operation
+          const r = binaryOp(c[p + 4], a, b, c[p + 5]);
+          if (op === Op.F_BIN) stack[sp++] = r;
+          else {
+            locals[c[p + 7]] = r;
+            pc = at + 4;
+          }
+          break;
+        }
+        case Op.F_BIN1: {
+          const c = tc.code;
+          const p = at << 1;
+          pc = at + 2;
+          stack[sp - 1] = binaryOp(c[p + 2], stack[sp - 1], operand(c[p], arg, locals, tc), c[p + 3]);
+          break;
+        }
+        case Op.F_BIN1_ST: {
+          const c = tc.code;
+          const p = at << 1;
+          pc = at + 2;
+          locals[c[p + 5]] = binaryOp(c[p + 2], stack[--sp], operand(c[p], arg, locals, tc), c[p + 3]);
+          pc = at + 3;
+          break;
+        }
+        case Op.F_OP_ST: {
+          const b = stack[--sp];
+          pc = at + 1;
+          locals[tc.code[(at << 1) + 3]] = binaryOp(tc.code[at << 1], stack[--sp], b, arg);
+          pc = at + 2;
+          break;
+        }
+        case Op.F_FIELD_READ:
+          stack[sp++] = copyValue((locals[arg] as unknown[])[tc.code[(at << 1) + 3]]);
+          pc = at + 3;
+          break;
         case Op.UNSUPPORTED:
         default:
           throw new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `unsupported instruction at ${arg}`);
       }
-      if (sp > maxStack) {
-        throw new VmError('EXECUTION_STACK_OVERFLOW', `operand stack exceeds ${maxStack} values`);
+      if (slow) {
+        if (sp > maxStack) {
+          throw new VmError('EXECUTION_STACK_OVERFLOW', `operand stack exceeds ${maxStack} values`);
+        }
+        if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       }
-      if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
     }
   } catch (e) {
+    if (!slow && pc < blockEnd) {
+      // The block was charged as a whole: give back what its instructions after the failing one cost.
+      gasLeft += staticCost(gas, tc.code, pc, blockEnd) + (blockEnd - pc) * extra;
+      instr -= blockEnd - pc;
+    }
     state.gasLeft = gasLeft < 0 ? 0 : gasLeft;
     meter.instructions = instr;
     throw locate(e, inst, pc - 1, tracer);

@@ -9,6 +9,8 @@ import type { NativeContext } from '../natives/registry.js';
 import { formatType, type Type, type TypeTable } from '../types/runtime-type.js';
 import type { BcsCodec } from '../values/bcs.js';
 import { FunctionInstance } from './instance.js';
+import { Op } from './ops.js';
+import type { TranslatedCode } from '../loader/translated.js';
 import type { Tracer } from './tracer.js';
 
 /** Runtime limits enforced while executing. */
@@ -62,6 +64,19 @@ export function instructionTierMult(tiers: GasSchedule['instructionTiers'], coun
   return mult;
 }
 
+/**
+ * Static cost of the instructions `from..to` (exclusive) of translated `code` at tier
+ * multiplier 1 (an inlined vector native also pays the native base cost).
+ */
+export function staticCost(gas: GasSchedule, code: Int32Array, from: number, to: number): number {
+  let c = 0;
+  for (let pc = from; pc < to; pc++) {
+    const op = code[pc << 1];
+    c += op >= Op.NAT_VEC_EMPTY && op <= Op.NAT_VEC_SWAP ? gas.opCost[op] + gas.nativeBase : gas.opCost[op];
+  }
+  return c;
+}
+
 /** Instructions executed so far in a transaction: shared by every call of one transaction. */
 export interface InstructionMeter {
   instructions: number;
@@ -89,6 +104,7 @@ export class Runtime {
   readonly gas: GasSchedule;
   private readonly instances = new WeakMap<LoadedFunction, Map<string, FunctionInstance>>();
   private readonly depthCache = new Map<number, number>();
+  private readonly blockCostCache = new WeakMap<TranslatedCode, Int32Array>();
 
   constructor(types: TypeTable, codec: BcsCodec, gas: GasSchedule) {
     this.types = types;
@@ -108,10 +124,26 @@ export class Runtime {
     let inst = byArgs.get(key);
     if (!inst) {
       if (!fn.isNative && fn.code === null) fn.code = translateFunction(fn, this.codec);
-      inst = new FunctionInstance(fn, typeArgs, fn.isNative ? null : (fn.code as FunctionInstance['code']));
+      const code = fn.isNative ? null : (fn.code as FunctionInstance['code']);
+      inst = new FunctionInstance(fn, typeArgs, code, code === null ? undefined : this.blockCosts(code));
       byArgs.set(key, inst);
     }
     return inst;
+  }
+
+  /**
+   * Gas of each block of `tc` (at block heads): the static cost of its instructions, plus
+   * the native base cost of the inlined vector natives. Calls, natives and tiers are
+   * charged when they run.
+   */
+  blockCosts(tc: TranslatedCode): Int32Array {
+    let costs = this.blockCostCache.get(tc);
+    if (costs !== undefined) return costs;
+    const n = tc.blockLen.length;
+    costs = new Int32Array(n);
+    for (let head = 0; head < n; head += tc.blockLen[head]) costs[head] = staticCost(this.gas, tc.code, head, head + tc.blockLen[head]);
+    this.blockCostCache.set(tc, costs);
+    return costs;
   }
 
   /**

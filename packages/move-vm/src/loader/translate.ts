@@ -11,6 +11,7 @@ import { Op } from '../interpreter/ops.js';
 import { type Type, TypeKind, integerBits, isInteger, isReference, type TypeTable } from '../types/runtime-type.js';
 import type { BcsCodec } from '../values/bcs.js';
 import type { LoadedFunction, LoadedModule } from './linker.js';
+import { planBlocks } from './blocks.js';
 import type { CallSite, TranslatedCode, VariantSite, VecSite } from './translated.js';
 
 const STDLIB = '0x0000000000000000000000000000000000000000000000000000000000000001';
@@ -456,7 +457,11 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
     pushed[pc] = pushedHere;
   }
   const jumpTables = unit.jumpTables.map((jt) => Int32Array.from(jt.jumpTable.offsets));
+  const { slowCode, fastCode, blockLen } = planBlocks(code, jumpTables);
   return {
+    slowCode,
+    fastCode,
+    blockLen,
     code,
     bigints,
     constants,

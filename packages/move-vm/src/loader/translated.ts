@@ -46,4 +46,10 @@ export interface TranslatedCode {
   readonly localCount: number;
   /** Largest operand-stack height inside the function. */
   readonly maxStack: number;
+  /** `code` with block heads marked (slow mode), see `blocks.ts`. */
+  readonly slowCode: Int32Array;
+  /** `slowCode` with superinstructions (fast mode). */
+  readonly fastCode: Int32Array;
+  /** Instructions of the block starting at each offset (0 inside blocks). */
+  readonly blockLen: Int32Array;
 }
