@@ -126,6 +126,8 @@ export type CallResult =
 
 const DEFAULT_BUDGET = 10_000_000_000;
 
+const ignore = (): void => {};
+
 function recordOf(p: MovePackage): PackageRecord {
   return {
     storageId: p.id,
@@ -148,6 +150,7 @@ export class MoveVM {
   private readonly byStorageId = new Map<string, PackageRecord>();
   private readonly packagesById = new Map<string, MovePackage>();
   private readonly linkers = new Map<string, Linker>();
+  private readonly typeTags = new Map<number, string>();
 
   private constructor(options: MoveVmOptions) {
     this.natives = options.natives ?? registerMoveStdlib(new NativeRegistry());
@@ -270,6 +273,19 @@ export class MoveVM {
     }
     const storageId = canonicalAddress(address);
     const typeArgs = (options.typeArgs ?? []).map((t) => (typeof t === 'string' ? this.resolveType(t, storageId) : t));
+    return this.run(target, fn, typeArgs, options);
+  }
+
+  /**
+   * {@link call} of a function already resolved (with {@link resolveFunction}) on type
+   * arguments already resolved: for executors that call the same function many times.
+   * Visibility is not checked (the caller decided); `options.typeArgs` is ignored.
+   */
+  callFunction(fn: LoadedFunction, typeArgs: readonly Type[], options: CallOptions = {}): CallResult {
+    return this.run(`${fn.module.id}::${fn.name}`, fn, typeArgs, options);
+  }
+
+  private run(target: string, fn: LoadedFunction, typeArgs: readonly Type[], options: CallOptions): CallResult {
     if (typeArgs.length !== fn.typeParams.length) {
       throw new VmError('NUMBER_OF_TYPE_ARGUMENTS_MISMATCH', `${target} takes ${fn.typeParams.length} type arguments, got ${typeArgs.length}`);
     }
@@ -310,7 +326,7 @@ export class MoveVM {
       tracer: options.tracer ?? null,
       touched: new Set(),
       extensions: options.extensions ?? new Map(),
-      debug: options.debug ?? (() => {}),
+      debug: options.debug ?? ignore,
     };
     const budget = state.gasLeft;
     const done = () => ({ gasUsed: budget - state.gasLeft, modulesTouched: [...state.touched].sort() });
@@ -348,11 +364,21 @@ export class MoveVM {
   }
 
   /** A value with its type tag and BCS. */
+  /** `formatType(t)`, computed once per type. */
+  private typeTagOf(t: Type): string {
+    let tag = this.typeTags.get(t.id);
+    if (tag === undefined) {
+      tag = formatType(t);
+      this.typeTags.set(t.id, tag);
+    }
+    return tag;
+  }
+
   typed(value: unknown, type: Type): TypedValue {
     const isRef = type.kind === TypeKind.Reference || type.kind === TypeKind.MutableReference;
     const t = isRef ? (type.elem as Type) : type;
     const v = isRef ? peekRef(value) : value;
-    const out: TypedValue = { type: t, typeTag: formatType(t), value: v, bcs: this.runtime.codec.encode(v, t) };
+    const out: TypedValue = { type: t, typeTag: this.typeTagOf(t), value: v, bcs: this.runtime.codec.encode(v, t) };
     if (isRef) out.reference = value;
     return out;
   }

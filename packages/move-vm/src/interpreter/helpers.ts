@@ -178,19 +178,12 @@ export function callNativeDirect(rt: Runtime, state: CallState, entry: FunctionI
 
 /** Extra cost per instruction (tier multiplier − 1) once `count` instructions ran. */
 export function tierExtra(tiers: GasSchedule['instructionTiers'], count: number): number {
-  let mult = 1;
-  if (tiers !== undefined) {
-    for (const [start, m] of tiers) {
-      if (start <= count) mult = m;
-      else break;
-    }
-  }
-  return mult - 1;
+  return instructionTierMult(tiers, count) - 1;
 }
 
 /** The instruction count past which the tier changes (never without tiers). */
 export function tierNextAfter(tiers: GasSchedule['instructionTiers'], count: number): number {
-  if (tiers !== undefined) for (const [start] of tiers) if (start > count) return start;
+  if (tiers !== undefined) for (let i = 0; i < tiers.length; i++) if (tiers[i][0] > count) return tiers[i][0];
   return Number.MAX_SAFE_INTEGER;
 }
 

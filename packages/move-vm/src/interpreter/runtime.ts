@@ -57,10 +57,7 @@ export interface GasSchedule {
 export function instructionTierMult(tiers: GasSchedule['instructionTiers'], count: number): number {
   let mult = 1;
   if (tiers === undefined) return mult;
-  for (const [start, m] of tiers) {
-    if (start <= count) mult = m;
-    else break;
-  }
+  for (let i = 0; i < tiers.length && tiers[i][0] <= count; i++) mult = tiers[i][1];
   return mult;
 }
 

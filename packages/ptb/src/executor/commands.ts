@@ -19,6 +19,7 @@ import {
   type CallArg,
   type CallResult,
   type InstructionMeter,
+  type LoadedFunction,
 } from '@smi/move-vm';
 import { normalizeAddress } from '../bcs/codec.js';
 import type { MoveLocation } from '../bcs/execution-status.js';
@@ -59,6 +60,8 @@ export interface CommandEnv {
   nonEntryValues?: WeakSet<Slot>;
   /** Modules the Move calls of the transaction ran code of (`0x…::module`). */
   modulesTouched?: Set<string>;
+  /** The natives' extensions of the transaction's Move calls (the object runtime). */
+  extensions?: Map<string, unknown>;
 }
 
 function isTxContext(t: Type): boolean {
@@ -190,9 +193,42 @@ function isSendFunds(call: ProgrammableMoveCall): boolean {
   return normalizeAddress(call.package) === SUI && call.module === 'coin' && call.function === 'send_funds';
 }
 
-/** `MoveCall`. */
-export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandResult {
-  const { vm, state } = env;
+/** What a Move call needs before its arguments: the function, its type arguments and signature. */
+interface CallPlan {
+  readonly fn: LoadedFunction;
+  readonly typeArgs: readonly Type[];
+  /** Parameters the PTB supplies (the TxContext ones removed). */
+  readonly params: readonly Type[];
+  /** Per parameter: the TxContext the executor supplies. */
+  readonly ctxAt: readonly boolean[];
+  readonly withCtx: boolean;
+  /** Return types, instantiated. */
+  readonly returns: readonly Type[];
+}
+
+/**
+ * Plans of the calls made on a VM, by function and type arguments: the VM's packages are
+ * fixed under an id (a publish or an upgrade makes a new one), so a plan never changes.
+ */
+const callPlans = new WeakMap<MoveVM, Map<string, CallPlan>>();
+
+/** Only public and entry functions may be called, unless checks are relaxed (dev inspect). */
+function checkCallable(fn: LoadedFunction, call: ProgrammableMoveCall, relaxed: boolean): void {
+  if (!relaxed && fn.visibility !== 'Public' && !fn.isEntry) {
+    throw simpleFailure('NonEntryFunctionInvoked', `${call.module}::${call.function} is neither public nor entry`);
+  }
+}
+
+function callPlan(vm: MoveVM, call: ProgrammableMoveCall, anywhere: boolean, relaxed: boolean): CallPlan {
+  let plans = callPlans.get(vm);
+  if (plans === undefined) callPlans.set(vm, (plans = new Map()));
+  let key = `${anywhere}:${call.package}::${call.module}::${call.function}`;
+  for (const t of call.typeArguments) key += `,${formatTypeTag(t)}`;
+  const hit = plans.get(key);
+  if (hit !== undefined) {
+    checkCallable(hit.fn, call, relaxed);
+    return hit;
+  }
   let fn;
   try {
     fn = vm.resolveFunction(call.package, call.module, call.function);
@@ -200,19 +236,32 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
     if (e instanceof VmError) throw vmInputFailure(e);
     throw e;
   }
-  if (!env.relaxed && fn.visibility !== 'Public' && !fn.isEntry) {
-    throw simpleFailure('NonEntryFunctionInvoked', `${call.module}::${call.function} is neither public nor entry`);
-  }
+  checkCallable(fn, call, relaxed);
   const typeArgs = call.typeArguments.map((t, i) => resolveTypeTag(vm, t, call.package, i));
   if (typeArgs.length !== fn.typeParams.length) {
     throw simpleFailure('TypeArityMismatch', `${call.function} takes ${fn.typeParams.length} type arguments, got ${typeArgs.length}`);
   }
   const allParams = fn.params.map((p) => vm.types.subst(p, typeArgs));
   // The TxContext is supplied by the executor: the last parameter, or (protocol 108+) any.
-  const anywhere = vm.protocolConfig?.flag('enable_ptb_execution_v2') === true;
   const ctxAt = allParams.map((p, k) => isTxContext(p) && (anywhere || k === allParams.length - 1));
-  const params = allParams.filter((_, k) => !ctxAt[k]);
-  const withCtx = ctxAt.some((c) => c);
+  const plan: CallPlan = {
+    fn,
+    typeArgs,
+    params: allParams.filter((_, k) => !ctxAt[k]),
+    ctxAt,
+    withCtx: ctxAt.some((c) => c),
+    returns: fn.returns.map((r) => vm.types.subst(r, typeArgs)),
+  };
+  plans.set(key, plan);
+  return plan;
+}
+
+/** `MoveCall`. */
+export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandResult {
+  const { vm, state } = env;
+  const anywhere = vm.protocolConfig?.flag('enable_ptb_execution_v2') === true;
+  const plan = callPlan(vm, call, anywhere, env.relaxed);
+  const { fn, typeArgs, params, ctxAt, withCtx } = plan;
   const expected = params.length;
   if (call.arguments.length !== expected) {
     throw simpleFailure('ArityMismatch', `${call.function} takes ${expected} arguments, got ${call.arguments.length}`);
@@ -260,12 +309,10 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   if (env.eventModule === null) env.eventModule = { packageId: call.package, module: call.module };
   const eventsFrom = env.runtime.emittedEvents().length;
   (env.eventModules ??= []).push({ from: eventsFrom, packageId: call.package, module: call.module });
-  const r = vm.call(`${call.package}::${call.module}::${call.function}`, {
-    typeArgs,
+  const r = vm.callFunction(fn, typeArgs, {
     args,
-    allowPrivate: true,
     gasBudget: env.gasLeft,
-    extensions: new Map([[OBJECT_RUNTIME_KEY, env.runtime]]),
+    extensions: (env.extensions ??= new Map([[OBJECT_RUNTIME_KEY, env.runtime]])),
     meter: (env.meter ??= { instructions: 0 }),
   });
   env.gasLeft -= r.gasUsed;
@@ -290,7 +337,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   // later write through it reaches the value it borrows from. The older executor's dev inspect
   // kept the value read through it.
   const refsAllowed = vm.protocolConfig?.flag('allow_references_in_ptbs') === true || (env.relaxed && anywhere);
-  const declared = r.returnValues.map((_, idx) => vm.types.subst(fn.returns[idx], typeArgs));
+  const declared = plan.returns;
   if (!env.relaxed && !refsAllowed) {
     declared.forEach((d, idx) => {
       if (d.kind === TypeKind.Reference || d.kind === TypeKind.MutableReference) {

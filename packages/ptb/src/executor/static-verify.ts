@@ -203,6 +203,16 @@ class Locations<V> {
   }
 }
 
+/**
+ * A pure or `Receiving` input is a distinct location per type it is used at (upstream
+ * `PureInput`/`ReceivingInput`): a `Receiving<A>` moved out leaves its `Receiving<B>`. The
+ * suffix names the type by its id (types are interned).
+ */
+function typeSuffix(a: TypedArg): string {
+  const k = a.usage.loc.kind;
+  return k === 'pure' || k === 'receiving' ? `:${(isRef(a.type) ? (a.type.elem as Type) : a.type).id}` : '';
+}
+
 /** 3. Memory safety (a borrow model of locations and the references derived from them). */
 function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
   let refCount = 0;
@@ -220,12 +230,6 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
       v.ref.alive = false;
       live.delete(v.ref);
     }
-  };
-  // A pure or `Receiving` input is a distinct location per type it is used at (upstream
-  // `PureInput`/`ReceivingInput`): a `Receiving<A>` moved out leaves its `Receiving<B>`.
-  const typeSuffix = (a: TypedArg): string => {
-    const k = a.usage.loc.kind;
-    return k === 'pure' || k === 'receiving' ? `:${formatType(isRef(a.type) ? (a.type.elem as Type) : a.type)}` : '';
   };
   const keyOf = (a: TypedArg): string => locationKey(a.usage.loc) + typeSuffix(a);
   const borrowedLoc = (a: TypedArg): boolean => {
@@ -422,18 +426,13 @@ function verifyEntryArguments(env: VerifyEnv, tx: TypedTransaction): void {
     if (v.heats) heat(v.clique, -1);
     return v.clique;
   };
-  // Pure and Receiving inputs are one value per type they are used at.
-  const suffixOf = (a: TypedArg): string => {
-    const k = a.usage.loc.kind;
-    return k === 'pure' || k === 'receiving' ? `:${formatType(isRef(a.type) ? (a.type.elem as Type) : a.type)}` : '';
-  };
   tx.commands.forEach((c, i) =>
     withCommand(i, () => {
       const cliques: { idx: number; clique: number }[] = [];
       for (const a of c.args) {
         const u = a.usage;
         const l = u.loc;
-        const sfx = suffixOf(a);
+        const sfx = typeSuffix(a);
         let v: V | null;
         if (u.use === 'move' || ((u.use === 'read' || u.use === 'freeze') && u.by === 'move')) {
           v = values.get(l, sfx);
