@@ -32,6 +32,7 @@ import {
   ShardError,
   SpecMismatchError,
 } from '@smi/harness';
+import { StdioInputError } from '@smi/mcp';
 
 /** Exit statuses of `smi`. */
 export const EXIT = {
@@ -86,6 +87,7 @@ export class OutputClosedError extends CliError {
 
 /** Errors of the libraries that mean "the input is wrong", with their own stable codes. */
 const INPUT_ERRORS = [
+  StdioInputError,
   PackageError,
   BytecodeError,
   DisassemblerError,

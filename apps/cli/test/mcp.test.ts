@@ -138,6 +138,14 @@ describeWithFixtures('smi mcp', ['corpus'], () => {
     child.stdin.destroy();
   });
 
+  it('refuses a message longer than 8 MiB (input that never ends a line) with exit 2, having answered what came before', async () => {
+    const r = await runSmi(['mcp'], { stdin: lines(INIT) + 'x'.repeat(9 * 1024 * 1024) });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/smi: error: a message on standard input is longer than 8388608 bytes/);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(protocolLines(r.stdout).map((m) => m.id)).toEqual([1]);
+  });
+
   it('refuses bad options before serving: exit 2, one line on stderr (a JSON error with --json), nothing else on stdout', async () => {
     const missing = path.join(os.tmpdir(), 'smi-does-not-exist');
     const [text, json, state, typo] = await Promise.all([

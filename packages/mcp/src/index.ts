@@ -7,7 +7,7 @@
 export { createSmiMcpServer, SMI_INSTRUCTIONS } from './server.js';
 export type { SmiMcpServerOptions } from './server.js';
 export type { SmiSessionOptions, LogLevel, PackageOrigin } from './session.js';
-export { serveStdio } from './stdio.js';
+export { serveStdio, StdioInputError, MAX_MESSAGE_BYTES } from './stdio.js';
 export type { StdioOptions, StdioEnd } from './stdio.js';
 export { SMI_TOOLS } from './tools/index.js';
 export type { SmiTool } from './tool.js';

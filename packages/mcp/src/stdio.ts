@@ -4,7 +4,7 @@
  * the end is answered first, then the server closes. An aborted `signal` (Ctrl-C) closes
  * it at once. Nothing but protocol messages is written to `stdout`.
  */
-import type { Readable, Writable } from 'node:stream';
+import { Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -17,6 +17,43 @@ export interface StdioOptions {
   stdout?: Writable;
   /** Stop serving when aborted. */
   signal?: AbortSignal;
+  /** Longest message accepted, in bytes (default {@link MAX_MESSAGE_BYTES}). */
+  maxMessageBytes?: number;
+}
+
+/**
+ * Default cap of one JSON-RPC message (one line): 8 MiB, below the SDK's 10 MiB read buffer
+ * (which otherwise fails on its own and leaves the session hanging).
+ */
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+/** Input that is not a stream of messages the server can read (`MESSAGE_TOO_LARGE`). */
+export class StdioInputError extends Error {
+  override readonly name = 'StdioInputError';
+  readonly code = 'MESSAGE_TOO_LARGE';
+}
+
+/** Passes its input on, failing once a line grows past `max` bytes (input without newlines is not buffered without bound). */
+class LineLimit extends Transform {
+  private run = 0;
+  constructor(private readonly max: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    for (let start = 0; ; ) {
+      const nl = chunk.indexOf(0x0a, start);
+      this.run += (nl < 0 ? chunk.length : nl) - start;
+      if (this.run > this.max) {
+        done(new StdioInputError(`a message on standard input is longer than ${this.max} bytes (messages are one JSON-RPC object per line)`));
+        return;
+      }
+      if (nl < 0) break;
+      this.run = 0;
+      start = nl + 1;
+    }
+    done(null, chunk);
+  }
 }
 
 /** How serving ended: the client closed its end of stdin, or `signal` was aborted. */
@@ -60,10 +97,22 @@ class TrackingTransport extends StdioServerTransport {
   }
 }
 
-/** Serve `server` over stdio until the input ends (or `signal` aborts); then close it. */
+/**
+ * Serve `server` over stdio until the input ends (or `signal` aborts); then close it.
+ * @throws {StdioInputError} after closing, when a message is longer than `maxMessageBytes`.
+ */
 export async function serveStdio(server: McpServer, options: StdioOptions = {}): Promise<StdioEnd> {
-  const stdin = options.stdin ?? process.stdin;
+  const source = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
+  const stdin = new LineLimit(options.maxMessageBytes ?? MAX_MESSAGE_BYTES);
+  let inputError: StdioInputError | undefined;
+  stdin.once('error', (e) => {
+    if (e instanceof StdioInputError) inputError = e;
+    source.unpipe(stdin);
+    source.pause();
+  });
+  source.once('error', (e) => stdin.destroy(e));
+  source.pipe(stdin);
   const transport = new TrackingTransport(stdin, stdout);
   await server.connect(transport);
   // Requests are noted before the server handles them, so that the end of input waits for them.
@@ -94,5 +143,6 @@ export async function serveStdio(server: McpServer, options: StdioOptions = {}):
     ]);
   }
   await server.close();
+  if (inputError !== undefined) throw inputError;
   return ended;
 }

@@ -30,6 +30,7 @@ import {
   registerSuiNatives,
 } from '../src/natives/sui/index.js';
 import { bcs, bytesVec, concat, expectAbort, hex, mutated, ok, ret, val } from './support/golden.js';
+import { watchingWrites } from '../src/values/write-watch.js';
 
 const SUI = canonicalAddress('0x2');
 const DIGEST = Uint8Array.from({ length: 32 }, (_, i) => 255 - i);
@@ -123,13 +124,17 @@ describeWithFixtures('sui natives: object runtime features', ['fixtures', 'frame
         owner: { $kind: 'ObjectOwner', address: TABLE },
       };
       const inputs = [{ id: TABLE, owner: { $kind: 'Shared' as const, initialSharedVersion: 1n }, version: 42n }];
-      /** Modified flags of the children after `run` with the flag `minimize` (protocol 135 otherwise). */
-      const modified = (minimize: boolean, run: (rt: ObjectRuntime) => void): boolean[] => {
+      const withFlag = (minimize: boolean): ObjectRuntime => {
         const base = loadProtocolConfig(FIXTURES_ROOT, 135);
         const protocolConfig = new ProtocolConfig({ version: base.version, values: base.values, featureFlags: { ...base.featureFlags, minimize_child_object_mutations: minimize } });
-        const rt = runtime(vm, { protocolConfig, inputObjects: inputs, childStore: (p, c) => (p === TABLE && c === fieldId(1n) ? storedNode : p === TABLE && c === fieldId(7n) ? storedField(7n, 5n) : undefined) });
+        return runtime(vm, { protocolConfig, inputObjects: inputs, childStore: (p, c) => (p === TABLE && c === fieldId(1n) ? storedNode : p === TABLE && c === fieldId(7n) ? storedField(7n, 5n) : undefined) });
+      };
+      /** Modified flags of the children after `run` with the flag `minimize` (protocol 135 otherwise). */
+      const modified = (minimize: boolean, run: (rt: ObjectRuntime) => void): boolean[] => {
+        const rt = withFlag(minimize);
         run(rt);
         const res = rt.results();
+        rt.finish();
         expect(res.writes.map((w) => w.id).every((id) => res.loadedChildObjects.some((l) => l.id === id && l.isModified))).toBe(true);
         return res.loadedChildObjects.map((l) => l.isModified);
       };
@@ -148,6 +153,19 @@ describeWithFixtures('sui natives: object runtime features', ['fixtures', 'frame
         expect(modified(false, pushPop)).toEqual([true]);
         expect(modified(false, removeAdd)).toEqual([true]);
         expect(modified(false, borrowMut)).toEqual([false]);
+      });
+      it('flag off: writes are watched until the transaction is finished, then cost nothing again', () => {
+        expect(watchingWrites()).toBe(false);
+        const rt = withFlag(false);
+        pushPop(rt);
+        expect(watchingWrites()).toBe(true);
+        rt.results();
+        rt.finish();
+        expect(watchingWrites()).toBe(false);
+        // The flag on watches nothing.
+        const on = withFlag(true);
+        pushPop(on);
+        expect(watchingWrites()).toBe(false);
       });
       it('flag on (and without a config): only a changed value counts', () => {
         expect(modified(true, pushPop)).toEqual([false]);

@@ -48,6 +48,8 @@ function collect(child: ReturnType<typeof spawn>, stdin: string | Buffer | undef
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    // A command may stop reading before the end of its input (EPIPE): not an error of the test.
+    child.stdin?.on('error', () => {});
     child.stdin?.end(stdin ?? '');
   });
 }

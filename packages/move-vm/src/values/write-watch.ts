@@ -10,6 +10,10 @@
  * value is registered, and then a write costs one `WeakMap` lookup. A write can only bring a
  * new container into a watched value by being a write to it, so the registration made when
  * the value is loaded stays complete until the value is dirty.
+ *
+ * Registrations belong to an owner (a transaction's child store). Once every owner that
+ * registered values called {@link releaseWrites} (or was garbage-collected), the watch is
+ * dropped and writes cost nothing again.
  */
 import { SlotRef, VariantValue, VecElemRef } from './value.js';
 import { MoveVector, VecKind } from './vector.js';
@@ -20,10 +24,27 @@ export interface WriteWatcher {
 }
 
 let watched: WeakMap<object, WriteWatcher> | null = null;
+/** Owners with registrations not released yet. */
+const owners = new WeakSet<object>();
+let ownerCount = 0;
 
-/** Watch every container of `value` (struct, enum and its fields, vector): a write to one sets `watcher.dirty`. */
-export function watchWrites(value: unknown, watcher: WriteWatcher): void {
+function release(): void {
+  if (--ownerCount === 0) watched = null;
+}
+
+const collected = new FinalizationRegistry<undefined>(release);
+
+/**
+ * Watch every container of `value` (struct, enum and its fields, vector) for `owner`: a
+ * write to one sets `watcher.dirty`.
+ */
+export function watchWrites(value: unknown, watcher: WriteWatcher, owner: object): void {
   if (typeof value !== 'object' || value === null) return;
+  if (!owners.has(owner)) {
+    owners.add(owner);
+    ownerCount++;
+    collected.register(owner, undefined, owner);
+  }
   const map = (watched ??= new WeakMap<object, WriteWatcher>());
   const stack: object[] = [value];
   for (let c = stack.pop(); c !== undefined; c = stack.pop()) {
@@ -37,6 +58,19 @@ export function watchWrites(value: unknown, watcher: WriteWatcher): void {
     if (items === undefined) continue;
     for (const x of items) if (typeof x === 'object' && x !== null) stack.push(x);
   }
+}
+
+/** `owner` needs its watched values no more (its transaction is over). */
+export function releaseWrites(owner: object): void {
+  if (!owners.has(owner)) return;
+  owners.delete(owner);
+  collected.unregister(owner);
+  release();
+}
+
+/** Whether any value is watched (writes pay a lookup). */
+export function watchingWrites(): boolean {
+  return watched !== null;
 }
 
 /** Record a write to `container` (a struct's or enum's field array, a vector, an enum). */

@@ -349,5 +349,9 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
   if (failure === null) failure = sharedByValueFailure(state, runtime);
   // A failed transaction publishes nothing.
   if (failure !== null) for (const p of env.published) vm.removePackage(p.id);
-  return finishTransaction({ vm, store, input, state, runtime, loaded, env, commandResults, failure });
+  try {
+    return finishTransaction({ vm, store, input, state, runtime, loaded, env, commandResults, failure });
+  } finally {
+    runtime.finish();
+  }
 }

@@ -13,7 +13,7 @@
 import type { BcsCodec } from '../../values/bcs.js';
 import { copyValue, valuesEqual } from '../../values/value.js';
 import type { Type, TypeTable } from '../../types/runtime-type.js';
-import { watchWrites } from '../../values/write-watch.js';
+import { releaseWrites, watchWrites } from '../../values/write-watch.js';
 import { MemoryLimitSubStatus, invariantViolation, memoryLimitError, suiVmError } from './errors.js';
 import { formatTypeTag, parseSuiTypeTag, typeKey } from './type-tag.js';
 import { collectUids } from './values.js';
@@ -226,7 +226,7 @@ export class ChildObjectStore {
         }
       }
       entry = { owner: parent, type, key, value, fingerprint: { owner: parent, key, value: copyValue(value) }, dirty: false };
-      if (!this.minimizeMutations()) watchWrites(value, entry);
+      if (!this.minimizeMutations()) watchWrites(value, entry, this);
     }
     const lim = this.config.maxStoreEntries();
     if (count >= lim) {
@@ -282,6 +282,11 @@ export class ChildObjectStore {
 
   private minimizeMutations(): boolean {
     return this.config.minimizeMutations?.() ?? true;
+  }
+
+  /** The transaction is over: its values need no write watch any more (see `write-watch.ts`). */
+  release(): void {
+    releaseWrites(this);
   }
 
   /**

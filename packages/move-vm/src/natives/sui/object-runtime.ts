@@ -508,6 +508,14 @@ export class ObjectRuntime {
   // ---- results -------------------------------------------------------------------------
 
   /**
+   * The transaction is over (its effects were taken): no more Move code runs on this runtime.
+   * Drops the write watch of child objects loaded before `minimize_child_object_mutations`.
+   */
+  finish(): void {
+    this.children.release();
+  }
+
+  /**
    * Everything recorded, with the children's end state folded in (upstream
    * `ObjectRuntime::finish`, without consuming the runtime).
    * @throws {ObjectRuntimeError} `CIRCULAR_OBJECT_OWNERSHIP`, `MOVE_OBJECT_TOO_BIG`.
