@@ -312,6 +312,7 @@ export async function runTraceSuite(dir: string, frameworkDir: string, options: 
   let steps = 0;
   let equalSteps = 0;
   let nearFinal = 0;
+  let exactFinal = 0;
   const notExecutable: SuiteSkip[] = [];
   for (const o of outcomes) {
     const [file, task] = o.name.split(':');
@@ -320,7 +321,9 @@ export async function runTraceSuite(dir: string, frameworkDir: string, options: 
       if (o.gas) {
         steps += o.gas.steps;
         equalSteps += o.gas.equalSteps;
-        if (Math.abs(Number(BigInt(o.gas.finalExpected) - BigInt(o.gas.finalGot))) <= 10) nearFinal++;
+        const off = Math.abs(Number(BigInt(o.gas.finalExpected) - BigInt(o.gas.finalGot)));
+        if (off <= 10) nearFinal++;
+        if (off === 0) exactFinal++;
       }
     } else if (o.status === 'skip') {
       summary.skipped++;
@@ -334,7 +337,7 @@ export async function runTraceSuite(dir: string, frameworkDir: string, options: 
   }
   summary.tasks = outcomes.length - notExecutable.length;
   summary.notes.push(
-    `gas (static gas-model-10 costs, a call one instruction): ${equalSteps}/${steps} steps charge the same gas; final gas_left within 10 units on ${nearFinal}/${summary.passed} traces`,
+    `gas (static gas-model-10 costs, a call one instruction): ${equalSteps}/${steps} steps charge the same gas; final gas_left exactly upstream's on ${exactFinal}/${summary.passed} traces, within 10 units on ${nearFinal}/${summary.passed}`,
   );
   if (notExecutable.length > 0) {
     summary.notExecutable = notExecutable;

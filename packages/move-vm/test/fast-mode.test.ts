@@ -144,10 +144,14 @@ describeWithFixtures('interpreter fast mode = slow mode', ['fixtures', 'framewor
     expect(budgets).toBeGreaterThan(2000);
   });
 
-  it('charges instruction tiers the same way past 20,000 instructions', () => {
+  it('charges instruction and stack-size tiers the same way (past 20,000 instructions and 100,000 bytes)', () => {
     const args = [u64(4000)];
     const fast = run('loop_sum', args, false) as { gas: number };
     expect(fast).toEqual(run('loop_sum', args, true));
+    const meter = { instructions: 0, stackSize: 0 };
+    vm.call('0x0::fast::loop_sum', { args, meter });
+    expect(meter.instructions).toBeGreaterThan(50_000);
+    expect(meter.stackSize).toBeGreaterThan(100_000);
     // More than one gas unit per instruction: the tiers applied.
     for (const budget of [fast.gas - 1, fast.gas - 37, Math.floor(fast.gas / 2), 20_000, 20_003]) {
       expect(run('loop_sum', args, false, budget)).toEqual(run('loop_sum', args, true, budget));

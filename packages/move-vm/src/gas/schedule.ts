@@ -1,12 +1,14 @@
 /**
  * The gas schedule the interpreter charges: a static cost per internal opcode plus call
  * and native costs. `staticGasSchedule` derives it from the gas model's cost tables
- * (`cost-tables.ts`) with every tier multiplier at 1 and size-dependent instructions
- * priced for a primitive operand; exact per-value metering is `GasMeter`'s job.
+ * (`cost-tables.ts`) with size-dependent instructions priced for a primitive operand; the
+ * instruction tier and the stack-size tier (on the size each instruction adds, `opIncr`)
+ * apply as the transaction's counts grow. Exact per-value metering is `GasMeter`'s job.
  */
 import { Op, OP_COUNT } from '../interpreter/ops.js';
 import type { GasSchedule } from '../interpreter/runtime.js';
-import { baseInstructionCost, costTableForGasModelVersion, NATIVE_FUNCTION_CALL_THRESHOLD } from './cost-tables.js';
+import { sizeConfigForGasModel } from './abstract-size.js';
+import { baseInstructionCost, costTableForGasModelVersion, gasModelFeatures, NATIVE_FUNCTION_CALL_THRESHOLD, PRIMITIVE_TYPE_SIZE, REFERENCE_SIZE, STRUCT_SIZE, VEC_SIZE } from './cost-tables.js';
 
 /** A schedule charging `perInstruction` for every instruction (instruction counting). */
 export function uniformGasSchedule(perInstruction = 1): GasSchedule {
@@ -18,6 +20,9 @@ export function uniformGasSchedule(perInstruction = 1): GasSchedule {
     nativeBase: perInstruction,
     instructionTiers: undefined,
     nativeCallThreshold: undefined,
+    opIncr: undefined,
+    sizeTiers: undefined,
+    sizeConfig: undefined,
   };
 }
 
@@ -48,7 +53,29 @@ export function staticGasSchedule(gasModelVersion = 14): GasSchedule {
   set([Op.VEC_PACK, Op.NAT_VEC_EMPTY], 1 + 8 + 1);
   set([Op.PACK, Op.PACK_VARIANT], 1 + 2 + 1);
   set([Op.UNPACK, Op.UNPACK_VARIANT, Op.UNPACK_VARIANT_REF, Op.VEC_UNPACK], 1 + 1);
-  return { opCost, callBase: 1, callPerArg: 0, nativeBase: 1, instructionTiers: costTableForGasModelVersion(gasModelVersion).instructionTiers, nativeCallThreshold: gasModelVersion > 8 ? NATIVE_FUNCTION_CALL_THRESHOLD : undefined };
+  // The size increase each opcode's cost includes: what the stack-size tier multiplies.
+  const opIncr = new Int32Array(OP_COUNT);
+  const incr = (ops: readonly number[], n: number): void => ops.forEach((o) => (opIncr[o] = n));
+  incr([Op.LD_SMALL, Op.LD_BIG, Op.LD_TRUE, Op.LD_FALSE, Op.CAST, Op.NOT, Op.OR, Op.AND, Op.LT, Op.GT, Op.LE, Op.GE, Op.VEC_LEN, Op.NAT_VEC_LEN], PRIMITIVE_TYPE_SIZE);
+  incr([Op.ADD_N, Op.SUB_N, Op.MUL_N, Op.DIV_N, Op.MOD_N, Op.ADD_B, Op.SUB_B, Op.MUL_B, Op.DIV_B, Op.MOD_B], PRIMITIVE_TYPE_SIZE);
+  incr([Op.BIT_OR_N, Op.BIT_AND_N, Op.XOR_N, Op.BIT_OR_B, Op.BIT_AND_B, Op.XOR_B, Op.SHL_N, Op.SHR_N, Op.SHL_B, Op.SHR_B], PRIMITIVE_TYPE_SIZE);
+  incr([Op.COPY_LOC_PRIM, Op.COPY_LOC, Op.READ_REF, Op.WRITE_REF, Op.LD_CONST, Op.MOVE_LOC], prim);
+  incr([Op.EQ_PRIM, Op.NEQ_PRIM, Op.EQ_DEEP, Op.NEQ_DEEP, Op.EQ_REF, Op.NEQ_REF], PRIMITIVE_TYPE_SIZE + 2 * prim);
+  incr([Op.BORROW_LOC, Op.BORROW_FIELD, Op.FREEZE_REF, Op.VEC_BORROW, Op.NAT_VEC_BORROW], REFERENCE_SIZE);
+  incr([Op.VEC_PACK, Op.NAT_VEC_EMPTY], VEC_SIZE);
+  incr([Op.PACK, Op.PACK_VARIANT], STRUCT_SIZE);
+  const table = costTableForGasModelVersion(gasModelVersion);
+  return {
+    opCost,
+    callBase: 1,
+    callPerArg: 0,
+    nativeBase: 1,
+    instructionTiers: table.instructionTiers,
+    nativeCallThreshold: gasModelVersion > 8 ? NATIVE_FUNCTION_CALL_THRESHOLD : undefined,
+    opIncr,
+    sizeTiers: table.stackSizeTiers,
+    sizeConfig: sizeConfigForGasModel(gasModelFeatures(gasModelVersion), false),
+  };
 }
 
 /** The default schedule: the static costs of the latest gas model (14). */

@@ -5,6 +5,7 @@
 import { NativeAbort, VmError } from '../errors.js';
 import type { TranslatedCode } from '../loader/translated.js';
 import type { FunctionInstance } from './instance.js';
+import { runtimeValueSize } from '../gas/value-size.js';
 import { Op } from './ops.js';
 import { type CallState, type GasSchedule, instructionTierMult, type Runtime } from './runtime.js';
 import type { MachineView } from './tracer.js';
@@ -28,6 +29,11 @@ export function vectorError(sub: bigint, msg: string): VmError {
  * A vector error raised by an inlined `0x1::vector` native: like upstream's natives it
  * becomes `ABORTED` with the vector error code, located at the native, offset 0.
  */
+/** A failed vector instruction (`native`: an inlined `0x1::vector` native, see {@link nativeVectorError}). */
+export function vecOpError(native: boolean, tc: TranslatedCode, site: number, sub: bigint, msg: string): VmError {
+  return native ? nativeVectorError(tc, site, sub, msg) : vectorError(sub, msg);
+}
+
 export function nativeVectorError(tc: TranslatedCode, site: number, sub: bigint, msg: string): VmError {
   const callee = tc.callSites[site].callee;
   return new VmError('ABORTED', msg, {
@@ -148,6 +154,7 @@ export function runNative(rt: Runtime, state: CallState, callee: FunctionInstanc
     if (res.length !== fn.returns.length) {
       throw new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `native ${fn.name} returned ${res.length} values, expected ${fn.returns.length}`);
     }
+    chargeNativeReturns(rt, state, callee, res);
     return res;
   } catch (e) {
     let err: unknown = e;
@@ -172,6 +179,27 @@ export function runNativeOnStack(rt: Runtime, state: CallState, callee: Function
   return sp;
 }
 
+/**
+ * A native's return values are pushed (upstream `charge_native_function`): one unit per
+ * value and their size, which grows the stack size and pays its tier. Schedules without a
+ * size configuration (instruction counting) charge nothing here.
+ */
+function chargeNativeReturns(rt: Runtime, state: CallState, callee: FunctionInstance, res: readonly unknown[]): void {
+  const config = rt.gas.sizeConfig;
+  if (config === undefined || res.length === 0) return;
+  const types = callee.returnTypes(rt.types);
+  let incr = 0;
+  for (let i = 0; i < res.length; i++) incr += runtimeValueSize(rt.types, res[i], types[i], config);
+  const meter = state.meter;
+  const size = (meter.stackSize ?? 0) + incr;
+  meter.stackSize = size;
+  state.gasLeft -= res.length + incr * instructionTierMult(rt.gas.sizeTiers, size);
+  if (state.gasLeft < 0) {
+    state.gasLeft = 0;
+    throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
+  }
+}
+
 export function callNativeDirect(rt: Runtime, state: CallState, entry: FunctionInstance, args: readonly unknown[]): unknown[] {
   return runNative(rt, state, entry, [...args], () => `${entry.fn.module.id}::${entry.fn.name}`);
 }
@@ -185,6 +213,19 @@ export function tierExtra(tiers: GasSchedule['instructionTiers'], count: number)
 export function tierNextAfter(tiers: GasSchedule['instructionTiers'], count: number): number {
   if (tiers !== undefined) for (let i = 0; i < tiers.length; i++) if (tiers[i][0] > count) return tiers[i][0];
   return Number.MAX_SAFE_INTEGER;
+}
+
+/** The instance call site `i` of `inst` calls (resolved and instantiated on its first call, then cached). */
+export function resolveCallee(rt: Runtime, inst: FunctionInstance, i: number, limits: CallState['limits']): FunctionInstance {
+  const site = (inst.code as TranslatedCode).callSites[i];
+  if (site.callee.isNative && site.callee.native === null) {
+    throw new VmError('MISSING_NATIVE_FUNCTION', `native ${site.callee.module.id}::${site.callee.name} is not implemented`);
+  }
+  const targs = inst.siteTypeArgs(rt.types, i);
+  if (targs.length > 0) checkInstantiation(inst.typeArgs, targs, limits);
+  const callee = rt.instance(site.callee, targs);
+  inst.callees[i] = callee;
+  return callee;
 }
 
 /** A fused instruction's operand: a local (copied or moved primitive) or an immediate. */

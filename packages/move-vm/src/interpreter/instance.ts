@@ -27,9 +27,19 @@ export class FunctionInstance {
   /** Gas of the block starting at each offset under the VM's schedule (see `blocks.ts`). */
   readonly blockCost: Int32Array;
 
-  constructor(fn: LoadedFunction, typeArgs: readonly Type[], code: (TranslatedCode & TraceInfo) | null, blockCost: Int32Array = new Int32Array(0)) {
+  /** Stack size added by the block starting at each offset (see `blocks.ts`). */
+  readonly blockIncr: Int32Array;
+
+  constructor(
+    fn: LoadedFunction,
+    typeArgs: readonly Type[],
+    code: (TranslatedCode & TraceInfo) | null,
+    blockCost: Int32Array = new Int32Array(0),
+    blockIncr: Int32Array = new Int32Array(0),
+  ) {
     this.fn = fn;
     this.blockCost = blockCost;
+    this.blockIncr = blockIncr;
     this.paramCount = fn.params.length;
     this.typeArgs = typeArgs;
     this.code = code;
@@ -37,6 +47,13 @@ export class FunctionInstance {
     this.vecElems = code ? new Array<Type | undefined>(code.vecSites.length) : [];
     this.variantTypes = code ? new Array<Type | undefined>(code.variantSites.length) : [];
     this.depthChecked = new Uint8Array(code ? code.code.length >> 1 : 0);
+  }
+
+  private returns: readonly Type[] | undefined;
+
+  /** The function's return types, instantiated. */
+  returnTypes(table: TypeTable): readonly Type[] {
+    return (this.returns ??= this.fn.returns.map((r) => table.subst(r, this.typeArgs)));
   }
 
   /** Concrete type arguments of call site `i`. */

@@ -14,23 +14,25 @@ import { noteWrite, noteWriteRef } from '../values/write-watch.js';
 import { arithmeticError, binaryOp, castValue, compareOp, shlBig, shlNum } from './arith.js';
 import type { FunctionInstance } from './instance.js';
 import { HEAD, Op } from './ops.js';
-import { staticCost, type CallState, type Runtime } from './runtime.js';
+import { staticCost, staticIncr, type CallState, type Runtime } from './runtime.js';
 import {
   callNativeDirect,
-  checkInstantiation,
   checkPackDepth,
   type Frame,
   indexOf,
   locate,
-  nativeVectorError,
   operand,
+  resolveCallee,
   runNativeOnStack,
   stackTraceText,
   tierExtra,
   tierNextAfter,
+  vecOpError,
   vectorError,
   viewOf,
 } from './helpers.js';
+
+const NO_INCR = new Int32Array(256);
 
 /**
  * Run `entry` with `args` (already on no stack) and return its return values.
@@ -45,8 +47,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   const maxStack = limits.maxValueStackSize;
   const maxVec = limits.maxVectorLength;
   const maxDepth = limits.maxCallDepth;
-  // Pre-filled so the array stays packed; every frame checks on entry that its largest
-  // stack use fits, so no instruction needs a bounds check.
+  // Pre-filled so the array stays packed; a frame whose largest stack use does not fit runs in slow mode.
   const stack: unknown[] = new Array<unknown>(maxStack + 1).fill(undefined);
   let sp = 0;
   // Caller frames, reused across calls: `frames[0..depth)` are live.
@@ -62,7 +63,12 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   let instr = meter.instructions;
   let extra = tierExtra(tiers, instr);
   let tierNext = tierNextAfter(tiers, instr);
-
+  // Stack-size tier: `sizeExtra` more per unit of size once the size passes `sizeNext`.
+  const sizeTiers = gas.sizeTiers;
+  const opIncr = gas.opIncr ?? NO_INCR;
+  let size = meter.stackSize ?? 0;
+  let sizeExtra = tierExtra(sizeTiers, size);
+  let sizeNext = tierNextAfter(sizeTiers, size);
   // Natives called from the entry directly.
   if (entry.code === null) return callNativeDirect(rt, state, entry, args);
 
@@ -70,6 +76,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   let tc = entry.code as TranslatedCode;
   let code = tc.slowCode;
   let blockCost = inst.blockCost;
+  let blockIncr = inst.blockIncr;
   // Fast mode: the running block was charged as a whole (see loader/blocks.ts); it needs no
   // tracer and a frame whose largest stack use fits the limit.
   let fits = tracer === null && tc.maxStack <= maxStack;
@@ -88,10 +95,12 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
       let op = code[pc << 1];
       if (op >= HEAD) {
         const len = tc.blockLen[pc];
-        const cost = blockCost[pc] + len * extra;
-        if (fits && instr + len <= tierNext && gasLeft >= cost) {
+        const inc = blockIncr[pc];
+        const cost = blockCost[pc] + len * extra + inc * sizeExtra;
+        if (fits && instr + len <= tierNext && size + inc <= sizeNext && gasLeft >= cost) {
           gasLeft -= cost;
           instr += len;
+          size += inc;
           slow = false;
           code = tc.fastCode;
           blockEnd = pc + len;
@@ -109,11 +118,13 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           extra = tierExtra(tiers, instr);
           tierNext = tierNextAfter(tiers, instr);
         }
-        gasLeft -= opCost[op] + extra;
-        if (gasLeft < 0) {
-          gasLeft = 0;
-          throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
+        const inc = opIncr[op];
+        if ((size += inc) > sizeNext) {
+          sizeExtra = tierExtra(sizeTiers, size);
+          sizeNext = tierNextAfter(sizeTiers, size);
         }
+        gasLeft -= opCost[op] + extra + inc * sizeExtra;
+        if (gasLeft < 0) throw new VmError('OUT_OF_GAS', 'gas budget exhausted'); // left at 0 by the catch
         if (tracer) tracer.beforeInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       }
       switch (op) {
@@ -123,15 +134,15 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         case Op.F_LOC_RET:
         case Op.RET: {
           if (op === Op.F_LOC_RET) stack[sp++] = locals[arg];
+          const nret = inst.fn.returns.length;
           if (tracer) {
-            const nret = inst.fn.returns.length;
             tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
             tracer.closeFrame(inst, frameId, stack.slice(sp - nret, sp), gasLeft);
           }
           if (depth === 0) {
-            const nret = inst.fn.returns.length;
             state.gasLeft = gasLeft;
             meter.instructions = instr;
+            meter.stackSize = size;
             return stack.slice(sp - nret, sp);
           }
           // A returning frame's locals can be reused: no reference to a local outlives its frame.
@@ -141,6 +152,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           tc = f.tc;
           code = tc.slowCode;
           blockCost = inst.blockCost;
+          blockIncr = inst.blockIncr;
           fits = f.fits;
           pc = f.pc;
           locals = f.locals;
@@ -193,27 +205,23 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           break;
         }
         case Op.CALL: {
-          let callee = inst.callees[arg];
-          if (callee === undefined) {
-            const site = tc.callSites[arg];
-            if (site.callee.isNative && site.callee.native === null) {
-              throw new VmError('MISSING_NATIVE_FUNCTION', `native ${site.callee.module.id}::${site.callee.name} is not implemented`);
-            }
-            const targs = inst.siteTypeArgs(table, arg);
-            if (targs.length > 0) checkInstantiation(inst.typeArgs, targs, limits);
-            callee = rt.instance(site.callee, targs);
-            inst.callees[arg] = callee;
-          }
+          const callee = inst.callees[arg] ?? resolveCallee(rt, inst, arg, limits);
           if (callee.code === null) {
             if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
             state.gasLeft = gasLeft;
             meter.instructions = instr;
+            meter.stackSize = size; // natives may charge, count instructions (past the threshold) and push
             sp = runNativeOnStack(rt, state, callee, stack, sp, stackTraceText(frames, depth, inst, at));
             gasLeft = state.gasLeft;
             if (meter.instructions !== instr) {
               instr = meter.instructions;
               extra = tierExtra(tiers, instr);
               tierNext = tierNextAfter(tiers, instr);
+            }
+            if (meter.stackSize !== size) {
+              size = meter.stackSize ?? size;
+              sizeExtra = tierExtra(sizeTiers, size);
+              sizeNext = tierNextAfter(sizeTiers, size);
             }
             break;
           }
@@ -226,11 +234,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           const ctc = callee.code;
           const n = callee.paramCount;
           gasLeft -= gas.callBase + gas.callPerArg * n;
-          if (gasLeft < 0) {
-            gasLeft = 0;
-            throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
-          }
-          // Slots above `sp` are not cleared: they are overwritten before they are read.
+          if (gasLeft < 0) throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
           const lc = ctc.localCount;
           const free = spare[lc];
           let nl: unknown[];
@@ -256,6 +260,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           tc = ctc;
           code = ctc.slowCode;
           blockCost = inst.blockCost;
+          blockIncr = inst.blockIncr;
           fits = tracer === null && sp + ctc.maxStack <= maxStack;
           pc = 0;
           locals = nl;
@@ -428,8 +433,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           const i = indexOf(stack[--sp]);
           const v = stack[sp - 1] as MoveVector;
           if (i >= v.length) {
-            const msg = `index ${i} out of bounds (length ${v.length})`;
-            throw op === Op.VEC_BORROW ? vectorError(VectorError.INDEX_OUT_OF_BOUNDS, msg) : nativeVectorError(tc, arg, VectorError.INDEX_OUT_OF_BOUNDS, msg);
+            throw vecOpError(op !== Op.VEC_BORROW, tc, arg, VectorError.INDEX_OUT_OF_BOUNDS, `index ${i} out of bounds (length ${v.length})`);
           }
           stack[sp - 1] = borrowElement(v, i);
           if (slow && op === Op.NAT_VEC_BORROW) gasLeft -= gas.nativeBase;
@@ -440,8 +444,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           const e = stack[--sp];
           const v = stack[--sp] as MoveVector;
           if (v.length >= maxVec) {
-            const msg = `vector length would exceed ${maxVec}`;
-            throw op === Op.VEC_PUSH_BACK ? vectorError(VectorError.VEC_SIZE_LIMIT_REACHED, msg) : nativeVectorError(tc, arg, VectorError.VEC_SIZE_LIMIT_REACHED, msg);
+            throw vecOpError(op !== Op.VEC_PUSH_BACK, tc, arg, VectorError.VEC_SIZE_LIMIT_REACHED, `vector length would exceed ${maxVec}`);
           }
           v.push(e);
           noteWrite(v);
@@ -452,8 +455,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         case Op.NAT_VEC_POP_BACK: {
           const v = stack[sp - 1] as MoveVector;
           if (v.length === 0) {
-            const msg = 'pop from an empty vector';
-            throw op === Op.VEC_POP_BACK ? vectorError(VectorError.POP_EMPTY_VEC, msg) : nativeVectorError(tc, arg, VectorError.POP_EMPTY_VEC, msg);
+            throw vecOpError(op !== Op.VEC_POP_BACK, tc, arg, VectorError.POP_EMPTY_VEC, 'pop from an empty vector');
           }
           stack[sp - 1] = v.pop();
           noteWrite(v);
@@ -475,8 +477,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           const i = indexOf(stack[--sp]);
           const v = stack[--sp] as MoveVector;
           if (i >= v.length || j >= v.length) {
-            const msg = `swap indices ${i}, ${j} out of bounds (length ${v.length})`;
-            throw op === Op.VEC_SWAP ? vectorError(VectorError.INDEX_OUT_OF_BOUNDS, msg) : nativeVectorError(tc, arg, VectorError.INDEX_OUT_OF_BOUNDS, msg);
+            throw vecOpError(op !== Op.VEC_SWAP, tc, arg, VectorError.INDEX_OUT_OF_BOUNDS, `swap indices ${i}, ${j} out of bounds (length ${v.length})`);
           }
           v.swap(i, j);
           noteWrite(v);
@@ -491,7 +492,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         }
         case Op.NAT_VEC_DESTROY_EMPTY: {
           const v = stack[--sp] as MoveVector;
-          if (v.length !== 0) throw nativeVectorError(tc, arg, VectorError.VEC_UNPACK_PARITY_MISMATCH, 'destroy a non-empty vector');
+          if (v.length !== 0) throw vecOpError(true, tc, arg, VectorError.VEC_UNPACK_PARITY_MISMATCH, 'destroy a non-empty vector');
           if (slow) gasLeft -= gas.nativeBase;
           break;
         }
@@ -548,19 +549,17 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           }
           break;
         }
-        case Op.F_BIN1: {
-          const c = tc.code;
-          const p = at << 1;
-          pc = at + 2;
-          stack[sp - 1] = binaryOp(c[p + 2], stack[sp - 1], operand(c[p], arg, locals, tc), c[p + 3]);
-          break;
-        }
+        case Op.F_BIN1:
         case Op.F_BIN1_ST: {
           const c = tc.code;
           const p = at << 1;
-          pc = at + 2;
-          locals[c[p + 5]] = binaryOp(c[p + 2], stack[--sp], operand(c[p], arg, locals, tc), c[p + 3]);
-          pc = at + 3;
+          pc = at + 2; // an arithmetic error is located at the operation
+          const b = operand(c[p], arg, locals, tc);
+          if (op === Op.F_BIN1) stack[sp - 1] = binaryOp(c[p + 2], stack[sp - 1], b, c[p + 3]);
+          else {
+            locals[c[p + 5]] = binaryOp(c[p + 2], stack[--sp], b, c[p + 3]);
+            pc = at + 3;
+          }
           break;
         }
         case Op.F_OP_ST: {
@@ -579,20 +578,21 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           throw new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `unsupported instruction at ${arg}`);
       }
       if (slow) {
-        if (sp > maxStack) {
-          throw new VmError('EXECUTION_STACK_OVERFLOW', `operand stack exceeds ${maxStack} values`);
-        }
+        if (sp > maxStack) throw new VmError('EXECUTION_STACK_OVERFLOW', `operand stack exceeds ${maxStack} values`);
         if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       }
     }
   } catch (e) {
     if (!slow && pc < blockEnd) {
       // The block was charged as a whole: give back what its instructions after the failing one cost.
-      gasLeft += staticCost(gas, tc.code, pc, blockEnd) + (blockEnd - pc) * extra;
+      const inc = staticIncr(gas, tc.code, pc, blockEnd);
+      gasLeft += staticCost(gas, tc.code, pc, blockEnd) + (blockEnd - pc) * extra + inc * sizeExtra;
       instr -= blockEnd - pc;
+      size -= inc;
     }
     state.gasLeft = gasLeft < 0 ? 0 : gasLeft;
     meter.instructions = instr;
+    meter.stackSize = size;
     throw locate(e, inst, pc - 1, tracer);
   }
 }

@@ -3,6 +3,7 @@
  * function instances, and the per-call state (gas, limits, tracer, touched modules).
  */
 import { VmError } from '../errors.js';
+import type { SizeConfig } from '../gas/abstract-size.js';
 import type { LoadedFunction } from '../loader/linker.js';
 import { translateFunction } from '../loader/translate.js';
 import type { NativeContext } from '../natives/registry.js';
@@ -51,6 +52,16 @@ export interface GasSchedule {
    * gas model > 8). Absent: never.
    */
   readonly nativeCallThreshold?: number;
+  /**
+   * Size each opcode adds to the transaction's stack size (included in `opCost`): past
+   * the thresholds of `sizeTiers` it costs `multiplier - 1` more per unit (upstream
+   * `stack_size_current_tier_mult`). Absent: no stack-size tier.
+   */
+  readonly opIncr?: Int32Array;
+  /** Stack-size tiers (`[threshold, multiplier]`, first threshold 0). */
+  readonly sizeTiers?: readonly (readonly [number, number])[];
+  /** How values are sized (natives' return values). Absent: they are not charged. */
+  readonly sizeConfig?: SizeConfig;
 }
 
 /** Multiplier of `tiers` once `count` instructions ran (1 without tiers). */
@@ -74,11 +85,28 @@ export function staticCost(gas: GasSchedule, code: Int32Array, from: number, to:
   return c;
 }
 
+/** Static size added by the instructions `from..to` (exclusive) of translated `code`. */
+export function staticIncr(gas: GasSchedule, code: Int32Array, from: number, to: number): number {
+  const incr = gas.opIncr;
+  if (incr === undefined) return 0;
+  let c = 0;
+  for (let pc = from; pc < to; pc++) c += incr[code[pc << 1]];
+  return c;
+}
+
+/** Per block head: static gas and stack size of the block (see {@link Runtime.blockCosts}). */
+export interface BlockCosts {
+  readonly cost: Int32Array;
+  readonly incr: Int32Array;
+}
+
 /** Instructions executed so far in a transaction: shared by every call of one transaction. */
 export interface InstructionMeter {
   instructions: number;
   /** Native calls so far (see {@link GasSchedule.nativeCallThreshold}). */
   nativeCalls?: number;
+  /** Stack size so far (never decreases; see {@link GasSchedule.sizeTiers}). */
+  stackSize?: number;
 }
 
 /** State of one top-level call. */
@@ -101,7 +129,7 @@ export class Runtime {
   readonly gas: GasSchedule;
   private readonly instances = new WeakMap<LoadedFunction, Map<string, FunctionInstance>>();
   private readonly depthCache = new Map<number, number>();
-  private readonly blockCostCache = new WeakMap<TranslatedCode, Int32Array>();
+  private readonly blockCostCache = new WeakMap<TranslatedCode, BlockCosts>();
 
   constructor(types: TypeTable, codec: BcsCodec, gas: GasSchedule) {
     this.types = types;
@@ -122,7 +150,8 @@ export class Runtime {
     if (!inst) {
       if (!fn.isNative && fn.code === null) fn.code = translateFunction(fn, this.codec);
       const code = fn.isNative ? null : (fn.code as FunctionInstance['code']);
-      inst = new FunctionInstance(fn, typeArgs, code, code === null ? undefined : this.blockCosts(code));
+      const costs = code === null ? undefined : this.blockCosts(code);
+      inst = new FunctionInstance(fn, typeArgs, code, costs?.cost, costs?.incr);
       byArgs.set(key, inst);
     }
     return inst;
@@ -130,15 +159,18 @@ export class Runtime {
 
   /**
    * Gas of each block of `tc` (at block heads): the static cost of its instructions, plus
-   * the native base cost of the inlined vector natives. Calls, natives and tiers are
-   * charged when they run.
+   * the native base cost of the inlined vector natives, and the stack size they add. Calls,
+   * natives and tiers are charged when they run.
    */
-  blockCosts(tc: TranslatedCode): Int32Array {
+  blockCosts(tc: TranslatedCode): BlockCosts {
     let costs = this.blockCostCache.get(tc);
     if (costs !== undefined) return costs;
     const n = tc.blockLen.length;
-    costs = new Int32Array(n);
-    for (let head = 0; head < n; head += tc.blockLen[head]) costs[head] = staticCost(this.gas, tc.code, head, head + tc.blockLen[head]);
+    costs = { cost: new Int32Array(n), incr: new Int32Array(n) };
+    for (let head = 0; head < n; head += tc.blockLen[head]) {
+      costs.cost[head] = staticCost(this.gas, tc.code, head, head + tc.blockLen[head]);
+      costs.incr[head] = staticIncr(this.gas, tc.code, head, head + tc.blockLen[head]);
+    }
     this.blockCostCache.set(tc, costs);
     return costs;
   }

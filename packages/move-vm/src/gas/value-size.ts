@@ -1,0 +1,64 @@
+/**
+ * Abstract memory size (`abstract-size.ts`) of the interpreter's runtime values, walked
+ * with their type: the VM stores every integer up to u32 as a number and u64 and wider as
+ * a bigint, and `vector<u128>` like a vector of structs, so only the type says which
+ * scalar or specialised vector upstream sees.
+ */
+import { type Type, TypeKind, type TypeTable } from '../types/runtime-type.js';
+import { peekRef, VariantValue } from '../values/value.js';
+import type { MoveVector } from '../values/vector.js';
+import { ADDRESS_SIZE, PRIM_VEC_ELEMENT_WIDTH, type PrimKind, primSize, type SizeConfig, VALUE_HEADER_SIZE, VALUE_REFERENCE_SIZE } from './abstract-size.js';
+
+const PRIM_KIND: readonly (PrimKind | undefined)[] = (() => {
+  const k: (PrimKind | undefined)[] = [];
+  k[TypeKind.Bool] = 'bool';
+  k[TypeKind.U8] = 'u8';
+  k[TypeKind.U16] = 'u16';
+  k[TypeKind.U32] = 'u32';
+  k[TypeKind.U64] = 'u64';
+  k[TypeKind.U128] = 'u128';
+  k[TypeKind.U256] = 'u256';
+  k[TypeKind.Address] = 'address';
+  k[TypeKind.Signer] = 'address';
+  return k;
+})();
+
+/** `abstract_memory_size(config)` of runtime value `value` of type `type`. */
+export function runtimeValueSize(types: TypeTable, value: unknown, type: Type, config: SizeConfig): number {
+  const prim = PRIM_KIND[type.kind];
+  if (prim !== undefined) return prim === 'address' ? ADDRESS_SIZE : primSize(prim, config);
+  switch (type.kind) {
+    case TypeKind.Reference:
+    case TypeKind.MutableReference:
+      return VALUE_REFERENCE_SIZE + (config.traverseReferences ? runtimeValueSize(types, peekRef(value), type.elem as Type, config) : 0);
+    case TypeKind.Vector: {
+      const v = value as MoveVector;
+      const elem = type.elem as Type;
+      const elemPrim = PRIM_KIND[elem.kind];
+      if (elemPrim !== undefined && elem.kind !== TypeKind.Signer) {
+        return (config.includeVectorSize ? VALUE_HEADER_SIZE : 0) + v.length * PRIM_VEC_ELEMENT_WIDTH[elemPrim];
+      }
+      let total = VALUE_HEADER_SIZE;
+      for (let i = 0; i < v.length; i++) total += runtimeValueSize(types, v.get(i), elem, config);
+      return total;
+    }
+    case TypeKind.Datatype: {
+      const info = type.datatype;
+      if (info === null) return VALUE_HEADER_SIZE;
+      let fields: readonly unknown[];
+      let declared;
+      if (value instanceof VariantValue) {
+        fields = value.fields;
+        declared = info.variants()[value.tag].fields;
+      } else {
+        fields = value as unknown[];
+        declared = info.fields();
+      }
+      let total = VALUE_HEADER_SIZE;
+      for (let i = 0; i < declared.length; i++) total += runtimeValueSize(types, fields[i], types.subst(declared[i].type, type.typeArgs), config);
+      return total;
+    }
+    default:
+      return 0;
+  }
+}
