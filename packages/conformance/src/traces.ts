@@ -49,7 +49,16 @@ export interface TraceOutcome {
   status: 'match' | 'diverge' | 'skip' | 'not-executable';
   detail: string;
   /** Gas agreement (matching traces only). */
-  gas?: { equalGasLeft: number; records: number; equalSteps: number; steps: number; finalExpected: string; finalGot: string };
+  gas?: {
+    equalGasLeft: number;
+    records: number;
+    equalSteps: number;
+    steps: number;
+    finalExpected: string;
+    finalGot: string;
+    /** The first steps charging a different amount: record index, what it is, expected and got charge. */
+    differentSteps?: string[];
+  };
 }
 
 /** Find every trace under `root` (`<test>/traces/*.json`, tests nested up to two levels). */
@@ -145,6 +154,7 @@ function compareGas(expected: TraceJson[], got: TraceJson[]): NonNullable<TraceO
   let equalSteps = 0;
   let prev: [bigint, bigint] | null = null;
   let last: [string, string] = ['', ''];
+  const differentSteps: string[] = [];
   for (let i = 0; i < expected.length; i++) {
     const e = gasOf(expected[i]);
     const g = gasOf(got[i]);
@@ -155,11 +165,21 @@ function compareGas(expected: TraceJson[], got: TraceJson[]): NonNullable<TraceO
     if (prev !== null) {
       steps++;
       if (prev[0] - cur[0] === prev[1] - cur[1]) equalSteps++;
+      else if (differentSteps.length < 10) differentSteps.push(`record ${i} ${stepName(expected[i])}: expected ${prev[0] - cur[0]}, got ${prev[1] - cur[1]}`);
     }
     prev = cur;
     last = [e, g];
   }
-  return { equalGasLeft, records, equalSteps, steps, finalExpected: last[0], finalGot: last[1] };
+  return { equalGasLeft, records, equalSteps, steps, finalExpected: last[0], finalGot: last[1], ...(differentSteps.length > 0 ? { differentSteps } : {}) };
+}
+
+/** `Instruction CALL (pc 3)` / `OpenFrame f` ...: what a trace record is, for reports. */
+function stepName(r: TraceJson | undefined): string {
+  if (!isObject(r)) return '?';
+  const [kind, body] = Object.entries(r)[0] ?? ['?', undefined];
+  if (kind === 'Instruction' && isObject(body)) return `Instruction ${String(body.instruction)} (pc ${String(body.pc)})`;
+  if (kind === 'OpenFrame' && isObject(body) && isObject(body.frame)) return `OpenFrame ${String(body.frame.function_name)}`;
+  return kind;
 }
 
 /**

@@ -23,6 +23,8 @@ export function uniformGasSchedule(perInstruction = 1): GasSchedule {
     opIncr: undefined,
     sizeTiers: undefined,
     sizeConfig: undefined,
+    sizeConfigTraversal: undefined,
+    features: undefined,
   };
 }
 
@@ -65,6 +67,7 @@ export function staticGasSchedule(gasModelVersion = 14): GasSchedule {
   incr([Op.VEC_PACK, Op.NAT_VEC_EMPTY], VEC_SIZE);
   incr([Op.PACK, Op.PACK_VARIANT], STRUCT_SIZE);
   const table = costTableForGasModelVersion(gasModelVersion);
+  const features = gasModelFeatures(gasModelVersion);
   return {
     opCost,
     callBase: 1,
@@ -74,7 +77,9 @@ export function staticGasSchedule(gasModelVersion = 14): GasSchedule {
     nativeCallThreshold: gasModelVersion > 8 ? NATIVE_FUNCTION_CALL_THRESHOLD : undefined,
     opIncr,
     sizeTiers: table.stackSizeTiers,
-    sizeConfig: sizeConfigForGasModel(gasModelFeatures(gasModelVersion), false),
+    sizeConfig: sizeConfigForGasModel(features, false),
+    sizeConfigTraversal: sizeConfigForGasModel(features, true),
+    features,
   };
 }
 

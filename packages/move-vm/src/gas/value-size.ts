@@ -62,3 +62,43 @@ export function runtimeValueSize(types: TypeTable, value: unknown, type: Type, c
       return 0;
   }
 }
+
+/**
+ * Whether every value of `type` has the same abstract size under any configuration:
+ * scalars and structs of such fields (references when what they point to is). Vectors,
+ * enums and type parameters depend on the value or the instantiation.
+ */
+export function isStaticallySized(type: Type): boolean {
+  if (PRIM_KIND[type.kind] !== undefined) return true;
+  switch (type.kind) {
+    case TypeKind.Reference:
+    case TypeKind.MutableReference:
+      return isStaticallySized(type.elem as Type);
+    case TypeKind.Datatype: {
+      const info = type.datatype;
+      if (info === null || info.isEnum) return false;
+      // Field types in terms of the struct's own parameters: a generic field is sized by its instantiation.
+      return info.fields().every((f) => f.type.kind !== TypeKind.TypeParameter && isStaticallySized(f.type)) && type.typeArgs.every(isStaticallySized);
+    }
+    default:
+      return false;
+  }
+}
+
+/** The abstract size of every value of a statically sized `type` (see {@link isStaticallySized}). */
+export function staticTypeSize(types: TypeTable, type: Type, config: SizeConfig): number {
+  const prim = PRIM_KIND[type.kind];
+  if (prim !== undefined) return prim === 'address' ? ADDRESS_SIZE : primSize(prim, config);
+  switch (type.kind) {
+    case TypeKind.Reference:
+    case TypeKind.MutableReference:
+      return VALUE_REFERENCE_SIZE + (config.traverseReferences ? staticTypeSize(types, type.elem as Type, config) : 0);
+    case TypeKind.Datatype: {
+      let total = VALUE_HEADER_SIZE;
+      for (const f of (type.datatype as NonNullable<Type['datatype']>).fields()) total += staticTypeSize(types, types.subst(f.type, type.typeArgs), config);
+      return total;
+    }
+    default:
+      return 0;
+  }
+}

@@ -6,7 +6,10 @@
 import type { LoadedFunction } from '../loader/linker.js';
 import type { TraceInfo } from '../loader/translate.js';
 import type { TranslatedCode } from '../loader/translated.js';
+import type { CodeCosts } from '../gas/code-costs.js';
 import type { Type, TypeTable } from '../types/runtime-type.js';
+
+const NO_COSTS: CodeCosts = { pcCost: new Int32Array(0), pcIncr: new Int32Array(0), blockCost: new Int32Array(0), blockIncr: new Int32Array(0) };
 
 /** A function applied to concrete type arguments. */
 export class FunctionInstance {
@@ -24,22 +27,13 @@ export class FunctionInstance {
   readonly depthChecked: Uint8Array;
   /** Number of parameters. */
   readonly paramCount: number;
-  /** Gas of the block starting at each offset under the VM's schedule (see `blocks.ts`). */
-  readonly blockCost: Int32Array;
+  /** Static gas per instruction and per block under the VM's schedule (see `gas/code-costs.ts`). */
+  readonly costs: CodeCosts;
+  private sizeTypes: (Type | undefined)[] | undefined;
 
-  /** Stack size added by the block starting at each offset (see `blocks.ts`). */
-  readonly blockIncr: Int32Array;
-
-  constructor(
-    fn: LoadedFunction,
-    typeArgs: readonly Type[],
-    code: (TranslatedCode & TraceInfo) | null,
-    blockCost: Int32Array = new Int32Array(0),
-    blockIncr: Int32Array = new Int32Array(0),
-  ) {
+  constructor(fn: LoadedFunction, typeArgs: readonly Type[], code: (TranslatedCode & TraceInfo) | null, costs: CodeCosts = NO_COSTS) {
     this.fn = fn;
-    this.blockCost = blockCost;
-    this.blockIncr = blockIncr;
+    this.costs = costs;
     this.paramCount = fn.params.length;
     this.typeArgs = typeArgs;
     this.code = code;
@@ -50,6 +44,17 @@ export class FunctionInstance {
   }
 
   private returns: readonly Type[] | undefined;
+
+  /** The type measured by the size charge of instruction `pc`, instantiated. */
+  sizeType(table: TypeTable, pc: number): Type {
+    const cache = (this.sizeTypes ??= new Array<Type | undefined>((this.code as TranslatedCode).sizeTypes.length));
+    let t = cache[pc];
+    if (t === undefined) {
+      t = table.subst((this.code as TranslatedCode).sizeTypes[pc] as Type, this.typeArgs);
+      cache[pc] = t;
+    }
+    return t;
+  }
 
   /** The function's return types, instantiated. */
   returnTypes(table: TypeTable): readonly Type[] {

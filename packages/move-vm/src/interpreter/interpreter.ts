@@ -13,8 +13,9 @@ import { MoveVector } from '../values/vector.js';
 import { noteWrite, noteWriteRef } from '../values/write-watch.js';
 import { arithmeticError, binaryOp, castValue, compareOp, shlBig, shlNum } from './arith.js';
 import type { FunctionInstance } from './instance.js';
-import { HEAD, Op } from './ops.js';
-import { staticCost, staticIncr, type CallState, type Runtime } from './runtime.js';
+import { DYN, HEAD, Op } from './ops.js';
+import type { CallState, Runtime } from './runtime.js';
+import { dynamicSize, sum } from '../gas/code-costs.js';
 import {
   callNativeDirect,
   checkPackDepth,
@@ -32,8 +33,6 @@ import {
   viewOf,
 } from './helpers.js';
 
-const NO_INCR = new Int32Array(256);
-
 /**
  * Run `entry` with `args` (already on no stack) and return its return values.
  * @throws {VmError} with the location of the failing instruction.
@@ -41,7 +40,6 @@ const NO_INCR = new Int32Array(256);
 export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, args: readonly unknown[]): unknown[] {
   const table = rt.types;
   const gas = rt.gas;
-  const opCost = gas.opCost;
   const limits = state.limits;
   const tracer = state.tracer;
   const maxStack = limits.maxValueStackSize;
@@ -65,7 +63,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   let tierNext = tierNextAfter(tiers, instr);
   // Stack-size tier: `sizeExtra` more per unit of size once the size passes `sizeNext`.
   const sizeTiers = gas.sizeTiers;
-  const opIncr = gas.opIncr ?? NO_INCR;
   let size = meter.stackSize ?? 0;
   let sizeExtra = tierExtra(sizeTiers, size);
   let sizeNext = tierNextAfter(sizeTiers, size);
@@ -75,8 +72,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   let inst = entry;
   let tc = entry.code as TranslatedCode;
   let code = tc.slowCode;
-  let blockCost = inst.blockCost;
-  let blockIncr = inst.blockIncr;
+  let costs = inst.costs;
   // Fast mode: the running block was charged as a whole (see loader/blocks.ts); it needs no
   // tracer and a frame whose largest stack use fits the limit.
   let fits = tracer === null && tc.maxStack <= maxStack;
@@ -89,14 +85,13 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   let lastModule = inst.fn.module;
   state.touched.add(lastModule.id);
   if (tracer) tracer.openFrame(inst, frameId, args, gasLeft);
-
   try {
     for (;;) {
       let op = code[pc << 1];
-      if (op >= HEAD) {
+      if (op >= HEAD && (op & HEAD) !== 0) {
         const len = tc.blockLen[pc];
-        const inc = blockIncr[pc];
-        const cost = blockCost[pc] + len * extra + inc * sizeExtra;
+        const inc = costs.blockIncr[pc];
+        const cost = costs.blockCost[pc] + len * extra + inc * sizeExtra;
         if (fits && instr + len <= tierNext && size + inc <= sizeNext && gasLeft >= cost) {
           gasLeft -= cost;
           instr += len;
@@ -113,17 +108,26 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
       const arg = code[(pc << 1) + 1];
       const at = pc;
       pc++;
+      if (op >= DYN) {
+        op -= DYN; // the size of a value this instruction uses (the last of its block), measured now
+        const inc = dynamicSize(gas, table, inst, at, stack, sp, locals);
+        if ((size += inc) > sizeNext) {
+          sizeExtra = tierExtra(sizeTiers, size);
+          sizeNext = tierNextAfter(sizeTiers, size);
+        }
+        if ((gasLeft -= inc * (sizeExtra + 1)) < 0) throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
+      }
       if (slow) {
         if (++instr > tierNext) {
           extra = tierExtra(tiers, instr);
           tierNext = tierNextAfter(tiers, instr);
         }
-        const inc = opIncr[op];
+        const inc = costs.pcIncr[at];
         if ((size += inc) > sizeNext) {
           sizeExtra = tierExtra(sizeTiers, size);
           sizeNext = tierNextAfter(sizeTiers, size);
         }
-        gasLeft -= opCost[op] + extra + inc * sizeExtra;
+        gasLeft -= costs.pcCost[at] + extra + inc * sizeExtra;
         if (gasLeft < 0) throw new VmError('OUT_OF_GAS', 'gas budget exhausted'); // left at 0 by the catch
         if (tracer) tracer.beforeInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       }
@@ -151,8 +155,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           inst = f.inst;
           tc = f.tc;
           code = tc.slowCode;
-          blockCost = inst.blockCost;
-          blockIncr = inst.blockIncr;
+          costs = inst.costs;
           fits = f.fits;
           pc = f.pc;
           locals = f.locals;
@@ -215,13 +218,11 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             gasLeft = state.gasLeft;
             if (meter.instructions !== instr) {
               instr = meter.instructions;
-              extra = tierExtra(tiers, instr);
-              tierNext = tierNextAfter(tiers, instr);
+              [extra, tierNext] = [tierExtra(tiers, instr), tierNextAfter(tiers, instr)];
             }
             if (meter.stackSize !== size) {
               size = meter.stackSize ?? size;
-              sizeExtra = tierExtra(sizeTiers, size);
-              sizeNext = tierNextAfter(sizeTiers, size);
+              [sizeExtra, sizeNext] = [tierExtra(sizeTiers, size), tierNextAfter(sizeTiers, size)];
             }
             break;
           }
@@ -259,8 +260,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           inst = callee;
           tc = ctc;
           code = ctc.slowCode;
-          blockCost = inst.blockCost;
-          blockIncr = inst.blockIncr;
+          costs = inst.costs;
           fits = tracer === null && sp + ctc.maxStack <= maxStack;
           pc = 0;
           locals = nl;
@@ -585,8 +585,8 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   } catch (e) {
     if (!slow && pc < blockEnd) {
       // The block was charged as a whole: give back what its instructions after the failing one cost.
-      const inc = staticIncr(gas, tc.code, pc, blockEnd);
-      gasLeft += staticCost(gas, tc.code, pc, blockEnd) + (blockEnd - pc) * extra + inc * sizeExtra;
+      const inc = sum(costs.pcIncr, pc, blockEnd);
+      gasLeft += sum(costs.pcCost, pc, blockEnd) + (blockEnd - pc) * extra + inc * sizeExtra;
       instr -= blockEnd - pc;
       size -= inc;
     }

@@ -114,6 +114,9 @@ export const OP_COUNT = 85;
 /** Added to the opcode of the first instruction of a basic block (in the interpreter's code arrays). */
 export const HEAD = 128;
 
+/** Added to the opcode of an instruction whose gas depends on a value's size (always a block's last). */
+export const DYN = 256;
+
 /** Name of each internal opcode, for tracing and debugging. */
 export const OP_NAME: readonly string[] = (() => {
   const names: string[] = new Array<string>(OP_COUNT).fill('?');

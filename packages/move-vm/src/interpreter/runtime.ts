@@ -4,6 +4,8 @@
  */
 import { VmError } from '../errors.js';
 import type { SizeConfig } from '../gas/abstract-size.js';
+import { codeCosts, type CodeCosts } from '../gas/code-costs.js';
+import type { GasModelFeatures } from '../gas/cost-tables.js';
 import type { LoadedFunction } from '../loader/linker.js';
 import { translateFunction } from '../loader/translate.js';
 import type { NativeContext } from '../natives/registry.js';
@@ -60,8 +62,12 @@ export interface GasSchedule {
   readonly opIncr?: Int32Array;
   /** Stack-size tiers (`[threshold, multiplier]`, first threshold 0). */
   readonly sizeTiers?: readonly (readonly [number, number])[];
-  /** How values are sized (natives' return values). Absent: they are not charged. */
+  /** How values are sized (natives' return values, copies, reads, writes). Absent: by opcode only. */
   readonly sizeConfig?: SizeConfig;
+  /** How compared values are sized (references followed where the gas model does). */
+  readonly sizeConfigTraversal?: SizeConfig;
+  /** The gas model's behaviour switches: with them, instructions are priced by the sizes of their values. */
+  readonly features?: GasModelFeatures;
 }
 
 /** Multiplier of `tiers` once `count` instructions ran (1 without tiers). */
@@ -70,34 +76,6 @@ export function instructionTierMult(tiers: GasSchedule['instructionTiers'], coun
   if (tiers === undefined) return mult;
   for (let i = 0; i < tiers.length && tiers[i][0] <= count; i++) mult = tiers[i][1];
   return mult;
-}
-
-/**
- * Static cost of the instructions `from..to` (exclusive) of translated `code` at tier
- * multiplier 1 (an inlined vector native also pays the native base cost).
- */
-export function staticCost(gas: GasSchedule, code: Int32Array, from: number, to: number): number {
-  let c = 0;
-  for (let pc = from; pc < to; pc++) {
-    const op = code[pc << 1];
-    c += op >= Op.NAT_VEC_EMPTY && op <= Op.NAT_VEC_SWAP ? gas.opCost[op] + gas.nativeBase : gas.opCost[op];
-  }
-  return c;
-}
-
-/** Static size added by the instructions `from..to` (exclusive) of translated `code`. */
-export function staticIncr(gas: GasSchedule, code: Int32Array, from: number, to: number): number {
-  const incr = gas.opIncr;
-  if (incr === undefined) return 0;
-  let c = 0;
-  for (let pc = from; pc < to; pc++) c += incr[code[pc << 1]];
-  return c;
-}
-
-/** Per block head: static gas and stack size of the block (see {@link Runtime.blockCosts}). */
-export interface BlockCosts {
-  readonly cost: Int32Array;
-  readonly incr: Int32Array;
 }
 
 /** Instructions executed so far in a transaction: shared by every call of one transaction. */
@@ -129,7 +107,7 @@ export class Runtime {
   readonly gas: GasSchedule;
   private readonly instances = new WeakMap<LoadedFunction, Map<string, FunctionInstance>>();
   private readonly depthCache = new Map<number, number>();
-  private readonly blockCostCache = new WeakMap<TranslatedCode, BlockCosts>();
+  private readonly costCache = new WeakMap<TranslatedCode, CodeCosts>();
 
   constructor(types: TypeTable, codec: BcsCodec, gas: GasSchedule) {
     this.types = types;
@@ -150,28 +128,19 @@ export class Runtime {
     if (!inst) {
       if (!fn.isNative && fn.code === null) fn.code = translateFunction(fn, this.codec);
       const code = fn.isNative ? null : (fn.code as FunctionInstance['code']);
-      const costs = code === null ? undefined : this.blockCosts(code);
-      inst = new FunctionInstance(fn, typeArgs, code, costs?.cost, costs?.incr);
+      inst = new FunctionInstance(fn, typeArgs, code, code === null ? undefined : this.costs(code));
       byArgs.set(key, inst);
     }
     return inst;
   }
 
-  /**
-   * Gas of each block of `tc` (at block heads): the static cost of its instructions, plus
-   * the native base cost of the inlined vector natives, and the stack size they add. Calls,
-   * natives and tiers are charged when they run.
-   */
-  blockCosts(tc: TranslatedCode): BlockCosts {
-    let costs = this.blockCostCache.get(tc);
-    if (costs !== undefined) return costs;
-    const n = tc.blockLen.length;
-    costs = { cost: new Int32Array(n), incr: new Int32Array(n) };
-    for (let head = 0; head < n; head += tc.blockLen[head]) {
-      costs.cost[head] = staticCost(this.gas, tc.code, head, head + tc.blockLen[head]);
-      costs.incr[head] = staticIncr(this.gas, tc.code, head, head + tc.blockLen[head]);
+  /** Static gas of each instruction and block of `tc` under this runtime's schedule (see `gas/code-costs.ts`). */
+  costs(tc: TranslatedCode): CodeCosts {
+    let costs = this.costCache.get(tc);
+    if (costs === undefined) {
+      costs = codeCosts(this.gas, this.types, tc);
+      this.costCache.set(tc, costs);
     }
-    this.blockCostCache.set(tc, costs);
     return costs;
   }
 

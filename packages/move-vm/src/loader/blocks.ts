@@ -12,11 +12,14 @@
  * opcode reads its operands from them), so offsets, branch targets and error locations
  * are the bytecode's.
  */
-import { HEAD, Op } from '../interpreter/ops.js';
+import { DYN, HEAD, Op } from '../interpreter/ops.js';
 
 /** The block layout and the two code arrays of a function. */
 export interface BlockPlan {
-  /** Translated code with {@link HEAD} added to the opcode of every block's first instruction. */
+  /**
+   * Translated code with {@link HEAD} added to the opcode of every block's first instruction
+   * and {@link DYN} to the instructions whose gas depends on a value's size.
+   */
   readonly slowCode: Int32Array;
   /** `slowCode` with superinstructions (fused opcodes, {@link HEAD} kept). */
   readonly fastCode: Int32Array;
@@ -40,8 +43,11 @@ export const FUSABLE_BINARY: ReadonlySet<number> = new Set<number>([
   Op.BIT_OR_N, Op.BIT_AND_N, Op.XOR_N, Op.BIT_OR_B, Op.BIT_AND_B, Op.XOR_B,
 ]);
 
-/** Block heads: the entry, branch and jump-table targets, and every instruction after a block end. */
-function blockHeads(code: Int32Array, jumpTables: readonly Int32Array[]): Uint8Array {
+/**
+ * Block heads: the entry, branch and jump-table targets, and every instruction after a block
+ * end (a branch, return, abort or call, or an instruction whose gas depends on a value's size).
+ */
+function blockHeads(code: Int32Array, jumpTables: readonly Int32Array[], dynamic: readonly boolean[]): Uint8Array {
   const n = code.length >> 1;
   const head = new Uint8Array(n);
   if (n > 0) head[0] = 1;
@@ -51,7 +57,7 @@ function blockHeads(code: Int32Array, jumpTables: readonly Int32Array[]): Uint8A
       const target = code[(pc << 1) + 1];
       if (target >= 0 && target < n) head[target] = 1;
     }
-    if (ENDS_BLOCK.has(op) && pc + 1 < n) head[pc + 1] = 1;
+    if ((ENDS_BLOCK.has(op) || dynamic[pc]) && pc + 1 < n) head[pc + 1] = 1;
   }
   for (const table of jumpTables) for (const target of table) if (target >= 0 && target < n) head[target] = 1;
   return head;
@@ -82,10 +88,14 @@ export function fusedLength(f: number): number {
   return f === Op.F_BIN || f === Op.F_FIELD_READ ? 3 : 4;
 }
 
-/** Split `code` into blocks and fuse what can be fused inside each block. */
-export function planBlocks(code: Int32Array, jumpTables: readonly Int32Array[]): BlockPlan {
+/**
+ * Split `code` into blocks and fuse what can be fused inside each block. `dynamic` marks the
+ * instructions whose gas depends on a value's size: they end their block, get {@link DYN}
+ * and are never fused.
+ */
+export function planBlocks(code: Int32Array, jumpTables: readonly Int32Array[], dynamic: readonly boolean[] = []): BlockPlan {
   const n = code.length >> 1;
-  const head = blockHeads(code, jumpTables);
+  const head = blockHeads(code, jumpTables, dynamic);
   const blockLen = new Int32Array(n);
   const slowCode = Int32Array.from(code);
   for (let pc = 0; pc < n; ) {
@@ -95,11 +105,16 @@ export function planBlocks(code: Int32Array, jumpTables: readonly Int32Array[]):
     slowCode[pc << 1] += HEAD;
     pc = end;
   }
+  for (let pc = 0; pc < n; pc++) if (dynamic[pc]) slowCode[pc << 1] += DYN;
   const fastCode = Int32Array.from(slowCode);
   for (let start = 0; start < n; start += blockLen[start]) {
     const end = start + blockLen[start];
     for (let pc = start; pc < end; ) {
-      const f = fusionAt(code, pc, end);
+      let f = fusionAt(code, pc, end);
+      if (f !== undefined) {
+        const len = fusedLength(f);
+        for (let k = 0; k < len; k++) if (dynamic[pc + k]) f = undefined;
+      }
       if (f === undefined) {
         pc++;
         continue;

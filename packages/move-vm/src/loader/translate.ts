@@ -11,6 +11,7 @@ import { Op } from '../interpreter/ops.js';
 import { type Type, TypeKind, integerBits, isInteger, isReference, type TypeTable } from '../types/runtime-type.js';
 import type { BcsCodec } from '../values/bcs.js';
 import type { LoadedFunction, LoadedModule } from './linker.js';
+import { isStaticallySized } from '../gas/value-size.js';
 import { planBlocks } from './blocks.js';
 import type { CallSite, TranslatedCode, VariantSite, VecSite } from './translated.js';
 
@@ -63,6 +64,9 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
   const genericPacks = new Set<number>();
   const stack: Type[] = [];
   let maxStack = 0;
+  // Gas: the type whose value an instruction's size charge measures, and the constants' lengths.
+  const sizeTypes: (Type | undefined)[] = new Array<Type | undefined>(n);
+  const constBytes = new Int32Array(n);
 
   const pop = (): Type => {
     const t = stack.pop();
@@ -165,6 +169,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
         }
         op = Op.LD_CONST;
         arg = k;
+        constBytes[pc] = c.data.length;
         break;
       }
       case 'LdTrue':
@@ -174,12 +179,14 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
         break;
       case 'CopyLoc':
         push(locals[ins.index]);
+        sizeTypes[pc] = locals[ins.index];
         // References are copied by identity; only values held in containers need a deep copy.
         op = isPrimitiveType(locals[ins.index]) || isReference(locals[ins.index]) ? Op.COPY_LOC_PRIM : Op.COPY_LOC;
         arg = ins.index;
         break;
       case 'MoveLoc':
         push(locals[ins.index]);
+        sizeTypes[pc] = locals[ins.index];
         op = Op.MOVE_LOC;
         arg = ins.index;
         break;
@@ -259,11 +266,12 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
       }
       case 'ReadRef':
         push(deref(pop()));
+        sizeTypes[pc] = stack[stack.length - 1];
         op = Op.READ_REF;
         break;
       case 'WriteRef':
         pop();
-        pop();
+        sizeTypes[pc] = pop();
         op = Op.WRITE_REF;
         break;
       case 'FreezeRef':
@@ -317,6 +325,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
         pop();
         const t = pop();
         push(table.bool);
+        sizeTypes[pc] = t;
         const eq = ins.$kind === 'Eq';
         if (isReference(t)) op = eq ? Op.EQ_REF : Op.NEQ_REF;
         else if (isPrimitiveType(t)) op = eq ? Op.EQ_PRIM : Op.NEQ_PRIM;
@@ -457,8 +466,10 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
     pushed[pc] = pushedHere;
   }
   const jumpTables = unit.jumpTables.map((jt) => Int32Array.from(jt.jumpTable.offsets));
-  const { slowCode, fastCode, blockLen } = planBlocks(code, jumpTables);
+  const { slowCode, fastCode, blockLen } = planBlocks(code, jumpTables, sizeTypes.map((t) => t !== undefined && !isStaticallySized(t)));
   return {
+    sizeTypes,
+    constBytes,
     slowCode,
     fastCode,
     blockLen,

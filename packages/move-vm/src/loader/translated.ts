@@ -46,6 +46,13 @@ export interface TranslatedCode {
   readonly localCount: number;
   /** Largest operand-stack height inside the function. */
   readonly maxStack: number;
+  /**
+   * Per offset, for the instructions whose gas depends on a value's size (`CopyLoc`,
+   * `MoveLoc`, `ReadRef`, `WriteRef`, `Eq`, `Neq`): the (possibly generic) type of that value.
+   */
+  readonly sizeTypes: readonly (Type | undefined)[];
+  /** Per `LdConst` offset: the constant's serialized length (its size for gas). */
+  readonly constBytes: Int32Array;
   /** `code` with block heads marked (slow mode), see `blocks.ts`. */
   readonly slowCode: Int32Array;
   /** `slowCode` with superinstructions (fast mode). */
