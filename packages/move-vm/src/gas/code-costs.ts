@@ -18,7 +18,7 @@ import type { GasSchedule } from '../interpreter/runtime.js';
 import type { Type, TypeTable } from '../types/runtime-type.js';
 import { peekRef } from '../values/value.js';
 import { PRIMITIVE_TYPE_SIZE, REFERENCE_SIZE } from './cost-tables.js';
-import { isStaticallySized, runtimeValueSize, staticTypeSize } from './value-size.js';
+import { runtimeValueSize, staticTypeSize } from './value-size.js';
 
 /** Per offset: the static cost and size of each instruction; per block head: their sums. */
 export interface CodeCosts {
@@ -75,7 +75,7 @@ export function codeCosts(gas: GasSchedule, types: TypeTable, tc: TranslatedCode
     let size = 0;
     if (op === Op.LD_CONST) size = tc.constBytes[pc];
     else if (op === Op.NEQ_PRIM && !f.neqChargesOperands) size = PRIMITIVE_TYPE_SIZE;
-    else if (t !== undefined && isStaticallySized(t)) {
+    else if (t !== undefined && !tc.sizedAtRunTime[pc]) {
       if (op === Op.MOVE_LOC && f.reweightMoveLoc) size = REFERENCE_SIZE;
       else if (isEq(op)) size = PRIMITIVE_TYPE_SIZE + 2 * staticTypeSize(types, t, gas.sizeConfigTraversal);
       else size = staticTypeSize(types, t, op === Op.READ_REF && f.reweightReadRef ? gas.sizeConfigTraversal : gas.sizeConfig);

@@ -466,8 +466,10 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
     pushed[pc] = pushedHere;
   }
   const jumpTables = unit.jumpTables.map((jt) => Int32Array.from(jt.jumpTable.offsets));
-  const { slowCode, fastCode, blockLen } = planBlocks(code, jumpTables, sizeTypes.map((t) => t !== undefined && !isStaticallySized(t)));
+  const sizedAtRunTime = sizeTypes.map((t) => t !== undefined && !isStaticallySized(t));
+  const { slowCode, fastCode, blockLen } = planBlocks(code, jumpTables, sizedAtRunTime);
   return {
+    sizedAtRunTime,
     sizeTypes,
     constBytes,
     slowCode,

@@ -51,6 +51,8 @@ export interface TranslatedCode {
    * `MoveLoc`, `ReadRef`, `WriteRef`, `Eq`, `Neq`): the (possibly generic) type of that value.
    */
   readonly sizeTypes: readonly (Type | undefined)[];
+  /** Per offset: the size charge is measured when the instruction runs (its type does not fix the size). */
+  readonly sizedAtRunTime: readonly boolean[];
   /** Per `LdConst` offset: the constant's serialized length (its size for gas). */
   readonly constBytes: Int32Array;
   /** `code` with block heads marked (slow mode), see `blocks.ts`. */
