@@ -21,7 +21,7 @@ import {
   type MovePackage,
 } from '@smi/bytecode';
 import { IrTestAdapter, serializeAssembled, TaskError, type IrTestOptions, type TransactionalTask } from '@smi/move-ir';
-import { MoveVM, TypeKind, VmError, type CallArg, type CallResult, type GasSchedule, type Type, type VmLocation } from '@smi/move-vm';
+import { MoveVM, TypeKind, VmError, ZERO_STDLIB_COSTS, type CallArg, type CallResult, type GasSchedule, type Type, type VmLocation } from '@smi/move-vm';
 import { upstreamTestGasSchedule } from './ir-vm-gas.js';
 import { bytecodeVerifier, reportOfVerificationError } from './ir-vm-verifier.js';
 import { formatRunValue, parseRunValue, runValueBcs, signerBcs } from './ir-vm-values.js';
@@ -168,7 +168,8 @@ export class IrVmAdapter extends IrTestAdapter {
 
   constructor(options: IrVmOptions, init?: TransactionalTask) {
     super({ ...options, preludeModules: options.stdlib.modules.map((m) => m.module) }, init);
-    this.vm = MoveVM.create({ packages: [options.stdlib], gas: options.gas ?? upstreamTestGasSchedule() });
+    // Upstream's VM test harness runs the stdlib natives with `GasParameters::zeros()`.
+    this.vm = MoveVM.create({ packages: [options.stdlib], gas: options.gas ?? upstreamTestGasSchedule(), stdlibCosts: ZERO_STDLIB_COSTS });
     this.storage.set(options.stdlib.id, new Map(options.stdlib.modules.map((m) => [m.name, m.module])));
     this.verifier = options.verifier === null ? undefined : (options.verifier ?? bytecodeVerifier());
     this.gasUnitScale = options.gasUnitScale ?? 1000;

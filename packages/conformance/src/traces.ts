@@ -17,6 +17,7 @@ import {
   ObjectRuntime,
   parseTraceLines,
   parseTraceJson,
+  PROTOCOL_135_STDLIB_COSTS,
   staticGasSchedule,
   stringifyTraceJson,
   suiNativeRegistry,
@@ -255,7 +256,8 @@ export function runTraceCase(c: TraceCase, frameworkDir: string, framework?: Tra
     const extensions = new Map<string, unknown>([[OBJECT_RUNTIME_KEY, unitTestRuntime(vm, framework)]]);
     vm.call(target, { allowPrivate: true, tracer: recorder, gasBudget: budget, extensions });
   } else {
-    const vm = MoveVM.create({ packages: [stdlibFor(c.buildDir, frameworkDir), own], gas });
+    // `sui move test` ran the old VM's natives (index_of charges the bytes before the match).
+    const vm = MoveVM.create({ packages: [stdlibFor(c.buildDir, frameworkDir), own], gas, stdlibCosts: { ...PROTOCOL_135_STDLIB_COSTS, latestVm: false } });
     vm.call(target, { allowPrivate: true, tracer: recorder, gasBudget: budget });
   }
   const got = recorder.records().map((r) => parseTraceJson(stringifyTraceJson(r)));

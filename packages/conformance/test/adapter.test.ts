@@ -154,4 +154,19 @@ describeWithFixtures('adapter runner: sources upstream compiles and then fails t
     expect(s.failures).toEqual([]);
     expect(s.gas).toEqual({ compared: 1, matched: 1 });
   }, 120_000);
+
+  it('charges the deny-list reads of coin transfers: 100 new owners of a coin cost 15,000 more gas units', async () => {
+    const s = await run('deny_list_v2/send_many_coins_unregulated.move');
+    expect(s.failures).toEqual([]);
+    const gasLines = s.gas as { compared: number; matched: number };
+    // The publish, send_1 and send_100 (15,300,000 MIST of computation) charge upstream's gas.
+    expect(gasLines.compared).toBe(4);
+    expect(gasLines.matched).toBeGreaterThanOrEqual(3);
+  }, 120_000);
+
+  it('counts a native call as two instructions (the call and the native): the instruction tier of a loop of natives', async () => {
+    const s = await run('size_limits/new_id_limits_tests.move');
+    expect(s.failures).toEqual([]);
+    expect(s.gas).toEqual({ compared: (s.gas as { compared: number }).compared, matched: (s.gas as { compared: number }).compared });
+  }, 120_000);
 });

@@ -67,10 +67,13 @@ describeWithFixtures('upstream VM traces', ROOT, () => {
     for (const t of SUI_TESTS) {
       expect(summary.outcomes.find((o) => o.name.startsWith(`${t}:`))?.detail).toMatch(/same JSON text \(framework of protocol 85, test build\)$/);
     }
-    // Calls are charged as upstream does (one instruction, after the callee's OpenFrame), and
-    // copies, moves, reads, writes and comparisons by the sizes of their values.
+    // Calls are charged as upstream does (one instruction, after the callee's OpenFrame),
+    // copies, moves, reads, writes and comparisons by the sizes of their values, natives by
+    // their protocol costs (the old VM's: legacy sizes, index_of by the match's offset): every
+    // step charges upstream's gas.
     const exact = summary.outcomes.filter((o) => o.gas !== undefined && o.gas.finalExpected === o.gas.finalGot);
-    expect(exact.length).toBeGreaterThanOrEqual(24);
+    expect(exact.length).toBe(27);
+    expect(summary.outcomes.filter((o) => o.gas?.differentSteps !== undefined).map((o) => `${o.name}: ${o.gas?.differentSteps?.join('; ')}`)).toEqual([]);
   });
 
   it('classifies the debugger fixtures as hand-written, after reading them', () => {

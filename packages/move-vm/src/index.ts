@@ -19,6 +19,8 @@ export { BcsCodec, vecKindOf } from './values/bcs.js';
 export { NativeRegistry } from './natives/registry.js';
 export type { NativeContext, NativeFunction } from './natives/registry.js';
 export { registerMoveStdlib } from './natives/move-stdlib.js';
+export { PROTOCOL_135_STDLIB_COSTS, ZERO_STDLIB_COSTS, stdlibNativeCosts } from './natives/stdlib-costs.js';
+export type { StdlibNativeCosts } from './natives/stdlib-costs.js';
 export type { Tracer, MachineView } from './interpreter/tracer.js';
 export type { ExecutionLimits, GasSchedule, InstructionMeter } from './interpreter/runtime.js';
 export { uniformGasSchedule, staticGasSchedule, defaultGasSchedule } from './gas/schedule.js';

@@ -14,6 +14,7 @@ import { Linker, type LoadedFunction, type PackageRecord } from './loader/linker
 import { defaultGasSchedule, staticGasSchedule } from './gas/schedule.js';
 import { registerMoveStdlib } from './natives/move-stdlib.js';
 import { NativeRegistry } from './natives/registry.js';
+import { PROTOCOL_135_STDLIB_COSTS, type StdlibNativeCosts, stdlibNativeCosts } from './natives/stdlib-costs.js';
 import { formatType, type Type, TypeKind, TypeTable } from './types/runtime-type.js';
 import { parseTypeTag, resolveTypeTag } from './types/type-tag.js';
 import { BcsCodec } from './values/bcs.js';
@@ -55,6 +56,8 @@ export interface MoveVmOptions {
   limits?: Partial<ExecutionLimits>;
   /** Instruction costs (default: those of the protocol config's `gas_model_version`, else of gas model 14). */
   gas?: GasSchedule;
+  /** Costs of the move-stdlib natives (default: those of the protocol config, else of protocol 135). */
+  stdlibCosts?: StdlibNativeCosts;
 }
 
 /**
@@ -158,7 +161,8 @@ export class MoveVM {
     this.limits = { ...base, ...options.limits };
     this.protocolConfig = options.protocolConfig ?? null;
     const schedule = options.gas ?? (options.protocolConfig ? staticGasSchedule(options.protocolConfig.optionalInt('gas_model_version') ?? 14) : defaultGasSchedule());
-    this.runtime = new Runtime(this.types, new BcsCodec(this.types), schedule);
+    const stdlibCosts = options.stdlibCosts ?? (options.protocolConfig ? stdlibNativeCosts(options.protocolConfig) : PROTOCOL_135_STDLIB_COSTS);
+    this.runtime = new Runtime(this.types, new BcsCodec(this.types), schedule, stdlibCosts);
     for (const p of options.packages ?? []) this.addPackage(p);
   }
 

@@ -21,6 +21,7 @@ import {
   type CallResult,
   type DatatypeInfo,
   type Type,
+  PROTOCOL_135_STDLIB_COSTS,
 } from '@smi/move-vm';
 import { FIXTURES_ROOT, describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import {
@@ -229,6 +230,7 @@ describeWithFixtures('sui natives: address, ids, objects, events', ['fixtures', 
         const ctx = {
           types: vm.types,
           bcs: vm.bcs,
+          costs: PROTOCOL_135_STDLIB_COSTS,
           limits: { maxVectorLength: 1 << 20, maxValueDepth: null },
           charge: () => undefined,
           typeTag: () => '',

@@ -18,6 +18,7 @@ import {
   VecKind,
   type NativeContext,
   type NativeFunction,
+  PROTOCOL_135_STDLIB_COSTS,
 } from '@smi/move-vm';
 import { FIXTURES_ROOT, describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import {
@@ -324,6 +325,7 @@ describeWithFixtures('sui natives: object runtime features', ['fixtures', 'frame
       const ctx: NativeContext = {
         types: vm.types,
         bcs: vm.bcs,
+        costs: PROTOCOL_135_STDLIB_COSTS,
         limits: { maxVectorLength: 1 << 18, maxValueDepth: 128 },
         charge: () => {},
         typeTag: () => '',

@@ -66,6 +66,11 @@ export function codeCosts(gas: GasSchedule, types: TypeTable, tc: TranslatedCode
       pcCost[pc] = 1 + unpacked;
       continue;
     }
+    if (f !== undefined && op >= Op.NAT_VEC_EMPTY && op <= Op.NAT_VEC_SWAP) {
+      // An inlined vector native: the call here, the rest when it runs (interpreter/vector-native-gas.ts).
+      pcCost[pc] = gas.opCost[Op.CALL];
+      continue;
+    }
     if (f === undefined || gas.sizeConfig === undefined || gas.sizeConfigTraversal === undefined || (t === undefined && op !== Op.LD_CONST)) {
       pcCost[pc] = opCostOf(gas, op);
       pcIncr[pc] = gas.opIncr?.[op] ?? 0;

@@ -7,7 +7,7 @@
 import { type Type, TypeKind, type TypeTable } from '../types/runtime-type.js';
 import { peekRef, VariantValue } from '../values/value.js';
 import type { MoveVector } from '../values/vector.js';
-import { ADDRESS_SIZE, PRIM_VEC_ELEMENT_WIDTH, type PrimKind, primSize, type SizeConfig, VALUE_HEADER_SIZE, VALUE_REFERENCE_SIZE } from './abstract-size.js';
+import { ADDRESS_SIZE, LEGACY_CONST_SIZE, LEGACY_VARIANT_TAG_SIZE, PRIM_VEC_ELEMENT_WIDTH, type PrimKind, primSize, type SizeConfig, VALUE_HEADER_SIZE, VALUE_REFERENCE_SIZE } from './abstract-size.js';
 
 const PRIM_KIND: readonly (PrimKind | undefined)[] = (() => {
   const k: (PrimKind | undefined)[] = [];
@@ -56,6 +56,49 @@ export function runtimeValueSize(types: TypeTable, value: unknown, type: Type, c
       }
       let total = VALUE_HEADER_SIZE;
       for (let i = 0; i < declared.length; i++) total += runtimeValueSize(types, fields[i], types.subst(declared[i].type, type.typeArgs), config);
+      return total;
+    }
+    default:
+      return 0;
+  }
+}
+
+/**
+ * The old VM's `Value::legacy_size` of runtime value `value` of type `type` (see
+ * `legacyValueSize`): scalars 16, address 32, struct 2 + fields, variant 4 + fields, vector
+ * of non-primitives 2 + elements, primitive vector length × width, reference 8.
+ */
+export function legacyRuntimeValueSize(types: TypeTable, value: unknown, type: Type): number {
+  const prim = PRIM_KIND[type.kind];
+  if (prim !== undefined) return prim === 'address' ? ADDRESS_SIZE : LEGACY_CONST_SIZE;
+  switch (type.kind) {
+    case TypeKind.Reference:
+    case TypeKind.MutableReference:
+      return VALUE_REFERENCE_SIZE;
+    case TypeKind.Vector: {
+      const v = value as MoveVector;
+      const elem = type.elem as Type;
+      const elemPrim = PRIM_KIND[elem.kind];
+      if (elemPrim !== undefined && elem.kind !== TypeKind.Signer) return v.length * PRIM_VEC_ELEMENT_WIDTH[elemPrim];
+      let total = VALUE_HEADER_SIZE;
+      for (let i = 0; i < v.length; i++) total += legacyRuntimeValueSize(types, v.get(i), elem);
+      return total;
+    }
+    case TypeKind.Datatype: {
+      const info = type.datatype;
+      if (info === null) return VALUE_HEADER_SIZE;
+      let fields: readonly unknown[];
+      let declared;
+      let total = VALUE_HEADER_SIZE;
+      if (value instanceof VariantValue) {
+        fields = value.fields;
+        declared = info.variants()[value.tag].fields;
+        total += LEGACY_VARIANT_TAG_SIZE;
+      } else {
+        fields = value as unknown[];
+        declared = info.fields();
+      }
+      for (let i = 0; i < declared.length; i++) total += legacyRuntimeValueSize(types, fields[i], types.subst(declared[i].type, type.typeArgs));
       return total;
     }
     default:

@@ -122,6 +122,16 @@ export function locate(e: unknown, inst: FunctionInstance, pc: number, tracer: C
   return err;
 }
 
+/**
+ * `charge_native_function_before_execution`: one more instruction (after the call's own),
+ * at the instruction tier reached.
+ */
+export function chargeNativeBase(rt: Runtime, state: CallState): void {
+  const meter = state.meter;
+  meter.instructions += 1;
+  state.gasLeft -= rt.gas.nativeBase * instructionTierMult(rt.gas.instructionTiers, meter.instructions);
+}
+
 /** Run a native function instance on `args`; errors are located at the native (offset 0). */
 export function runNative(rt: Runtime, state: CallState, callee: FunctionInstance, args: unknown[], stackTrace: () => string): unknown[] {
   const fn = callee.fn;
@@ -129,7 +139,7 @@ export function runNative(rt: Runtime, state: CallState, callee: FunctionInstanc
     throw new VmError('MISSING_NATIVE_FUNCTION', `native ${fn.module.id}::${fn.name} is not implemented`);
   }
   state.touched.add(fn.module.id);
-  state.gasLeft -= rt.gas.nativeBase;
+  chargeNativeBase(rt, state);
   try {
     if (state.gasLeft < 0) {
       state.gasLeft = 0;

@@ -16,6 +16,7 @@ import type { FunctionInstance } from './instance.js';
 import { DYN, HEAD, Op } from './ops.js';
 import type { CallState, Runtime } from './runtime.js';
 import { dynamicSize, sum } from '../gas/code-costs.js';
+import { chargeInlinedVectorNative } from './vector-native-gas.js';
 import {
   callNativeDirect,
   checkPackDepth,
@@ -108,15 +109,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
       const arg = code[(pc << 1) + 1];
       const at = pc;
       pc++;
-      if (op >= DYN) {
-        op -= DYN; // the size of a value this instruction uses (the last of its block), measured now
-        const inc = dynamicSize(gas, table, inst, at, stack, sp, locals);
-        if ((size += inc) > sizeNext) {
-          sizeExtra = tierExtra(sizeTiers, size);
-          sizeNext = tierNextAfter(sizeTiers, size);
-        }
-        if ((gasLeft -= inc * (sizeExtra + 1)) < 0) throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
-      }
       if (slow) {
         if (++instr > tierNext) {
           extra = tierExtra(tiers, instr);
@@ -129,8 +121,29 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         }
         gasLeft -= costs.pcCost[at] + extra + inc * sizeExtra;
         if (gasLeft < 0) throw new VmError('OUT_OF_GAS', 'gas budget exhausted'); // left at 0 by the catch
-        if (tracer) tracer.beforeInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       }
+      if (op >= DYN) {
+        op -= DYN; // the last instruction of its block, its gas measured now (after the static part: the call comes before the native)
+        if (op >= Op.NAT_VEC_EMPTY && op <= Op.NAT_VEC_SWAP) {
+          // An inlined vector native: its cost, native-call count and returned value.
+          state.gasLeft = gasLeft;
+          meter.instructions = instr;
+          meter.stackSize = size;
+          chargeInlinedVectorNative(rt, state, inst, op, arg, stack, sp);
+          gasLeft = state.gasLeft;
+          if (meter.instructions !== instr) [instr, extra, tierNext] = [meter.instructions, tierExtra(tiers, meter.instructions), tierNextAfter(tiers, meter.instructions)];
+          if (meter.stackSize !== size) [size, sizeExtra, sizeNext] = [meter.stackSize ?? size, tierExtra(sizeTiers, meter.stackSize ?? size), tierNextAfter(sizeTiers, meter.stackSize ?? size)];
+        } else {
+          // The size of a value this instruction uses.
+          const inc = dynamicSize(gas, table, inst, at, stack, sp, locals);
+          if ((size += inc) > sizeNext) {
+            sizeExtra = tierExtra(sizeTiers, size);
+            sizeNext = tierNextAfter(sizeTiers, size);
+          }
+          if ((gasLeft -= inc * (sizeExtra + 1)) < 0) throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
+        }
+      }
+      if (slow && tracer) tracer.beforeInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       switch (op) {
         case Op.POP:
           stack[--sp] = undefined;
@@ -426,7 +439,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         case Op.VEC_LEN:
         case Op.NAT_VEC_LEN:
           stack[sp - 1] = BigInt((peekRef(stack[sp - 1]) as MoveVector).length);
-          if (slow && op === Op.NAT_VEC_LEN) gasLeft -= gas.nativeBase;
           break;
         case Op.VEC_BORROW:
         case Op.NAT_VEC_BORROW: {
@@ -436,7 +448,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             throw vecOpError(op !== Op.VEC_BORROW, tc, arg, VectorError.INDEX_OUT_OF_BOUNDS, `index ${i} out of bounds (length ${v.length})`);
           }
           stack[sp - 1] = borrowElement(v, i);
-          if (slow && op === Op.NAT_VEC_BORROW) gasLeft -= gas.nativeBase;
           break;
         }
         case Op.VEC_PUSH_BACK:
@@ -448,7 +459,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           }
           v.push(e);
           noteWrite(v);
-          if (slow && op === Op.NAT_VEC_PUSH_BACK) gasLeft -= gas.nativeBase;
           break;
         }
         case Op.VEC_POP_BACK:
@@ -459,7 +469,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           }
           stack[sp - 1] = v.pop();
           noteWrite(v);
-          if (slow && op === Op.NAT_VEC_POP_BACK) gasLeft -= gas.nativeBase;
           break;
         }
         case Op.VEC_UNPACK: {
@@ -481,19 +490,16 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           }
           v.swap(i, j);
           noteWrite(v);
-          if (slow && op === Op.NAT_VEC_SWAP) gasLeft -= gas.nativeBase;
           break;
         }
         case Op.NAT_VEC_EMPTY: {
           const elem = inst.siteTypeArgs(table, arg)[0];
           stack[sp++] = MoveVector.empty(vecKindOf(elem));
-          if (slow) gasLeft -= gas.nativeBase;
           break;
         }
         case Op.NAT_VEC_DESTROY_EMPTY: {
           const v = stack[--sp] as MoveVector;
           if (v.length !== 0) throw vecOpError(true, tc, arg, VectorError.VEC_UNPACK_PARITY_MISMATCH, 'destroy a non-empty vector');
-          if (slow) gasLeft -= gas.nativeBase;
           break;
         }
         case Op.PACK_VARIANT: {

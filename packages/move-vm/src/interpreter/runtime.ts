@@ -9,6 +9,7 @@ import type { GasModelFeatures } from '../gas/cost-tables.js';
 import type { LoadedFunction } from '../loader/linker.js';
 import { translateFunction } from '../loader/translate.js';
 import type { NativeContext } from '../natives/registry.js';
+import { PROTOCOL_135_STDLIB_COSTS, type StdlibNativeCosts } from '../natives/stdlib-costs.js';
 import { formatType, type Type, type TypeTable } from '../types/runtime-type.js';
 import type { BcsCodec } from '../values/bcs.js';
 import { FunctionInstance } from './instance.js';
@@ -105,14 +106,17 @@ export class Runtime {
   readonly types: TypeTable;
   readonly codec: BcsCodec;
   readonly gas: GasSchedule;
+  /** Cost parameters of the move-stdlib natives (also those inlined as vector instructions). */
+  readonly stdlibCosts: StdlibNativeCosts;
   private readonly instances = new WeakMap<LoadedFunction, Map<string, FunctionInstance>>();
   private readonly depthCache = new Map<number, number>();
   private readonly costCache = new WeakMap<TranslatedCode, CodeCosts>();
 
-  constructor(types: TypeTable, codec: BcsCodec, gas: GasSchedule) {
+  constructor(types: TypeTable, codec: BcsCodec, gas: GasSchedule, stdlibCosts: StdlibNativeCosts = PROTOCOL_135_STDLIB_COSTS) {
     this.types = types;
     this.codec = codec;
     this.gas = gas;
+    this.stdlibCosts = stdlibCosts;
   }
 
   /** The instance of `fn` for concrete `typeArgs` (translated on first use). */
@@ -172,6 +176,7 @@ export class Runtime {
     return {
       types,
       bcs: this.codec,
+      costs: this.stdlibCosts,
       limits: state.limits,
       charge: (units: number) => {
         state.gasLeft -= units;

@@ -466,7 +466,11 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
     pushed[pc] = pushedHere;
   }
   const jumpTables = unit.jumpTables.map((jt) => Int32Array.from(jt.jumpTable.offsets));
-  const sizedAtRunTime = sizeTypes.map((t) => t !== undefined && !isStaticallySized(t));
+  // Inlined vector natives are charged when they run (their cost depends on the call count and the element).
+  const sizedAtRunTime = Array.from({ length: n }, (_, pc) => {
+    const t = sizeTypes[pc];
+    return (t !== undefined && !isStaticallySized(t)) || (code[pc * 2] >= Op.NAT_VEC_EMPTY && code[pc * 2] <= Op.NAT_VEC_SWAP);
+  });
   const { slowCode, fastCode, blockLen } = planBlocks(code, jumpTables, sizedAtRunTime);
   return {
     sizedAtRunTime,

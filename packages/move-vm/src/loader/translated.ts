@@ -51,7 +51,7 @@ export interface TranslatedCode {
    * `MoveLoc`, `ReadRef`, `WriteRef`, `Eq`, `Neq`): the (possibly generic) type of that value.
    */
   readonly sizeTypes: readonly (Type | undefined)[];
-  /** Per offset: the size charge is measured when the instruction runs (its type does not fix the size). */
+  /** Per offset: gas measured when the instruction runs (a size its type does not fix; an inlined vector native). */
   readonly sizedAtRunTime: readonly boolean[];
   /** Per `LdConst` offset: the constant's serialized length (its size for gas). */
   readonly constBytes: Int32Array;

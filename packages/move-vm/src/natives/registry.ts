@@ -5,12 +5,15 @@
  */
 import { canonicalAddress } from '@smi/bytecode';
 import type { BcsCodec } from '../values/bcs.js';
+import type { StdlibNativeCosts } from './stdlib-costs.js';
 import type { Type, TypeTable } from '../types/runtime-type.js';
 
 /** What a native sees of the VM. */
 export interface NativeContext {
   readonly types: TypeTable;
   readonly bcs: BcsCodec;
+  /** Cost parameters of the move-stdlib natives under the VM's protocol config. */
+  readonly costs: StdlibNativeCosts;
   /** Runtime limits of the running call (vector length, value depth, ...). */
   readonly limits: { readonly maxVectorLength: number; readonly maxValueDepth: number | null };
   /** Charge `units` of gas (throws `OUT_OF_GAS` when exhausted). */

@@ -10,6 +10,7 @@
  * of a type other than SUI written to an address makes the transaction read the deny list).
  */
 import { pushUleb128 } from '@smi/bytecode';
+import type { ProtocolConfig } from '@smi/move-vm';
 import { dynamicFieldId } from '../bcs/digests.js';
 import type { SuiObject } from '../bcs/object.js';
 import { parseTypeTag } from '../bcs/type-tag.js';
@@ -125,6 +126,8 @@ export function isSuiType(t: string): boolean {
 export interface DenyListOutcome {
   /** Some coin other than SUI went to an address: the transaction read the deny list. */
   read: boolean;
+  /** Distinct (coin type, owner) pairs over coin types other than SUI: what the check charges for. */
+  nonGasCoinOwners: number;
   /** The first denial (`CoinTypeGlobalPause` or `AddressDeniedForCoin`), or `null`. */
   failure: { kind: 'CoinTypeGlobalPause'; coinType: string } | { kind: 'AddressDeniedForCoin'; coinType: string; address: string } | null;
 }
@@ -143,13 +146,28 @@ export function checkNewCoinOwners(store: ObjectStore, written: readonly { typeT
     }
     set.add(w.owner);
   }
+  let nonGasCoinOwners = 0;
+  for (const set of owners.values()) nonGasCoinOwners += set.size;
   for (const [t, set] of [...owners].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const config = coinDenyConfig(store, t);
     if (config === null) continue;
-    if (globallyPaused(store, config, epoch)) return { read: true, failure: { kind: 'CoinTypeGlobalPause', coinType: t } };
+    if (globallyPaused(store, config, epoch)) return { read: true, nonGasCoinOwners, failure: { kind: 'CoinTypeGlobalPause', coinType: t } };
     for (const address of [...set].sort()) {
-      if (addressDenied(store, config, address, epoch)) return { read: true, failure: { kind: 'AddressDeniedForCoin', coinType: t, address } };
+      if (addressDenied(store, config, address, epoch)) return { read: true, nonGasCoinOwners, failure: { kind: 'AddressDeniedForCoin', coinType: t, address } };
     }
   }
-  return { read: owners.size > 0, failure: null };
+  return { read: owners.size > 0, nonGasCoinOwners, failure: null };
+}
+
+/** Upstream `CONFIG_SETTING_DYNAMIC_FIELD_SIZE_FOR_GAS`: the bytes a deny-list check is deemed to read per owner. */
+export const CONFIG_SETTING_DYNAMIC_FIELD_SIZE_FOR_GAS = 1000;
+
+/**
+ * Upstream `charge_coin_transfers`: each new owner of a coin other than SUI costs the read
+ * of `CONFIG_SETTING_DYNAMIC_FIELD_SIZE_FOR_GAS` bytes at `dynamic_field_borrow_child_object_type_cost_per_byte`
+ * each, charged as an object read (`obj_access_cost_read_per_byte` per unit), internal gas.
+ */
+export function coinTransfersCharge(cfg: ProtocolConfig, nonGasCoinOwners: number): number {
+  const perOwner = CONFIG_SETTING_DYNAMIC_FIELD_SIZE_FOR_GAS * (cfg.optionalInt('dynamic_field_borrow_child_object_type_cost_per_byte') ?? 0);
+  return perOwner * nonGasCoinOwners * (cfg.optionalInt('obj_access_cost_read_per_byte') ?? 0);
 }

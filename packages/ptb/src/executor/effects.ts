@@ -18,7 +18,7 @@ import { accumulatorChanges, fundsRecipients } from './accumulators.js';
 import { coinBalance, type GasLocation, setCoinBalance, suiBalanceEvent } from './gas-payment.js';
 import { canonicalType, gaslessExecutionError, isGaslessTransaction } from './gasless.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
-import { checkNewCoinOwners, DENY_LIST_ID } from './deny-list.js';
+import { checkNewCoinOwners, coinTransfersCharge, DENY_LIST_ID } from './deny-list.js';
 import type { LoadedInputs } from './execute.js';
 import { decodeObject, findNestedObjects, moveObjectTypeOf, objectSizeForGas, objectTypeTag, toBcsOwner } from './objects.js';
 import type { ExecutionState } from './state.js';
@@ -287,11 +287,20 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
     if (failure !== null) resetToInputs();
     // Coin deny list v2: new owners of regulated coins (a denial fails the transaction).
     if (failure === null && cfg.flag('enable_coin_deny_list_v2')) {
-      const owned = [...writes.values()].filter((w) => w.packageObject === undefined).map((w) => ({ typeTag: formatType(w.type), owner: ownerAddress(w.owner) }));
+      // Before `use_coin_party_owner`, only address-owned coins count.
+      const partyOwners = cfg.flag('use_coin_party_owner');
+      const owned = [...writes.values()]
+        .filter((w) => w.packageObject === undefined)
+        .map((w) => ({ typeTag: formatType(w.type), owner: partyOwners || w.owner.$kind === 'AddressOwner' ? ownerAddress(w.owner) : null }));
       owned.push(...fundsRecipients(r.accumulatorEvents));
       const deny = checkNewCoinOwners(a.store, owned, input.epoch);
       readDenyList = deny.read && !loaded.objects.has(DENY_LIST_ID);
-      if (deny.failure !== null) {
+      if (plan !== null) a.env.gasLeft -= coinTransfersCharge(cfg, deny.nonGasCoinOwners);
+      if (plan !== null && a.env.gasLeft < 0) {
+        a.env.gasLeft = 0;
+        failure = simpleFailure('InsufficientGas', 'out of gas charging the deny-list reads of coin transfers');
+        resetToInputs();
+      } else if (deny.failure !== null) {
         const f = deny.failure;
         failure = new ExecutionFailure(
           (f.kind === 'CoinTypeGlobalPause' ? { $kind: f.kind, [f.kind]: { coinType: f.coinType } } : { $kind: f.kind, [f.kind]: { address: f.address, coinType: f.coinType } }) as never,

@@ -12,7 +12,8 @@ import { copyValue } from '../../values/value.js';
 import type { Type } from '../../types/runtime-type.js';
 import type { NativeContext, NativeFunction } from '../registry.js';
 import { MemoryLimitSubStatus, invariantViolation, memoryLimitError } from './errors.js';
-import { abort, charge, chargeCacheOrLoad, costOf, runtime } from './native-env.js';
+import { abort, charge, chargeCacheOrLoad, costOf, legacySizes, objectRuntimeSize, runtime } from './native-env.js';
+import { legacyRuntimeValueSize } from '../../gas/value-size.js';
 import { hashTypeAndKey, structTagAbstractSize, structTagOf, typeKey, typeTagAbstractSize, typeTagOf } from './type-tag.js';
 import { abstractSize, argAddress, argU64, objectIdOf, optionNone, optionValue, uidAddress } from './values.js';
 
@@ -32,7 +33,8 @@ function borrowChild(ctx: NativeContext, native: string, t: Type, uid: unknown, 
   if (r.kind === 'mismatchedType') abort(2);
   if (r.entry.value === undefined) abort(1);
   chargeCacheOrLoad(ctx, rt, r.cache);
-  const size = r.cache.kind === 'cachedValue' ? BORROW_ABSTRACT_SIZE : BORROW_ABSTRACT_SIZE + abstractSize(ctx.types, r.entry.value, t);
+  // Old VM (legacy sizes): the reference's legacy size, 8.
+  const size = r.cache.kind === 'cachedValue' || legacySizes(ctx) ? BORROW_ABSTRACT_SIZE : BORROW_ABSTRACT_SIZE + abstractSize(ctx.types, r.entry.value, t);
   charge(ctx, 'dynamic_field_borrow_child_object_child_ref_cost_per_byte', size);
   return [r.entry.value];
 }
@@ -42,14 +44,14 @@ export const dynamicFieldNatives: Record<string, NativeFunction> = {
   hash_type_and_key: (ctx, [k], [parent, key]) => {
     charge(ctx, 'dynamic_field_hash_type_and_key_cost_base');
     charge(ctx, 'dynamic_field_hash_type_and_key_type_cost_per_byte', k.nodes);
-    charge(ctx, 'dynamic_field_hash_type_and_key_value_cost_per_byte', abstractSize(ctx.types, key, k));
+    charge(ctx, 'dynamic_field_hash_type_and_key_value_cost_per_byte', objectRuntimeSize(ctx, key, k));
     const tag = typeTagOf(k);
     charge(ctx, 'dynamic_field_hash_type_and_key_type_tag_cost_per_byte', typeTagAbstractSize(tag));
     return [hashTypeAndKey(argAddress(parent), tag, ctx.bcs.encode(key, k))];
   },
   add_child_object: (ctx, [t], [parent, child]) => {
     charge(ctx, 'dynamic_field_add_child_object_cost_base');
-    charge(ctx, 'dynamic_field_add_child_object_value_cost_per_byte', PRE_EXISTING_ABSTRACT_SIZE);
+    charge(ctx, 'dynamic_field_add_child_object_value_cost_per_byte', legacySizes(ctx) ? legacyRuntimeValueSize(ctx.types, child, t) : PRE_EXISTING_ABSTRACT_SIZE);
     const id = objectIdOf(child);
     charge(ctx, 'dynamic_field_add_child_object_type_cost_per_byte', t.nodes);
     const tag = structTagOf(t);
@@ -72,7 +74,7 @@ export const dynamicFieldNatives: Record<string, NativeFunction> = {
     if (value === undefined) abort(1);
     r.entry.value = undefined;
     chargeCacheOrLoad(ctx, rt, r.cache);
-    const size = r.cache.kind === 'cachedValue' ? PRE_EXISTING_ABSTRACT_SIZE : abstractSize(ctx.types, value, t);
+    const size = legacySizes(ctx) ? legacyRuntimeValueSize(ctx.types, value, t) : r.cache.kind === 'cachedValue' ? PRE_EXISTING_ABSTRACT_SIZE : abstractSize(ctx.types, value, t);
     charge(ctx, 'dynamic_field_remove_child_object_child_cost_per_byte', size);
     return [value];
   },
@@ -127,7 +129,7 @@ export const configNatives: Record<string, NativeFunction> = {
       }
     }
     const optionVec = (result as unknown[])[0];
-    const size = 2 + abstractSize(ctx.types, optionVec, ctx.types.vector(valueType));
+    const size = 2 + objectRuntimeSize(ctx, optionVec, ctx.types.vector(valueType));
     charge(ctx, 'config_read_setting_impl_cost_per_byte', size);
     return [result];
   },

@@ -10,7 +10,7 @@ import { borrowSlot, copyValue, peekRef } from '../../values/value.js';
 import { MoveVector, VecKind } from '../../values/vector.js';
 import type { NativeContext, NativeFunction } from '../registry.js';
 import { MemoryLimitSubStatus, invariantViolation, memoryLimitError, unsupportedNative } from './errors.js';
-import { abort, charge, runtime } from './native-env.js';
+import { abort, charge, objectRuntimeSize, runtime } from './native-env.js';
 import { type AccumulatorEvent, type ObjectRuntime, type Owner, findObjectRuntime } from './object-runtime.js';
 import { deriveObjectId, structTagAbstractSize, structTagOf, typeKey, typeTagAbstractSize, typeTagNodeCount, typeTagOf } from './type-tag.js';
 import { abstractSize, argAddress, argBytes, argU64, idAddress } from './values.js';
@@ -172,7 +172,7 @@ interface StreamRef {
 function emitImpl(ctx: NativeContext, native: string, t: Type, value: unknown, stream: StreamRef | null): unknown[] {
   charge(ctx, 'event_emit_cost_base');
   const rt = runtime(ctx, native);
-  const valueSize = abstractSize(ctx.types, value, t);
+  const valueSize = objectRuntimeSize(ctx, value, t);
   charge(ctx, 'event_emit_value_size_derivation_cost_per_byte', valueSize);
   const tagSize = structTagAbstractSize(structTagOf(t));
   charge(ctx, 'event_emit_tag_size_derivation_cost_per_byte', tagSize);

@@ -52,6 +52,7 @@ export const PROTOCOL_135_NATIVE_FLAGS: Readonly<Record<string, boolean>> = Obje
   enable_accumulators: true,
   enable_authenticated_event_streams: true,
   object_runtime_charge_cache_load_gas: true,
+  abstract_size_in_object_runtime: true,
   early_return_receive_object_mismatched_type: true,
   minimize_child_object_mutations: true,
 });

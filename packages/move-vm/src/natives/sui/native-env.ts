@@ -3,7 +3,10 @@
  * the cost table, the load charge of children read from storage.
  */
 import { NativeAbort } from '../../errors.js';
+import { legacyRuntimeValueSize } from '../../gas/value-size.js';
+import type { Type } from '../../types/runtime-type.js';
 import type { NativeContext } from '../registry.js';
+import { abstractSize } from './values.js';
 import type { CacheInfo } from './child-store.js';
 import { nativeCost, type SuiNativeCostKey } from './costs.js';
 import { findObjectRuntime, type ObjectRuntime, requireObjectRuntime } from './object-runtime.js';
@@ -40,6 +43,20 @@ export function charge(ctx: NativeContext, key: SuiNativeCostKey, times = 1): vo
 export function chargeCacheOrLoad(ctx: NativeContext, rt: ObjectRuntime, cache: CacheInfo): void {
   if (cache.kind !== 'loaded' || !rt.flag('object_runtime_charge_cache_load_gas')) return;
   ctx.charge(Math.max(cache.bytes ?? 0, 1));
+}
+
+/**
+ * The size the object-runtime natives charge for a value (upstream `abstract_size`): its
+ * abstract size, or the old VM's legacy size while `abstract_size_in_object_runtime` is off.
+ */
+export function objectRuntimeSize(ctx: NativeContext, value: unknown, t: Type): number {
+  return legacySizes(ctx) ? legacyRuntimeValueSize(ctx.types, value, t) : abstractSize(ctx.types, value, t);
+}
+
+/** Whether the natives charge legacy sizes (`abstract_size_in_object_runtime` off). */
+export function legacySizes(ctx: NativeContext): boolean {
+  const rt = findObjectRuntime(ctx.extensions);
+  return rt !== undefined && rt !== null && !rt.flag('abstract_size_in_object_runtime');
 }
 
 /** Abort the native with `code`. */
