@@ -7,9 +7,9 @@
 // Codecs and the generic entry points
 export { suiBcs } from './bcs/index.js';
 export type { SuiBcsTypeName } from './bcs/index.js';
+export { encodeBcs } from './bcs/shape-encoder.js';
 export {
   decodeBcs,
-  encodeBcs,
   shapeOf,
   normalizeAddress,
   digestToBase58,

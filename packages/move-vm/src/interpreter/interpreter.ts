@@ -46,8 +46,10 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   const maxStack = limits.maxValueStackSize;
   const maxVec = limits.maxVectorLength;
   const maxDepth = limits.maxCallDepth;
-  // Pre-filled so the array stays packed; a frame whose largest stack use does not fit runs in slow mode.
-  const stack: unknown[] = new Array<unknown>(maxStack + 1).fill(undefined);
+  // Natives called from the entry directly.
+  if (entry.code === null) return callNativeDirect(rt, state, entry, args);
+  // Packed and reused across calls (not under a tracer, whose views may read it later).
+  const stack = rt.takeStack(maxStack + 1, tracer === null);
   let sp = 0;
   // Caller frames, reused across calls: `frames[0..depth)` are live.
   const frames: Frame[] = [];
@@ -67,8 +69,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   let size = meter.stackSize ?? 0;
   let sizeExtra = tierExtra(sizeTiers, size);
   let sizeNext = tierNextAfter(sizeTiers, size);
-  // Natives called from the entry directly.
-  if (entry.code === null) return callNativeDirect(rt, state, entry, args);
 
   let inst = entry;
   let tc = entry.code as TranslatedCode;
@@ -600,6 +600,8 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
     meter.instructions = instr;
     meter.stackSize = size;
     throw locate(e, inst, pc - 1, tracer);
+  } finally {
+    rt.releaseStack(stack, tracer === null);
   }
 }
 

@@ -269,10 +269,12 @@ export const Address: Codec<string> = register(
   { kind: 'leaf', leaf: 'address' },
 );
 
-/** Base58 text of a 32-byte digest. */
+/** Base58 text of a 32-byte digest (remembered, so writing it back needs no base58 decoding). */
 export function digestToBase58(bytes: Uint8Array): string {
   if (bytes.length !== 32) throw new BcsError('BCS_INVALID_DIGEST', `a digest has 32 bytes, got ${bytes.length}`);
-  return base58Of32(bytes);
+  const text = base58Of32(bytes);
+  if (!digestBytesCache.has(text)) rememberDigest(text, bytes.slice());
+  return text;
 }
 
 /** The 32 bytes of a base58 digest. */
@@ -293,13 +295,17 @@ export function digestFromBase58(digest: string): Uint8Array {
  */
 const digestBytesCache = new Map<string, Uint8Array>();
 
+function rememberDigest(text: string, bytes: Uint8Array): void {
+  if (digestBytesCache.size >= 8192) digestBytesCache.clear();
+  digestBytesCache.set(text, bytes);
+}
+
 /** The 32 bytes of a base58 digest, from a small cache: read them, never change them. */
 export function digestBytesForWrite(digest: string): Uint8Array {
   let bytes = digestBytesCache.get(digest);
   if (bytes === undefined) {
     bytes = digestFromBase58(digest);
-    if (digestBytesCache.size >= 8192) digestBytesCache.clear();
-    digestBytesCache.set(digest, bytes);
+    rememberDigest(digest, bytes);
   }
   return bytes;
 }
@@ -588,13 +594,4 @@ export function decodeBcs<T>(codec: Codec<T>, bytes: Uint8Array): T {
     throw new BcsError('BCS_TRAILING_BYTES', `${codec.name}: ${own.length - reader.consumed} bytes left after the value`);
   }
   return value;
-}
-
-/** Encodes a value. Throws {@link BcsError} (`BCS_INVALID_VALUE`, ...) on values the codec cannot write. */
-export function encodeBcs<T>(codec: Codec<T>, value: T): Uint8Array {
-  try {
-    return codec.serialize(value).toBytes();
-  } catch (e) {
-    throw toBcsError(e, 'BCS_INVALID_VALUE');
-  }
 }

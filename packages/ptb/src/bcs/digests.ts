@@ -5,7 +5,8 @@
  * `blake2b256(0xf0 ‖ parent ‖ u64le(len key) ‖ key ‖ bcs(key type))`.
  */
 import { blake2b256Of } from '@smi/move-vm';
-import { addressToBytes, bytesToHex, digestBytesForWrite, digestFromBase58, digestToBase58, encodeBcs, normalizeAddress } from './codec.js';
+import { addressToBytes, bytesToHex, digestBytesForWrite, digestFromBase58, digestToBase58, normalizeAddress } from './codec.js';
+import { encodeBcs } from './shape-encoder.js';
 import { CheckpointContents, CheckpointSummary } from './checkpoint.js';
 import { TransactionEffects, TransactionEvents } from './effects.js';
 import { BcsError } from './errors.js';

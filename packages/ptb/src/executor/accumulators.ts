@@ -6,7 +6,8 @@
  * naming the operation; event streams: the event indices with the events' digests, in order).
  */
 import { type AccumulatorEvent, formatTypeTag } from '@smi/move-vm';
-import { digestToBase58, encodeBcs } from '../bcs/codec.js';
+import { digestToBase58 } from '../bcs/codec.js';
+import { encodeBcs } from '../bcs/shape-encoder.js';
 import { blake2b256 } from '../bcs/digests.js';
 import { Event, type AccumulatorWriteV1, type EffectsObjectChange } from '../bcs/effects.js';
 import { parseTypeTag } from '../bcs/type-tag.js';

@@ -6,7 +6,7 @@
 import { Ability } from '@smi/bytecode';
 import type { DatatypeInfo, MoveVector, MoveVM, Owner as RuntimeOwner, Type, TypeTable, VariantValue } from '@smi/move-vm';
 import { formatType, TypeKind } from '@smi/move-vm';
-import { encodeBcs } from '../bcs/codec.js';
+import { encodeBcs } from '../bcs/shape-encoder.js';
 import { type MoveObjectType, moveObjectTypeFromStructTag, moveObjectTypeToStructTag, type Owner, type SuiObject, MoveObjectType as MoveObjectTypeCodec } from '../bcs/object.js';
 import { formatStructTag, parseStructTag } from '../bcs/type-tag.js';
 import { simpleFailure } from './errors.js';
