@@ -7,7 +7,7 @@ import type { SizeConfig } from '../gas/abstract-size.js';
 import { codeCosts, type CodeCosts } from '../gas/code-costs.js';
 import type { GasModelFeatures } from '../gas/cost-tables.js';
 import type { LoadedFunction } from '../loader/linker.js';
-import { translateFunction } from '../loader/translate.js';
+import { translateFunction, type TranslateOptions } from '../loader/translate.js';
 import type { NativeContext } from '../natives/registry.js';
 import { PROTOCOL_135_STDLIB_COSTS, type StdlibNativeCosts } from '../natives/stdlib-costs.js';
 import { formatType, type Type, type TypeTable } from '../types/runtime-type.js';
@@ -111,6 +111,7 @@ export class Runtime {
   private readonly instances = new WeakMap<LoadedFunction, Map<string, FunctionInstance>>();
   private readonly depthCache = new Map<number, number>();
   private readonly costCache = new WeakMap<TranslatedCode, CodeCosts>();
+  private readonly translateOptions: TranslateOptions;
   /** Operand stacks of finished calls, cleared, for the next calls to reuse. */
   private readonly stacks: unknown[][] = [];
 
@@ -119,6 +120,7 @@ export class Runtime {
     this.codec = codec;
     this.gas = gas;
     this.stdlibCosts = stdlibCosts;
+    this.translateOptions = { sizeCharges: gas.features !== undefined && gas.sizeConfig !== undefined, constantMoveLoc: gas.features?.reweightMoveLoc === true };
   }
 
   /** An operand stack of `length` slots, all `undefined` (packed: pre-filled, never grown); a reused one when `pooled`. */
@@ -145,7 +147,7 @@ export class Runtime {
     for (const t of typeArgs) key += `${t.id},`;
     let inst = byArgs.get(key);
     if (!inst) {
-      if (!fn.isNative && fn.code === null) fn.code = translateFunction(fn, this.codec);
+      if (!fn.isNative && fn.code === null) fn.code = translateFunction(fn, this.codec, this.translateOptions);
       const code = fn.isNative ? null : (fn.code as FunctionInstance['code']);
       inst = new FunctionInstance(fn, typeArgs, code, code === null ? undefined : this.costs(code));
       byArgs.set(key, inst);

@@ -44,7 +44,17 @@ export interface TraceInfo {
 }
 
 /** Translate `fn` (a non-native function). */
-export function translateFunction(fn: LoadedFunction, codec: BcsCodec): TranslatedCode & TraceInfo {
+/** What the gas schedule the code runs under measures (which instructions end their block to be charged at run time). */
+export interface TranslateOptions {
+  /** The schedule charges value sizes (a gas model's); without, only the inlined vector natives are charged at run time. */
+  readonly sizeCharges: boolean;
+  /** `MoveLoc` costs a constant size (gas model 14): never measured. */
+  readonly constantMoveLoc: boolean;
+}
+
+const MEASURE_ALL: TranslateOptions = { sizeCharges: true, constantMoveLoc: false };
+
+export function translateFunction(fn: LoadedFunction, codec: BcsCodec, options: TranslateOptions = MEASURE_ALL): TranslatedCode & TraceInfo {
   const unit = fn.def.code;
   if (unit === null) invariant(`${fn.name} is native`);
   const mod: LoadedModule = fn.module;
@@ -468,8 +478,11 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec): Translat
   const jumpTables = unit.jumpTables.map((jt) => Int32Array.from(jt.jumpTable.offsets));
   // Inlined vector natives are charged when they run (their cost depends on the call count and the element).
   const sizedAtRunTime = Array.from({ length: n }, (_, pc) => {
+    const op = code[pc * 2];
+    if (op >= Op.NAT_VEC_EMPTY && op <= Op.NAT_VEC_SWAP) return true;
     const t = sizeTypes[pc];
-    return (t !== undefined && !isStaticallySized(t)) || (code[pc * 2] >= Op.NAT_VEC_EMPTY && code[pc * 2] <= Op.NAT_VEC_SWAP);
+    if (t === undefined || !options.sizeCharges || isStaticallySized(t)) return false;
+    return !(op === Op.MOVE_LOC && options.constantMoveLoc);
   });
   const { slowCode, fastCode, blockLen } = planBlocks(code, jumpTables, sizedAtRunTime);
   return {
