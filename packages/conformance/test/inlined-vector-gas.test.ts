@@ -112,6 +112,13 @@ describeWithFixtures('inlined vector natives are charged as native calls', ['fix
         budgets++;
       }
     }
+    // Out of gas inside a native uses the whole budget, as anywhere else.
+    const full = run('fill_drain', [u64(12)], false) as { gas: number };
+    for (let budget = full.gas - 60; budget < full.gas; budget++) {
+      const r = run('fill_drain', [u64(12)], false, budget) as { kind: string; code?: string; gas: number };
+      expect(r.code, `budget ${budget}`).toBe('OUT_OF_GAS');
+      expect(r.gas).toBe(budget);
+    }
     // A vector native aborts with its error code (index out of bounds: 1, pop from an empty vector: 2).
     expect([...kinds].sort()).toEqual(['Aborted:1', 'Aborted:2', 'Success:']);
     expect(budgets).toBeGreaterThan(500);

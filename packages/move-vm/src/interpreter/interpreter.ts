@@ -46,7 +46,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   const maxStack = limits.maxValueStackSize;
   const maxVec = limits.maxVectorLength;
   const maxDepth = limits.maxCallDepth;
-  // Natives called from the entry directly.
   if (entry.code === null) return callNativeDirect(rt, state, entry, args);
   // Packed and reused across calls (not under a tracer, whose views may read it later).
   const stack = rt.takeStack(maxStack + 1, tracer === null);
@@ -74,8 +73,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   let tc = entry.code as TranslatedCode;
   let code = tc.slowCode;
   let costs = inst.costs;
-  // Fast mode: the running block was charged as a whole (see loader/blocks.ts); it needs no
-  // tracer and a frame whose largest stack use fits the limit.
+  // Fast mode (a block charged as a whole, loader/blocks.ts): no tracer, a frame whose stack use fits.
   let fits = tracer === null && tc.maxStack <= maxStack;
   let slow = true;
   let blockEnd = 0;
@@ -125,7 +123,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
       if (op >= DYN) {
         op -= DYN; // the last instruction of its block, its gas measured now (after the static part: the call comes before the native)
         if (op >= Op.NAT_VEC_EMPTY && op <= Op.NAT_VEC_SWAP) {
-          // An inlined vector native: its cost, native-call count and returned value.
           state.gasLeft = gasLeft;
           meter.instructions = instr;
           meter.stackSize = size;
@@ -134,7 +131,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           if (meter.instructions !== instr) [instr, extra, tierNext] = [meter.instructions, tierExtra(tiers, meter.instructions), tierNextAfter(tiers, meter.instructions)];
           if (meter.stackSize !== size) [size, sizeExtra, sizeNext] = [meter.stackSize ?? size, tierExtra(sizeTiers, meter.stackSize ?? size), tierNextAfter(sizeTiers, meter.stackSize ?? size)];
         } else {
-          // The size of a value this instruction uses.
           const inc = dynamicSize(gas, table, inst, at, stack, sp, locals);
           if ((size += inc) > sizeNext) {
             sizeExtra = tierExtra(sizeTiers, size);
@@ -596,7 +592,8 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
       instr -= blockEnd - pc;
       size -= inc;
     }
-    state.gasLeft = gasLeft < 0 ? 0 : gasLeft;
+    // Out of gas (here or in a native, which zeroed `state.gasLeft`) uses the whole budget.
+    state.gasLeft = gasLeft < 0 || (e instanceof VmError && e.code === 'OUT_OF_GAS') ? 0 : gasLeft;
     meter.instructions = instr;
     meter.stackSize = size;
     throw locate(e, inst, pc - 1, tracer);
