@@ -23,6 +23,18 @@ const PRIM_KIND: readonly (PrimKind | undefined)[] = (() => {
   return k;
 })();
 
+/** The sizes of a datatype value's fields (its variant's, for an enum), by `sizeOf`. */
+function fieldsSize(types: TypeTable, value: unknown, type: Type, sizeOf: (v: unknown, t: Type) => number): number {
+  const info = type.datatype;
+  if (info === null) return 0;
+  const variant = value instanceof VariantValue;
+  const fields: readonly unknown[] = variant ? value.fields : (value as unknown[]);
+  const declared = variant ? info.variants()[value.tag].fields : info.fields();
+  let total = 0;
+  for (let i = 0; i < declared.length; i++) total += sizeOf(fields[i], types.subst(declared[i].type, type.typeArgs));
+  return total;
+}
+
 /** `abstract_memory_size(config)` of runtime value `value` of type `type`. */
 export function runtimeValueSize(types: TypeTable, value: unknown, type: Type, config: SizeConfig): number {
   const prim = PRIM_KIND[type.kind];
@@ -42,22 +54,8 @@ export function runtimeValueSize(types: TypeTable, value: unknown, type: Type, c
       for (let i = 0; i < v.length; i++) total += runtimeValueSize(types, v.get(i), elem, config);
       return total;
     }
-    case TypeKind.Datatype: {
-      const info = type.datatype;
-      if (info === null) return VALUE_HEADER_SIZE;
-      let fields: readonly unknown[];
-      let declared;
-      if (value instanceof VariantValue) {
-        fields = value.fields;
-        declared = info.variants()[value.tag].fields;
-      } else {
-        fields = value as unknown[];
-        declared = info.fields();
-      }
-      let total = VALUE_HEADER_SIZE;
-      for (let i = 0; i < declared.length; i++) total += runtimeValueSize(types, fields[i], types.subst(declared[i].type, type.typeArgs), config);
-      return total;
-    }
+    case TypeKind.Datatype:
+      return VALUE_HEADER_SIZE + fieldsSize(types, value, type, (v, t) => runtimeValueSize(types, v, t, config));
     default:
       return 0;
   }
@@ -84,23 +82,9 @@ export function legacyRuntimeValueSize(types: TypeTable, value: unknown, type: T
       for (let i = 0; i < v.length; i++) total += legacyRuntimeValueSize(types, v.get(i), elem);
       return total;
     }
-    case TypeKind.Datatype: {
-      const info = type.datatype;
-      if (info === null) return VALUE_HEADER_SIZE;
-      let fields: readonly unknown[];
-      let declared;
-      let total = VALUE_HEADER_SIZE;
-      if (value instanceof VariantValue) {
-        fields = value.fields;
-        declared = info.variants()[value.tag].fields;
-        total += LEGACY_VARIANT_TAG_SIZE;
-      } else {
-        fields = value as unknown[];
-        declared = info.fields();
-      }
-      for (let i = 0; i < declared.length; i++) total += legacyRuntimeValueSize(types, fields[i], types.subst(declared[i].type, type.typeArgs));
-      return total;
-    }
+    case TypeKind.Datatype:
+      // A variant also has its tag.
+      return VALUE_HEADER_SIZE + (value instanceof VariantValue ? LEGACY_VARIANT_TAG_SIZE : 0) + fieldsSize(types, value, type, (v, t) => legacyRuntimeValueSize(types, v, t));
     default:
       return 0;
   }
