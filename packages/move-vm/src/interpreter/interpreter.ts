@@ -34,6 +34,9 @@ import {
   viewOf,
 } from './helpers.js';
 
+/** Operand stack slots allocated per call before it grows. */
+const INITIAL_STACK = 64;
+
 /**
  * Run `entry` with `args` (already on no stack) and return its return values.
  * @throws {VmError} with the location of the failing instruction.
@@ -47,8 +50,9 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   const maxVec = limits.maxVectorLength;
   const maxDepth = limits.maxCallDepth;
   if (entry.code === null) return callNativeDirect(rt, state, entry, args);
-  // Packed and reused across calls (not under a tracer, whose views may read it later).
-  const stack = rt.takeStack(maxStack + 1, tracer === null);
+  // Small at first, grown by writes past its end (a full-size stack per call is 8 KB of garbage;
+  // one reused across calls lives in the old generation, where every store pays a write barrier).
+  const stack: unknown[] = new Array<unknown>(INITIAL_STACK).fill(undefined);
   let sp = 0;
   // Caller frames, reused across calls: `frames[0..depth)` are live.
   const frames: Frame[] = [];
@@ -119,6 +123,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         }
         gasLeft -= costs.pcCost[at] + extra + inc * sizeExtra;
         if (gasLeft < 0) throw new VmError('OUT_OF_GAS', 'gas budget exhausted'); // left at 0 by the catch
+        if (tracer && op < DYN) tracer.beforeInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       }
       if (op >= DYN) {
         op -= DYN; // the last instruction of its block, its gas measured now (after the static part: the call comes before the native)
@@ -138,8 +143,8 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           }
           if ((gasLeft -= inc * (sizeExtra + 1)) < 0) throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
         }
+        if (slow && tracer) tracer.beforeInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       }
-      if (slow && tracer) tracer.beforeInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       switch (op) {
         case Op.POP:
           stack[--sp] = undefined;
@@ -597,8 +602,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
     meter.instructions = instr;
     meter.stackSize = size;
     throw locate(e, inst, pc - 1, tracer);
-  } finally {
-    rt.releaseStack(stack, tracer === null);
   }
 }
 

@@ -112,8 +112,6 @@ export class Runtime {
   private readonly depthCache = new Map<number, number>();
   private readonly costCache = new WeakMap<TranslatedCode, CodeCosts>();
   private readonly translateOptions: TranslateOptions;
-  /** Operand stacks of finished calls, cleared, for the next calls to reuse. */
-  private readonly stacks: unknown[][] = [];
 
   constructor(types: TypeTable, codec: BcsCodec, gas: GasSchedule, stdlibCosts: StdlibNativeCosts = PROTOCOL_135_STDLIB_COSTS) {
     this.types = types;
@@ -121,19 +119,6 @@ export class Runtime {
     this.gas = gas;
     this.stdlibCosts = stdlibCosts;
     this.translateOptions = { sizeCharges: gas.features !== undefined && gas.sizeConfig !== undefined, constantMoveLoc: gas.features?.reweightMoveLoc === true };
-  }
-
-  /** An operand stack of `length` slots, all `undefined` (packed: pre-filled, never grown); a reused one when `pooled`. */
-  takeStack(length: number, pooled: boolean): unknown[] {
-    const s = pooled ? this.stacks.pop() : undefined;
-    return s !== undefined && s.length === length ? s : new Array<unknown>(length).fill(undefined);
-  }
-
-  /** Give back a stack from {@link takeStack}: cleared, kept for reuse (a few at most: calls nest only through natives). */
-  releaseStack(stack: unknown[], pooled: boolean): void {
-    if (!pooled) return;
-    stack.fill(undefined);
-    if (this.stacks.length < 4) this.stacks.push(stack);
   }
 
   /** The instance of `fn` for concrete `typeArgs` (translated on first use). */
