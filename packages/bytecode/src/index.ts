@@ -37,7 +37,7 @@ export { BytecodeError, isBytecodeError } from './errors.js';
 export type { BytecodeStatusCode, BytecodeErrorDetails, CodeLocation } from './errors.js';
 export { deserializeModule } from './deserializer.js';
 export type { DeserializeOptions } from './deserializer.js';
-export { serializeModule, addressBytes, pushUleb128 } from './serializer.js';
+export { serializeModule, addressBytes, pushUleb128, ByteWriter } from './serializer.js';
 export { checkBounds } from './check-bounds.js';
 export {
   parseModuleBundle,

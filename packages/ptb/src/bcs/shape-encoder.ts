@@ -2,7 +2,7 @@
  * A BCS encoder compiled from each codec's recorded {@link Shape}: one closure per codec
  * writing into a plain growable byte buffer, with the same checks as the codecs' `validate`
  * but none of `@mysten/bcs`'s per-value machinery (writer objects, `DataView` calls,
- * validation wrappers, BigInt byte loops). Effects, transaction data and objects of a
+ * validation wrappers, BigInt byte loops), through `@smi/bytecode`'s `ByteWriter`. Effects, transaction data and objects of a
  * transaction with a thousand commands are encoded for their digests in a few milliseconds.
  *
  * It gives exactly the codec's bytes. A value it cannot write (a wrong type, a bad
@@ -10,54 +10,9 @@
  * the codec itself, which raises the codec's own error.
  */
 import { compareBcsBytes } from '@mysten/bcs';
+import { ByteWriter } from '@smi/bytecode';
 import { addressToBytes, type AnyCodec, type Codec, digestBytesForWrite, shapeOf } from './codec.js';
 import { toBcsError } from './errors.js';
-
-/** A growable output buffer. */
-class Out {
-  buf = new Uint8Array(1024);
-  len = 0;
-
-  ensure(n: number): void {
-    if (this.len + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.len + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.len));
-    this.buf = next;
-  }
-
-  u8(v: number): void {
-    this.ensure(1);
-    this.buf[this.len++] = v;
-  }
-
-  uleb(n: number): void {
-    this.ensure(10);
-    while (n >= 0x80) {
-      this.buf[this.len++] = (n % 0x80) | 0x80;
-      n = Math.floor(n / 0x80);
-    }
-    this.buf[this.len++] = n;
-  }
-
-  u32(v: number): void {
-    this.ensure(4);
-    const b = this.buf;
-    const at = this.len;
-    b[at] = v & 0xff;
-    b[at + 1] = (v >>> 8) & 0xff;
-    b[at + 2] = (v >>> 16) & 0xff;
-    b[at + 3] = (v >>> 24) & 0xff;
-    this.len = at + 4;
-  }
-
-  bytes(v: Uint8Array): void {
-    this.ensure(v.length);
-    this.buf.set(v, this.len);
-    this.len += v.length;
-  }
-}
 
 /** Thrown inside an encoder for a value it cannot write (caught by {@link encodeByShape}). */
 class Unencodable extends Error {}
@@ -66,7 +21,7 @@ const fail = (): never => {
   throw new Unencodable();
 };
 
-type Enc = (o: Out, v: unknown) => void;
+type Enc = (o: ByteWriter, v: unknown) => void;
 
 const compiled = new WeakMap<AnyCodec, Enc>();
 const U64_MAX = (1n << 64n) - 1n;
@@ -78,10 +33,8 @@ function uintEnc(bytes: 1 | 2 | 4): Enc {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) fail();
     const n = v as number;
     if (bytes === 1) o.u8(n);
-    else if (bytes === 2) {
-      o.u8(n & 0xff);
-      o.u8(n >>> 8);
-    } else o.u32(n);
+    else if (bytes === 2) o.u16(n);
+    else o.u32(n);
   };
 }
 
@@ -193,9 +146,9 @@ function compile(codec: AnyCodec): Enc {
         x ??= encoderOf(value);
         const keyEnc = k;
         const entries = [...(v as Map<unknown, unknown>).entries()].map(([kv, xv]) => {
-          const ko = new Out();
+          const ko = new ByteWriter(64);
           keyEnc(ko, kv);
-          return [ko.buf.slice(0, ko.len), xv] as const;
+          return [ko.finish(), xv] as const;
         });
         entries.sort(([a], [b]) => compareBcsBytes(a, b));
         for (let i = 1; i < entries.length; i++) if (compareBcsBytes(entries[i - 1][0], entries[i][0]) === 0) fail();
@@ -246,14 +199,14 @@ function compile(codec: AnyCodec): Enc {
 
 /** The BCS of `value` by `codec`'s shape, or `undefined` when the value cannot be written (see the module note). */
 export function encodeByShape(codec: AnyCodec, value: unknown): Uint8Array | undefined {
-  const o = new Out();
+  const o = new ByteWriter();
   try {
     encoderOf(codec)(o, value);
   } catch {
     // Unencodable, or a leaf's own error (a bad address or digest): the codec will say what.
     return undefined;
   }
-  return o.buf.slice(0, o.len);
+  return o.finish();
 }
 
 /** Encodes a value. Throws {@link BcsError} (`BCS_INVALID_VALUE`, ...) on values the codec cannot write. */
