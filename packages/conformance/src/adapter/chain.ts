@@ -29,6 +29,7 @@ import {
 } from '@smi/ptb';
 import { packageObjectOf, SimulationEnvironment } from '@smi/simulation';
 import { type NameContext, stabilize } from './display.js';
+import { type SeededAccount, seededAccounts } from './seeded-accounts.js';
 import { canonicalHex, type FakeId } from './values.js';
 
 /** An account: its address and gas coin. */
@@ -44,9 +45,6 @@ export const GAS_FOR_TESTING = 300_000_000_000_000n;
 export const DEFAULT_GAS_BUDGET = 5_000_000_000n;
 export const DEFAULT_GAS_PRICE = 1000n;
 export const REFERENCE_GAS_PRICE = 500n;
-
-/** The address of the first key upstream's runner draws from its seeded RNG (`RNG_SEED`). */
-const UPSTREAM_FIRST_ACCOUNT = '0xfccc9a421bbb13c1a66a1aa98f0ad75029ede94857779c6915b44f94068b921e';
 
 /** Objects whose ids are printed as they are (`0x…6`). */
 const WELL_KNOWN = ['0x1', '0xdee9', '0x2', '0x3', '0x5', '0x6', '0x403', '0x8', '0xc', '0xd', '0xacc'].map((a) => canonicalAddress(a));
@@ -155,10 +153,12 @@ export class AdapterChain implements NameContext {
       this.named.set(name, canonicalAddress(addr));
     }
     for (const id of WELL_KNOWN) this.setFake(id, { kind: 'known', address: id });
-    const accounts = [...new Set(accountNames)].sort(byRust).map((n) => this.makeAccount(n));
-    // Upstream's accounts are keys drawn from its seeded RNG, named ones first; with no named
-    // account, the default one is the first key, whose address rejections print as it is.
-    this.defaultAccount = this.makeAccount('__default', accounts.length === 0 ? UPSTREAM_FIRST_ACCOUNT : undefined);
+    // Upstream's accounts are keys and gas ids drawn from its seeded RNG, named ones first
+    // (in name order), then the default one.
+    const names = [...new Set(accountNames)].sort(byRust);
+    const drawn = seededAccounts(names.length + 1);
+    const accounts = names.map((n, i) => this.makeAccount(n, drawn[i]));
+    this.defaultAccount = this.makeAccount('__default', drawn[names.length]);
     for (const [name, value] of namedAddresses) this.named.set(name, value);
     for (const a of accounts) {
       this.accounts.set(a.name, a);
@@ -168,9 +168,7 @@ export class AdapterChain implements NameContext {
     this.enumerate(this.defaultAccount.gas);
   }
 
-  private makeAccount(name: string, fixedAddress?: string): Account {
-    const address = fixedAddress ?? '0x' + Buffer.from(blake2b256(new TextEncoder().encode(`smi::adapter::account::${name}`))).toString('hex');
-    const gas = '0x' + Buffer.from(blake2b256(new TextEncoder().encode(`smi::adapter::gas::${name}`))).toString('hex');
+  private makeAccount(name: string, { address, gas }: SeededAccount): Account {
     this.env.store.put(gas, this.coin(gas, address, GAS_FOR_TESTING));
     this.record(gas, this.env.store.getObject(gas) as SuiObject);
     return { name, address, gas };
