@@ -165,6 +165,11 @@ describeWithFixtures('adapter runner: sources upstream compiles and then fails t
     expect(gasLines.matched).toBeGreaterThanOrEqual(3);
   }, 120_000);
 
+  it('--flavor core compiles without Sui’s source checks; the upgrade then fails in the Sui verifier (one-time witness)', async () => {
+    const s = await run('init/upgrade_init_otw_invalid.move');
+    expect(s.failures).toEqual([]);
+  }, 120_000);
+
   it('counts a native call as two instructions (the call and the native): the instruction tier of a loop of natives', async () => {
     const s = await run('size_limits/new_id_limits_tests.move');
     expect(s.failures).toEqual([]);
@@ -191,6 +196,27 @@ describeWithFixtures('adapter runner: ids as upstream’s', ['fixtures', 'adapte
       cacheDir: path.join(repo, 'node_modules', '.cache', 'smi-adapter-tests'),
     });
     expect(s.tasks).toBeGreaterThan(8);
+    expect(s.failures).toEqual([]);
+  }, 120_000);
+});
+
+describeWithFixtures('adapter runner: unified linkage', ['fixtures', 'adapter-tests'], () => {
+  const run = (filter: string) =>
+    runAdapterSuite(fixturePath('fixtures', 'adapter-tests'), { fixturesRoot: fixturePath(), filter, cacheDir: path.join(repo, 'node_modules', '.cache', 'smi-adapter-tests') });
+
+  it('a command pinning a dependency’s newer version makes every call of the transaction run that version', async () => {
+    const s = await run('programmable/linkage_public_dep_upgrade.move');
+    expect(s.tasks).toBe(9);
+    expect(s.failures).toEqual([]);
+  }, 120_000);
+
+  it('type arguments resolve in the transaction’s linkage (a newer version’s type; exact/at-least conflicts are InvalidLinkage)', async () => {
+    const s = await run('call/upgraded_type.move');
+    expect(s.failures).toEqual([]);
+  }, 120_000);
+
+  it('an upgrade’s new init runs its own package under the transaction’s linkage', async () => {
+    const s = await run('upgrade/upgrade_init_lumpy_ordering_v131.move');
     expect(s.failures).toEqual([]);
   }, 120_000);
 });

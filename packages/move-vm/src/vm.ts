@@ -153,6 +153,12 @@ export class MoveVM {
   private readonly byStorageId = new Map<string, PackageRecord>();
   private readonly packagesById = new Map<string, MovePackage>();
   private readonly linkers = new Map<string, Linker>();
+  /** A transaction's unified linkage (original id → storage id), while one is set. */
+  private linkageOverride: ReadonlyMap<string, string> | null = null;
+  /** Linkers under the current override, by root storage id. */
+  private readonly overrideLinkers = new Map<string, Linker>();
+  /** Linkers built for an override, by root and the versions it changed (kept across transactions). */
+  private readonly relinked = new Map<string, Linker>();
   private readonly typeTags = new Map<number, string>();
 
   private constructor(options: MoveVmOptions) {
@@ -175,7 +181,23 @@ export class MoveVM {
   addPackage(p: MovePackage): void {
     this.byStorageId.set(p.id, recordOf(p));
     this.packagesById.set(p.id, p);
+    this.clearLinkers();
+  }
+
+  private clearLinkers(): void {
     this.linkers.clear();
+    this.overrideLinkers.clear();
+    this.relinked.clear();
+  }
+
+  /**
+   * Run the next calls under one linkage for every package (Sui's unified linkage: original id →
+   * the storage id of the version every command agreed on), or back to each package's own
+   * linkage table with `null`. Packages the map does not name keep their usual resolution.
+   */
+  setLinkageOverride(linkage: ReadonlyMap<string, string> | null): void {
+    this.linkageOverride = linkage === null || linkage.size === 0 ? null : new Map([...linkage].map(([o, id]) => [canonicalAddress(o), canonicalAddress(id)]));
+    this.overrideLinkers.clear();
   }
 
   /** Remove a package version (a publish that did not commit); `true` when it was loaded. */
@@ -183,7 +205,7 @@ export class MoveVM {
     const id = canonicalAddress(storageId);
     const had = this.byStorageId.delete(id);
     this.packagesById.delete(id);
-    if (had) this.linkers.clear();
+    if (had) this.clearLinkers();
     return had;
   }
 
@@ -208,8 +230,46 @@ export class MoveVM {
    */
   linkerFor(storageId: string): Linker {
     const id = canonicalAddress(storageId);
+    return this.linkageOverride === null ? this.ownLinker(id) : this.overriddenLinker(id, this.linkageOverride);
+  }
+
+  private ownLinker(id: string): Linker {
     let linker = this.linkers.get(id);
     if (linker) return linker;
+    linker = new Linker(this.types, this.natives, this.mappingOf(id));
+    this.linkers.set(id, linker);
+    return linker;
+  }
+
+  /** The linker of `id` under a unified linkage: the package's own when the linkage changes nothing. */
+  private overriddenLinker(id: string, override: ReadonlyMap<string, string>): Linker {
+    let linker = this.overrideLinkers.get(id);
+    if (linker) return linker;
+    const mapping = this.mappingOf(id);
+    const changed: string[] = [];
+    const root = this.byStorageId.get(id);
+    for (const [original, storage] of override) {
+      const record = this.byStorageId.get(storage);
+      // The root package is itself (an `init` of a version published in the transaction).
+      if (record === undefined || mapping.get(original) === record || original === root?.originalId) continue;
+      mapping.set(original, record);
+      changed.push(`${original}=${storage}`);
+    }
+    if (changed.length === 0) linker = this.ownLinker(id);
+    else {
+      const key = `${id}|${changed.sort().join(',')}`;
+      linker = this.relinked.get(key);
+      if (linker === undefined) {
+        linker = new Linker(this.types, this.natives, mapping);
+        this.relinked.set(key, linker);
+      }
+    }
+    this.overrideLinkers.set(id, linker);
+    return linker;
+  }
+
+  /** Original id → package version for calls rooted at `id`: its linkage table, else the newest. */
+  private mappingOf(id: string): Map<string, PackageRecord> {
     const root = this.byStorageId.get(id);
     const mapping = new Map<string, PackageRecord>();
     for (const p of this.byStorageId.values()) {
@@ -224,9 +284,7 @@ export class MoveVM {
       }
       mapping.set(root.originalId, root);
     }
-    linker = new Linker(this.types, this.natives, mapping);
-    this.linkers.set(id, linker);
-    return linker;
+    return mapping;
   }
 
   /** Original id of the package stored at `storageId` (itself when unknown). */

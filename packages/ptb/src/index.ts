@@ -173,6 +173,9 @@ export {
   transactionInputError,
   checkTransactionInput,
   TransactionInputError,
+  suiVerifyModule,
+  suiVerifierConfig,
+  LATEST_SUI_VERIFIER_CONFIG,
 } from './executor/index.js';
 export type {
   LoadedInputs,
@@ -188,4 +191,5 @@ export type {
   ExecutionStatusResult,
   ObjectChange,
   ExecutionResult,
+  SuiVerifierConfig,
 } from './executor/index.js';

@@ -265,7 +265,10 @@ describeWithFixtures('PTB executor: protocol 100 (before static PTB checks)', ['
   beforeAll(async () => {
     const { packages, protocolConfig } = fromFixtures(FIXTURES_ROOT, 100);
     env = SimulationEnvironment.create({ packages, protocolConfig });
-    pkg = (await compileAndPublish(env, { files: HELPER_SOURCES })).packageId;
+    // Before protocol 108 Sui's entry-point verifier allows only primitives and objects as
+    // entry parameters, so the entry function taking a hot potato is left out.
+    const files = Object.fromEntries(Object.entries(HELPER_SOURCES).map(([name, text]) => [name, text.replace(/^.*entry fun private_entry_eat.*$/m, '')]));
+    pkg = (await compileAndPublish(env, { files })).packageId;
   });
 
   it('a private entry function refuses any value returned by an earlier Move call', () => {

@@ -23,6 +23,8 @@ export interface CompileRequest {
   packages: readonly { pkg: MovePackage; addressName: string | null }[];
   /** Directory for the on-disk cache (none when `null`). */
   cacheDir: string | null;
+  /** `init --flavor core`: compiled as Move core, without Sui's source checks (`init`, OTW, ...). */
+  flavor?: 'core' | 'sui';
 }
 
 /** A compiled package: module names and bytes, in the compiler's order. */
@@ -66,7 +68,7 @@ function mentionedNames(source: string): Set<string> {
 }
 
 function manifestOf(req: CompileRequest, depNames: Set<string>, own: string | null): string {
-  const lines = ['[package]', `name = "adapter_test_package"`, 'edition = "2024"', '', '[addresses]'];
+  const lines = ['[package]', `name = "adapter_test_package"`, 'edition = "2024"', ...(req.flavor === 'core' ? ['flavor = "core"'] : []), '', '[addresses]'];
   const mentioned = mentionedNames(req.source);
   if (own !== null) mentioned.add(own);
   for (const name of [...mentioned].sort()) {
@@ -138,7 +140,7 @@ export async function compileTaskSource(req: CompileRequest): Promise<CompiledPa
   hash.update(manifest);
   hash.update('\0');
   // The source compiled, then the identifiers it stands in for (none: the key stays the same).
-  const { source, longNames } = shortenIdentifiers(req.source);
+  const { source, longNames } = shortenIdentifiers(req.source, req.flavor === 'core' ? otwCandidateNames(req.source) : new Set());
   hash.update(source);
   for (const [standIn, long] of longNames) hash.update(`\0${standIn}=${long}`);
   for (const { pkg, addressName } of req.packages) hash.update(`\0${addressName ?? ''}:${packageHash(pkg)}`);
@@ -161,17 +163,17 @@ export async function compileTaskSource(req: CompileRequest): Promise<CompiledPa
 const MAX_IDENTIFIER_LENGTH = 128;
 
 /**
- * The source with every identifier longer than {@link MAX_IDENTIFIER_LENGTH} replaced by a
- * shorter stand-in (string literals, numbers and comments untouched), and the stand-ins.
+ * The source with every identifier longer than {@link MAX_IDENTIFIER_LENGTH} (and every one
+ * in `alsoStandIn`) replaced by a stand-in (string literals, numbers and comments untouched), and the stand-ins.
  * Upstream's compiler emits such modules and their publish fails at execution
  * (`IDENTIFIER_TOO_LONG`); the WASM builder verifies what it compiles and refuses them.
  */
-function shortenIdentifiers(source: string): { source: string; longNames: Map<string, string> } {
+function shortenIdentifiers(source: string, alsoStandIn: ReadonlySet<string>): { source: string; longNames: Map<string, string> } {
   const longNames = new Map<string, string>();
   const standIn = new Map<string, string>();
   const token = /x"[^"]*"|b"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\/|[0-9][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*/g;
   const out = source.replace(token, (t) => {
-    if (t.length <= MAX_IDENTIFIER_LENGTH || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(t)) return t;
+    if ((t.length <= MAX_IDENTIFIER_LENGTH && !alsoStandIn.has(t)) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(t)) return t;
     let s = standIn.get(t);
     if (s === undefined) {
       s = `${t.slice(0, 64)}_smi_long_${standIn.size}`;
@@ -181,6 +183,21 @@ function shortenIdentifiers(source: string): { source: string; longNames: Map<st
     return s;
   });
   return { source: out, longNames };
+}
+
+/**
+ * Under `--flavor core` upstream compiles without Sui's checks, so a module may hold a
+ * one-time-witness candidate (a struct named as the module, upper-cased) that its `init`
+ * does not take; the publish then fails in the Sui verifier. The WASM builder verifies what
+ * it compiles, so such names compile under stand-ins and are restored in the bytecode.
+ */
+function otwCandidateNames(source: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of source.matchAll(/\bmodule\s+[A-Za-z_0-9]+\s*::\s*([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    const name = m[1].toUpperCase();
+    if (new RegExp(`\\b${name}\\b`).test(source)) out.add(name);
+  }
+  return out;
 }
 
 /** A compiled module with its long identifiers back in place of their stand-ins. */

@@ -54,6 +54,8 @@ class FileRunner {
   private readonly upgradeNames = new Map<string, string>();
   /** `init --file-format N`: compiled modules are written at bytecode version N (upstream `serialize_version`). */
   private fileFormat: number | null = null;
+  /** `init --flavor core`: sources compile without Sui's source checks; the verifier still runs at publish. */
+  private flavor: 'core' | 'sui' = 'sui';
 
   constructor(private readonly options: AdapterRunnerOptions) {}
 
@@ -63,6 +65,7 @@ class FileRunner {
     const version = cmd?.protocolVersion ?? undefined;
     const fileFormat = cmd?.other['file-format']?.[0];
     if (fileFormat !== undefined) this.fileFormat = Number(fileFormat);
+    if (cmd?.other.flavor?.[0] === 'core') this.flavor = 'core';
     this.chain = new AdapterChain(this.options.packages(version), cfg, cmd?.accounts ?? [], named);
     const accounts = [...this.chain.accounts.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
     if (accounts.length === 0) return undefined;
@@ -194,7 +197,7 @@ class FileRunner {
     const nameOf = new Map<string, string>();
     for (const [n, a] of [...named.entries()].sort((x, y) => (x[0] < y[0] ? -1 : 1))) if (!nameOf.has(a) && !zeroed.includes(n)) nameOf.set(a, n);
     const packages = [...newest.values()].map((pkg) => ({ pkg, addressName: nameOf.get(pkg.originalId) ?? null }));
-    const compiled = await compileTaskSource({ source, namedAddresses: named, packages, cacheDir: this.options.cacheDir });
+    const compiled = await compileTaskSource({ source, namedAddresses: named, packages, cacheDir: this.options.cacheDir, flavor: this.flavor });
     const ff = this.fileFormat;
     if (ff === null && ownAddress === ZERO) return compiled;
     const rewrite = (bytes: Uint8Array): Uint8Array => {

@@ -207,10 +207,11 @@ interface CallPlan {
 }
 
 /**
- * Plans of the calls made on a VM, by function and type arguments: the VM's packages are
- * fixed under an id (a publish or an upgrade makes a new one), so a plan never changes.
+ * Plans of the calls made through a linker (the versions a call's packages resolve to), by
+ * function and type arguments. A new package version or a transaction's unified linkage
+ * gives a new linker, so a plan never outlives the versions it was made with.
  */
-const callPlans = new WeakMap<MoveVM, Map<string, CallPlan>>();
+const callPlans = new WeakMap<object, Map<string, CallPlan>>();
 
 /** Only public and entry functions may be called, unless checks are relaxed (dev inspect). */
 function checkCallable(fn: LoadedFunction, call: ProgrammableMoveCall, relaxed: boolean): void {
@@ -220,8 +221,9 @@ function checkCallable(fn: LoadedFunction, call: ProgrammableMoveCall, relaxed: 
 }
 
 function callPlan(vm: MoveVM, call: ProgrammableMoveCall, anywhere: boolean, relaxed: boolean): CallPlan {
-  let plans = callPlans.get(vm);
-  if (plans === undefined) callPlans.set(vm, (plans = new Map()));
+  const linker = vm.linkerFor(call.package);
+  let plans = callPlans.get(linker);
+  if (plans === undefined) callPlans.set(linker, (plans = new Map()));
   let key = `${anywhere}:${call.package}::${call.module}::${call.function}`;
   for (const t of call.typeArguments) key += `,${formatTypeTag(t)}`;
   const hit = plans.get(key);

@@ -14,7 +14,7 @@ import { finishTransaction } from './effects.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import { decodeObject, objectSizeForGas, objectTypeTag, toRuntimeOwner } from './objects.js';
 import { publishPackage, runPackageInits, upgradePackage } from './publish.js';
-import { checkUnifiedLinkage } from './linkage.js';
+import { unifiedLinkage } from './linkage.js';
 import { checkTransactionStatically } from './static-verify.js';
 import { ExecutionState, type InputObjectInfo, type Slot } from './state.js';
 import { type GasPlan, setCoinBalance, smashPlan } from './gas-payment.js';
@@ -238,6 +238,14 @@ function sharedByValueFailure(state: ExecutionState, runtime: ObjectRuntime): Ex
  * package the transaction uses, framework included, and Sui's natives).
  */
 export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, input: ExecutionInput): ExecutionResult {
+  try {
+    return execute(vm, store, input);
+  } finally {
+    vm.setLinkageOverride(null);
+  }
+}
+
+function execute(vm: MoveVM, store: ObjectStore, input: ExecutionInput): ExecutionResult {
   const cfg = input.protocolConfig;
   const relaxed = input.checks === 'relaxed';
   const digestBytes = digestFromBase58(input.digest);
@@ -308,13 +316,21 @@ export function executeProgrammableTransaction(vm: MoveVM, store: ObjectStore, i
   for (const id of smashed) runtime.deleteId(id);
   // Protocol 108+: the whole transaction is typed and verified before any command runs.
   if (failure === null && cfg.flag('enable_ptb_execution_v2')) {
-    try {
-      checkTransactionStatically(vm, state.inputs, state.gas, input.transaction.commands, relaxed, (f) => cfg.flag(f));
-    } catch (e) {
-      if (!(e instanceof ExecutionFailure)) throw e;
-      failure = e;
+    // With unified linkage, every command (typing included) runs under the one linkage all
+    // commands agree on.
+    if (cfg.flag('enable_unified_linkage')) {
+      const linkage = unifiedLinkage(vm, store, input.transaction.commands, cfg);
+      if (linkage instanceof ExecutionFailure) failure = linkage;
+      else vm.setLinkageOverride(linkage);
     }
-    if (failure === null && cfg.flag('enable_unified_linkage')) failure = checkUnifiedLinkage(vm, store, input.transaction.commands, cfg);
+    if (failure === null) {
+      try {
+        checkTransactionStatically(vm, state.inputs, state.gas, input.transaction.commands, relaxed, (f) => cfg.flag(f));
+      } catch (e) {
+        if (!(e instanceof ExecutionFailure)) throw e;
+        failure = e;
+      }
+    }
   }
   if (failure === null && input.runInitsOf !== undefined) {
     try {

@@ -6,6 +6,8 @@ export { checkTransactionInput, TransactionInputError } from './input-checks.js'
 export type { InputCheckRequest, TransactionInputErrorCode } from './input-checks.js';
 export type { CommandArgumentErrorKind } from './errors.js';
 export { packageDigest, dependencyOrder } from './publish.js';
+export { suiVerifyModule, suiVerifierConfig, LATEST_SUI_VERIFIER_CONFIG } from './sui-verifier/index.js';
+export type { SuiVerifierConfig } from './sui-verifier/index.js';
 export { toBcsOwner, toRuntimeOwner, decodeObject, objectTypeTag, moveObjectTypeOf, objectSizeForGas } from './objects.js';
 export { isPureType } from './state.js';
 export { transactionInputError } from './validity.js';

@@ -119,12 +119,20 @@ function modulesOf(bytes: readonly Uint8Array[]): CompiledModule[] | null {
   }
 }
 
+/** What the commands agreed on: original package id → storage id of the version chosen. */
+export type UnifiedLinkage = Map<string, string>;
+
 /**
- * Check that the commands agree on one linkage. Returns the failure (with its command index)
- * or `null`.
+ * The linkage the commands agree on, or the failure (with its command index) of the first
+ * command that brought in a conflict.
  */
-export function checkUnifiedLinkage(vm: MoveVM, store: ObjectStore, commands: readonly Command[], cfg: ProtocolConfig): ExecutionFailure | null {
+export function unifiedLinkage(vm: MoveVM, store: ObjectStore, commands: readonly Command[], cfg: ProtocolConfig): ExecutionFailure | UnifiedLinkage {
   const t = new ResolutionTable(vm, store);
+  const failure = resolve(vm, t, commands, cfg);
+  return failure ?? new Map([...t.table].map(([original, c]) => [original, c.id]));
+}
+
+function resolve(vm: MoveVM, t: ResolutionTable, commands: readonly Command[], cfg: ProtocolConfig): ExecutionFailure | null {
   const at = (i: number, f: () => void): ExecutionFailure | null => {
     try {
       f();

@@ -21,6 +21,7 @@ import type { Argument } from '../bcs/transaction.js';
 import { callFailure, type CommandEnv } from './commands.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import type { CommandResult } from './types.js';
+import { suiVerifierConfig, suiVerifyModule } from './sui-verifier/index.js';
 import { UPGRADE_POLICY, upgradeIncompatibility } from './upgrade-compat.js';
 
 const ZERO = '0x' + '0'.repeat(64);
@@ -65,12 +66,15 @@ function dependencyPackages(env: CommandEnv, deps: readonly string[]): BytecodeM
   });
 }
 
-function verify(modules: CompiledModule[], deps: BytecodeMovePackage[]): void {
+/** The Move bytecode verifier, then Sui's own passes on each module in order (upstream `publish_and_verify_modules`). */
+function verify(env: CommandEnv, modules: CompiledModule[], deps: BytecodeMovePackage[]): void {
   try {
     verifyPackage(modules, { dependencies: deps.flatMap((p) => p.modules.map((m) => m.module)) });
   } catch (e) {
     throw simpleFailure('VMVerificationOrDeserializationError', e instanceof Error ? e.message : String(e));
   }
+  const config = suiVerifierConfig(env.vm.protocolConfig);
+  for (const m of modules) suiVerifyModule(m, config);
 }
 
 /** A package object (for effects) of the given version. */
@@ -200,7 +204,7 @@ export function publishPackage(env: CommandEnv, moduleBytes: Uint8Array[], depen
   const deps = dependencyPackages(env, dependencies);
   const id = env.runtime.freshId();
   const modules = relocate(decodeModules(moduleBytes), ZERO, id);
-  verify(modules, deps);
+  verify(env, modules, deps);
   const origins = originsOf(modules, id);
   addToVm(env, id, id, 1, modules, origins, deps);
   env.published.push({ id, object: packageObject(env, id, 1n, modules, origins, deps) });
@@ -270,7 +274,7 @@ export function upgradePackage(env: CommandEnv, moduleBytes: Uint8Array[], depen
   const raw = decodeModules(moduleBytes);
   const self = raw.length > 0 ? raw[0].addressIdentifiers[raw[0].moduleHandles[raw[0].selfModuleHandleIndex].address] : ZERO;
   const modules = self === ZERO ? relocate(raw, ZERO, original) : raw;
-  verify(modules, deps);
+  verify(env, modules, deps);
   checkUpgradePolicy(previous, modules, Number(ticket[2]));
   const prevOrigins = new Map(previous.typeOriginTable.map((t) => [`${t.moduleName}::${t.datatypeName}`, t.package]));
   const origins = originsOf(modules, id, prevOrigins);

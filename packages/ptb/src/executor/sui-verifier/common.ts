@@ -1,0 +1,165 @@
+/**
+ * Shared pieces of Sui's own verifier passes: failures, names as upstream prints them,
+ * and the type questions the passes ask of a signature token (which struct it is, its
+ * abilities, `&mut TxContext`, ...).
+ */
+import { Ability, type AbilitySet, type CompiledModule, formatToken, type SignatureToken } from '@smi/bytecode';
+import { type ExecutionFailure, simpleFailure } from '../errors.js';
+
+export const STD_ADDRESS = '0x' + '0'.repeat(63) + '1';
+export const SUI_ADDRESS = '0x' + '0'.repeat(63) + '2';
+export const SUI_SYSTEM_ADDRESS = '0x' + '0'.repeat(63) + '3';
+export const BRIDGE_ADDRESS = '0x' + '0'.repeat(63) + 'b';
+export const DEEPBOOK_ADDRESS = '0x' + '0'.repeat(60) + 'dee9';
+
+/** Upstream `SYSTEM_PACKAGE_ADDRESSES`. */
+export const SYSTEM_PACKAGE_ADDRESSES: readonly string[] = [STD_ADDRESS, SUI_ADDRESS, SUI_SYSTEM_ADDRESS, BRIDGE_ADDRESS, DEEPBOOK_ADDRESS];
+
+/** The `init` function's name. */
+export const INIT_FN_NAME = 'init';
+/** `sui::test_scenario`, exempt from the private generics rules. */
+export const TEST_SCENARIO_MODULE_NAME = 'test_scenario';
+
+/** A `SuiMoveVerificationError` carrying upstream's message. */
+export function verificationFailure(message: string): ExecutionFailure {
+  return simpleFailure('SuiMoveVerificationError', message);
+}
+
+/** An `InvariantViolation` (upstream `make_invariant_violation!`). */
+export function invariantViolation(message: string): ExecutionFailure {
+  return simpleFailure('InvariantViolation', message);
+}
+
+/** An address as upstream's `AccountAddress` Display prints it: 64 hex digits, no `0x`. */
+export function addressDisplay(address: string): string {
+  return address.startsWith('0x') ? address.slice(2) : address;
+}
+
+/** The module's own address (`0x` + 64 hex digits). */
+export function selfAddress(m: CompiledModule): string {
+  return m.addressIdentifiers[m.moduleHandles[m.selfModuleHandleIndex].address];
+}
+
+/** The module's own name. */
+export function selfName(m: CompiledModule): string {
+  return m.identifiers[m.moduleHandles[m.selfModuleHandleIndex].name];
+}
+
+/** Upstream `ModuleId` Display: `<64 hex digits>::<name>`. */
+export function moduleIdDisplay(m: CompiledModule): string {
+  return `${addressDisplay(selfAddress(m))}::${selfName(m)}`;
+}
+
+/** Name of the function a definition defines. */
+export function functionDefName(m: CompiledModule, functionHandle: number): string {
+  return m.identifiers[m.functionHandles[functionHandle].name];
+}
+
+/** Address, module and name of a datatype handle (upstream `resolve_struct`). */
+export interface ResolvedDatatype {
+  address: string;
+  module: string;
+  name: string;
+}
+
+export function resolveDatatype(m: CompiledModule, index: number): ResolvedDatatype {
+  const h = m.datatypeHandles[index];
+  const mh = m.moduleHandles[h.module];
+  return { address: m.addressIdentifiers[mh.address], module: m.identifiers[mh.name], name: m.identifiers[h.name] };
+}
+
+/** `true` when datatype handle `index` is `address::module::name`. */
+export function isDatatype(m: CompiledModule, index: number, address: string, module: string, name: string): boolean {
+  const r = resolveDatatype(m, index);
+  return r.address === address && r.module === module && r.name === name;
+}
+
+/** Upstream `format_signature_token`: `0x2::coin::Coin<T0>` (short addresses, `T<i>` parameters). */
+export function formatSignatureToken(m: CompiledModule, t: SignatureToken): string {
+  return formatToken(m, t);
+}
+
+/** Upstream `Debug` of a `SignatureToken` (`Vector(U8)`, `Struct(DatatypeHandleIndex(3))`, ...). */
+export function debugToken(t: SignatureToken): string {
+  switch (t.$kind) {
+    case 'Vector':
+      return `Vector(${debugToken(t.type)})`;
+    case 'Reference':
+      return `Reference(${debugToken(t.type)})`;
+    case 'MutableReference':
+      return `MutableReference(${debugToken(t.type)})`;
+    case 'Datatype':
+      return `Struct(DatatypeHandleIndex(${t.index}))`;
+    case 'DatatypeInstantiation':
+      return `StructInstantiation(DatatypeHandleIndex(${t.index}), [${t.typeArguments.map(debugToken).join(', ')}])`;
+    case 'TypeParameter':
+      return `TypeParameter(${t.index})`;
+    default:
+      return t.$kind;
+  }
+}
+
+const ALL = Ability.Copy | Ability.Drop | Ability.Store | Ability.Key;
+const PRIMITIVES = Ability.Copy | Ability.Drop | Ability.Store;
+const REFERENCES = Ability.Copy | Ability.Drop;
+const SIGNER = Ability.Drop;
+const VECTOR = Ability.Copy | Ability.Drop | Ability.Store;
+
+/** The abilities of the outer type a type argument with `abilities` still allows. */
+function requiredBy(abilities: AbilitySet): AbilitySet {
+  let out = 0;
+  if (abilities & Ability.Copy) out |= Ability.Copy;
+  if (abilities & Ability.Drop) out |= Ability.Drop;
+  if (abilities & Ability.Store) out |= Ability.Store | Ability.Key;
+  return out;
+}
+
+function polymorphic(declared: AbilitySet, phantom: readonly boolean[], args: readonly AbilitySet[]): AbilitySet {
+  let out = declared & ALL;
+  args.forEach((a, i) => {
+    if (phantom[i] !== true) out &= requiredBy(a);
+  });
+  return out;
+}
+
+/** Upstream `CompiledModule::abilities`: the abilities of a type under the given constraints. */
+export function abilitiesOf(m: CompiledModule, t: SignatureToken, constraints: readonly AbilitySet[]): AbilitySet {
+  switch (t.$kind) {
+    case 'Reference':
+    case 'MutableReference':
+      return REFERENCES;
+    case 'Signer':
+      return SIGNER;
+    case 'TypeParameter':
+      return constraints[t.index] ?? 0;
+    case 'Vector':
+      return polymorphic(VECTOR, [false], [abilitiesOf(m, t.type, constraints)]);
+    case 'Datatype':
+      return m.datatypeHandles[t.index].abilities;
+    case 'DatatypeInstantiation': {
+      const h = m.datatypeHandles[t.index];
+      if (h.typeParameters.length !== t.typeArguments.length) {
+        throw new Error("the length of `declared_phantom_parameters` doesn't match the length of `type_arguments`");
+      }
+      return polymorphic(
+        h.abilities,
+        h.typeParameters.map((p) => p.isPhantom),
+        t.typeArguments.map((a) => abilitiesOf(m, a, constraints)),
+      );
+    }
+    default:
+      return PRIMITIVES;
+  }
+}
+
+/** Upstream `TxContextKind`. */
+export type TxContextKind = 'None' | 'Mutable' | 'Immutable';
+
+/** Upstream `TxContext::kind`: `&mut TxContext`, `&TxContext` or neither. */
+export function txContextKind(m: CompiledModule, t: SignatureToken): TxContextKind {
+  if (t.$kind !== 'MutableReference' && t.$kind !== 'Reference') return 'None';
+  const inner = t.type;
+  if (inner.$kind !== 'Datatype') return 'None';
+  if (!isDatatype(m, inner.index, SUI_ADDRESS, 'tx_context', 'TxContext')) return 'None';
+  return t.$kind === 'MutableReference' ? 'Mutable' : 'Immutable';
+}
