@@ -14,6 +14,7 @@ import { finishTransaction } from './effects.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import { decodeObject, objectSizeForGas, objectTypeTag, toRuntimeOwner } from './objects.js';
 import { publishPackage, runPackageInits, upgradePackage } from './publish.js';
+import { inputReadCharge } from './input-read-gas.js';
 import { unifiedLinkage } from './linkage.js';
 import { checkTransactionStatically } from './static-verify.js';
 import { ExecutionState, type InputObjectInfo, type Slot } from './state.js';
@@ -314,6 +315,15 @@ function execute(vm: MoveVM, store: ObjectStore, input: ExecutionInput): Executi
   };
   const commandResults: CommandResult[] = [];
   for (const id of smashed) runtime.deleteId(id);
+  // The input objects and the commands' packages are read (and paid for) before anything runs.
+  if (failure === null && plan !== null) {
+    const inputs = new Map([...loaded.objects].map(([id, { object }]) => [id, object]));
+    env.gasLeft -= inputReadCharge(cfg, store, inputs, input.transaction.commands);
+    if (env.gasLeft < 0) {
+      env.gasLeft = 0;
+      failure = simpleFailure('InsufficientGas', 'out of gas reading the input objects');
+    }
+  }
   // Protocol 108+: the whole transaction is typed and verified before any command runs.
   if (failure === null && cfg.flag('enable_ptb_execution_v2')) {
     // With unified linkage, every command (typing included) runs under the one linkage all

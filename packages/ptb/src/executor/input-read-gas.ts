@@ -1,0 +1,73 @@
+/**
+ * The read of a transaction's input objects, charged before any command runs (upstream
+ * `charge_input_objects_legacy`, gas models before 15): the gas-metering size of every
+ * input object (gas coins and shared objects included) and of every package the commands
+ * name (a call's package and its type arguments' packages, a publish's or upgrade's
+ * dependencies, an upgrade's package, a `MakeMoveVec` type's packages), the system
+ * packages excepted, at `obj_access_cost_read_per_byte` internal units per byte.
+ */
+import type { ProtocolConfig } from '@smi/move-vm';
+import { normalizeAddress } from '../bcs/codec.js';
+import type { SuiObject } from '../bcs/object.js';
+import type { Command } from '../bcs/transaction.js';
+import type { TypeTag } from '../bcs/type-tag.js';
+import { objectSizeForGas } from './objects.js';
+import type { ObjectStore } from './types.js';
+
+/** Upstream `SYSTEM_PACKAGE_ADDRESSES`: not charged for. */
+const SYSTEM_PACKAGES = new Set(['0x1', '0x2', '0x3', '0xb', '0xdee9'].map((a) => normalizeAddress(a)));
+
+function typePackages(t: TypeTag, out: Set<string>): void {
+  if (t.$kind === 'vector') typePackages(t.vector, out);
+  else if (t.$kind === 'struct') {
+    out.add(normalizeAddress(t.struct.address));
+    for (const p of t.struct.typeParams) typePackages(p, out);
+  }
+}
+
+/** The packages a transaction's commands load as input objects (upstream `Command::input_objects`). */
+export function commandPackages(commands: readonly Command[]): Set<string> {
+  const out = new Set<string>();
+  for (const c of commands) {
+    switch (c.$kind) {
+      case 'MoveCall':
+        out.add(normalizeAddress(c.MoveCall.package));
+        for (const t of c.MoveCall.typeArguments) typePackages(t, out);
+        break;
+      case 'Publish':
+        for (const d of c.Publish.dependencies) out.add(normalizeAddress(d));
+        break;
+      case 'Upgrade':
+        for (const d of c.Upgrade.dependencies) out.add(normalizeAddress(d));
+        out.add(normalizeAddress(c.Upgrade.package));
+        break;
+      case 'MakeMoveVec':
+        if (c.MakeMoveVec.type !== null) typePackages(c.MakeMoveVec.type, out);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Internal gas units for reading the input objects (by id, as they were loaded) and the
+ * packages of `commands` (`0` when the config has no `obj_access_cost_read_per_byte`).
+ */
+export function inputReadCharge(cfg: ProtocolConfig, store: ObjectStore, inputs: ReadonlyMap<string, SuiObject>, commands: readonly Command[]): number {
+  const perByte = cfg.optionalInt('obj_access_cost_read_per_byte') ?? 0;
+  if (perByte === 0) return 0;
+  let bytes = 0;
+  const seen = new Set<string>();
+  for (const [id, o] of inputs) {
+    seen.add(normalizeAddress(id));
+    bytes += objectSizeForGas(o);
+  }
+  for (const id of commandPackages(commands)) {
+    if (SYSTEM_PACKAGES.has(id) || seen.has(id)) continue;
+    const o = store.getObject(id);
+    if (o !== undefined) bytes += objectSizeForGas(o);
+  }
+  return bytes * perByte;
+}
