@@ -125,6 +125,8 @@ export {
   SUI_MAINNET_VERIFIER_LIMITS,
   MOVE_DEFAULT_VERIFIER_LIMITS,
   signatureTokenKey,
+  ControlFlowGraph,
+  analyzeFunction,
 } from './verifier/index.js';
 export type {
   VerifyOptions,
@@ -135,4 +137,5 @@ export type {
   VerificationOffset,
   VerificationLocation,
   VerificationErrorDetails,
+  AbstractDomain,
 } from './verifier/index.js';

@@ -113,7 +113,9 @@ class Builder {
         return: this.sig(opts.returns ?? []),
         typeParameters: opts.typeParams ?? [],
       }) - 1;
-    const code = opts.code === null ? null : { locals: this.sig([]), code: opts.code ?? [{ $kind: 'Ret' } as Bytecode], jumpTables: [] };
+    // Without code given: `return` when there is nothing to return, else `abort 0` (stack-balanced either way).
+    const body: Bytecode[] = (opts.returns ?? []).length === 0 ? [{ $kind: 'Ret' }] : [{ $kind: 'LdU64', value: 0n }, { $kind: 'Abort' }];
+    const code = opts.code === null ? null : { locals: this.sig([]), code: opts.code ?? body, jumpTables: [] };
     this.m.functionDefs.push({ function: fh, visibility: opts.visibility ?? 'Private', isEntry: opts.entry ?? false, acquiresGlobalResources: [], code });
     return fh;
   }
@@ -338,7 +340,7 @@ describe('private generics', () => {
     const theirs = b.extern(addr('2'), 'coin', 'CoinMetadata', Ability.Key | Ability.Store, 1);
     const ty = own ? T.dt(mine) : T.inst(theirs, [T.u64]);
     const f = b.externFn(addr('2'), 'transfer', fn, [T.tp(0), { $kind: 'Address' }], [Ability.Key]);
-    b.fn('f', [], { code: [b.callGeneric(f, [ty]), { $kind: 'Ret' }] });
+    b.fn('f', [ty, { $kind: 'Address' }], { code: [{ $kind: 'MoveLoc', index: 0 }, { $kind: 'MoveLoc', index: 1 }, b.callGeneric(f, [ty]), { $kind: 'Ret' }] });
     return b.m;
   };
 
@@ -368,7 +370,7 @@ describe('private generics', () => {
     expect(failure(b.m)).toEqual(suiError(`${ZERO_HEX}::m::f. Invalid call to 'std::internal::permit'. Type argument #0 must be a type defined in the current module, found 'u64'.`));
     const e = user();
     const emit = e.externFn(addr('2'), 'event', 'emit', [T.tp(0)], [Ability.Copy | Ability.Drop]);
-    e.fn('f', [], { code: [e.callGeneric(emit, [T.u64]), { $kind: 'Ret' }] });
+    e.fn('f', [T.u64], { code: [{ $kind: 'MoveLoc', index: 0 }, e.callGeneric(emit, [T.u64]), { $kind: 'Ret' }] });
     expect(failure(e.m, v1)).toEqual(
       suiError(`${ZERO_HEX}::m::f. Invalid call to '${SUI_HEX}::event::emit' with an event type 'u64'. The event's type must be defined in the current module`),
     );

@@ -198,3 +198,7 @@ export function verifyPackage(modules: readonly CompiledModule[], options: Verif
   const dependencies = [...modules, ...(options.dependencies ?? [])];
   for (const m of modules) verifyModule(m, { ...options, dependencies });
 }
+
+/** The control-flow graph and fixed-point abstract interpretation the passes use (for other verifiers, such as Sui's). */
+export { ControlFlowGraph, analyzeFunction } from './cfg.js';
+export type { AbstractDomain } from './cfg.js';

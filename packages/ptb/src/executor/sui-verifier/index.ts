@@ -5,13 +5,15 @@
  * (`InvariantViolation` for the framework invariants of private generics v2) whose
  * message is upstream's.
  *
- * Not implemented: the `id_leak_verifier` pass (an abstract interpretation proving a
- * fresh `UID` is what every object is packed with).
+ * The passes: `struct_with_key`, `global_storage_access`, `id_leak` (an abstract
+ * interpretation proving every object is packed with a fresh `UID`), `private_generics`
+ * (v1 or v2), `entry_points`, `tx_context_restrictions` and `one_time_witness`.
  */
 import type { CompiledModule } from '@smi/bytecode';
 import type { SuiVerifierConfig } from './config.js';
 import { verifyEntryPoints } from './entry-points.js';
 import { verifyGlobalStorageAccess } from './global-storage-access.js';
+import { verifyIdLeak } from './id-leak.js';
 import { verifyOneTimeWitness } from './one-time-witness.js';
 import { verifyPrivateGenerics } from './private-generics.js';
 import { verifyPrivateGenericsV2 } from './private-generics-v2.js';
@@ -29,6 +31,7 @@ export type { SuiVerifierConfig } from './config.js';
 export function suiVerifyModule(module: CompiledModule, config: SuiVerifierConfig): void {
   verifyStructWithKey(module);
   verifyGlobalStorageAccess(module);
+  verifyIdLeak(module);
   if (config.privateGenericsVerifierV2) verifyPrivateGenericsV2(module);
   else verifyPrivateGenerics(module, config);
   verifyEntryPoints(module, config);
