@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -26,5 +27,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest leaves one core free by default: on a 2-core machine (CI) that is one test file
+    // at a time. Many files mostly wait on child processes (the CLI, the WASM compiler), so
+    // use every core.
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });
