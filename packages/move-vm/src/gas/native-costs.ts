@@ -145,8 +145,10 @@ export class NativeCostSchedule {
   }
 
   /**
-   * `std::string::internal_index_of(s, r)`: base + per pattern byte × |r| + per searched
-   * byte × position, where position is the match index, or |s| when there is none.
+   * `std::string::internal_index_of(s, r)` as the old VM (execution version <= 3, the VM
+   * traces) charged it: base + per pattern byte × |r| + per searched byte × position, where
+   * position is the match index, or |s| when there is none. The current VM charges |s|
+   * whatever the match (the native, `natives/move-stdlib.ts`, does both).
    */
   stringIndexOf(patternLength: number, position: number): number {
     return (
