@@ -127,6 +127,7 @@ export {
   signatureTokenKey,
   ControlFlowGraph,
   analyzeFunction,
+  abilitiesOf,
 } from './verifier/index.js';
 export type {
   VerifyOptions,

@@ -201,4 +201,6 @@ export function verifyPackage(modules: readonly CompiledModule[], options: Verif
 
 /** The control-flow graph and fixed-point abstract interpretation the passes use (for other verifiers, such as Sui's). */
 export { ControlFlowGraph, analyzeFunction } from './cfg.js';
+/** Abilities of a signature token under the type parameters' constraints (upstream `CompiledModule::abilities`). */
+export { abilitiesOf } from './types.js';
 export type { AbstractDomain } from './cfg.js';

@@ -171,3 +171,13 @@ export function parseStructTag(text: string): StructTag {
   if (tag.$kind !== 'struct') throw new BcsError('BCS_INVALID_TYPE_TAG', `not a struct type: ${JSON.stringify(text)}`);
   return tag.struct;
 }
+
+/** The package addresses a type tag names (its structs' and their type arguments', as written). */
+export function typeTagAddresses(t: TypeTag, out: string[] = []): string[] {
+  if (t.$kind === 'vector') typeTagAddresses(t.vector, out);
+  else if (t.$kind === 'struct') {
+    out.push(t.struct.address);
+    for (const p of t.struct.typeParams) typeTagAddresses(p, out);
+  }
+  return out;
+}

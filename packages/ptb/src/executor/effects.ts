@@ -19,6 +19,7 @@ import { coinBalance, type GasLocation, setCoinBalance, suiBalanceEvent } from '
 import { canonicalType, gaslessExecutionError, isGaslessTransaction } from './gasless.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import { checkNewCoinOwners, coinTransfersCharge, DENY_LIST_ID } from './deny-list.js';
+import { commandPackages } from './input-read-gas.js';
 import type { LoadedInputs } from './execute.js';
 import { decodeObject, findNestedObjects, moveObjectTypeOf, objectSizeForGas, objectTypeTag, toBcsOwner } from './objects.js';
 import type { ExecutionState } from './state.js';
@@ -112,14 +113,6 @@ function sameObject(vm: MoveVM, w: Write, o: SuiObject): boolean {
   return w.owner.$kind !== 'Shared' || o.owner.$kind !== 'Shared' || w.owner.Shared.initialSharedVersion === o.owner.Shared.initialSharedVersion;
 }
 
-function typeTagPackages(t: TypeTag, out: Set<string>): void {
-  if (t.$kind === 'vector') typeTagPackages(t.vector, out);
-  else if (t.$kind === 'struct') {
-    out.add(t.struct.address);
-    for (const p of t.struct.typeParams) typeTagPackages(p, out);
-  }
-}
-
 /**
  * Previous transactions of the transaction's input objects: its object inputs and the
  * packages its commands name (MoveCall packages and type arguments, MakeMoveVec types,
@@ -128,27 +121,7 @@ function typeTagPackages(t: TypeTag, out: Set<string>): void {
 function transactionDependencies(a: FinishArgs): string[] {
   const out = new Set<string>();
   for (const { object } of a.loaded.objects.values()) out.add(object.previousTransaction);
-  const packages = new Set<string>();
-  for (const c of a.input.transaction.commands) {
-    switch (c.$kind) {
-      case 'MoveCall':
-        packages.add(c.MoveCall.package);
-        for (const t of c.MoveCall.typeArguments) typeTagPackages(t, packages);
-        break;
-      case 'MakeMoveVec':
-        if (c.MakeMoveVec.type !== null) typeTagPackages(c.MakeMoveVec.type, packages);
-        break;
-      case 'Publish':
-        for (const d of c.Publish.dependencies) packages.add(d);
-        break;
-      case 'Upgrade':
-        for (const d of c.Upgrade.dependencies) packages.add(d);
-        packages.add(c.Upgrade.package);
-        break;
-      default:
-        break;
-    }
-  }
+  const packages = commandPackages(a.input.transaction.commands);
   for (const id of packages) {
     const p = a.store.getObject(id);
     if (p !== undefined) out.add(p.previousTransaction);

@@ -317,8 +317,7 @@ function execute(vm: MoveVM, store: ObjectStore, input: ExecutionInput): Executi
   for (const id of smashed) runtime.deleteId(id);
   // The input objects and the commands' packages are read (and paid for) before anything runs.
   if (failure === null && plan !== null) {
-    const inputs = new Map([...loaded.objects].map(([id, { object }]) => [id, object]));
-    env.gasLeft -= inputReadCharge(cfg, store, inputs, input.transaction.commands);
+    env.gasLeft -= inputReadCharge(cfg, store, loaded.objects, input.transaction.commands);
     if (env.gasLeft < 0) {
       env.gasLeft = 0;
       failure = simpleFailure('InsufficientGas', 'out of gas reading the input objects');

@@ -11,7 +11,7 @@ import type { ProtocolConfig } from '@smi/move-vm';
 import type { ObjectRef, SuiObject } from '../bcs/object.js';
 import type { FundsWithdrawalArg, ObjectArg, ProgrammableTransaction } from '../bcs/transaction.js';
 import { addressDenied, addressDeniedV1, coinDenyConfig, coinTypeOf, denyListCoinType, globallyPaused, isSuiType } from './deny-list.js';
-import { formatTypeTag, type TypeTag } from '../bcs/type-tag.js';
+import { formatTypeTag, type TypeTag, typeTagAddresses } from '../bcs/type-tag.js';
 import { normalizeAddress } from '../bcs/codec.js';
 import { balanceAccumulatorId } from './gas-payment.js';
 import { canonicalType, gaslessObjectInputError, gaslessValidityError, type GaslessTokens, isGaslessTransaction } from './gasless.js';
@@ -415,15 +415,6 @@ function checkDenyList(store: ObjectStore, req: InputCheckRequest): void {
   }
 }
 
-/** The package addresses a type tag names. */
-function typeTagAddresses(t: TypeTag, out: string[] = []): string[] {
-  if (t.$kind === 'vector') typeTagAddresses(t.vector, out);
-  else if (t.$kind === 'struct') {
-    out.push(t.struct.address);
-    for (const p of t.struct.typeParams) typeTagAddresses(p, out);
-  }
-  return out;
-}
 
 /** The settled balance an accumulator object holds (the field's `u128`, after its id and key). */
 function settledBalance(store: ObjectStore, accumulatorId: string): bigint {

@@ -10,20 +10,13 @@ import type { ProtocolConfig } from '@smi/move-vm';
 import { normalizeAddress } from '../bcs/codec.js';
 import type { SuiObject } from '../bcs/object.js';
 import type { Command } from '../bcs/transaction.js';
-import type { TypeTag } from '../bcs/type-tag.js';
+import { typeTagAddresses } from '../bcs/type-tag.js';
 import { objectSizeForGas } from './objects.js';
+import { SYSTEM_PACKAGE_ADDRESSES } from './sui-verifier/common.js';
 import type { ObjectStore } from './types.js';
 
-/** Upstream `SYSTEM_PACKAGE_ADDRESSES`: not charged for. */
-const SYSTEM_PACKAGES = new Set(['0x1', '0x2', '0x3', '0xb', '0xdee9'].map((a) => normalizeAddress(a)));
-
-function typePackages(t: TypeTag, out: Set<string>): void {
-  if (t.$kind === 'vector') typePackages(t.vector, out);
-  else if (t.$kind === 'struct') {
-    out.add(normalizeAddress(t.struct.address));
-    for (const p of t.struct.typeParams) typePackages(p, out);
-  }
-}
+/** Upstream `is_system_package`: not charged for. */
+const SYSTEM_PACKAGES = new Set(SYSTEM_PACKAGE_ADDRESSES);
 
 /** The packages a transaction's commands load as input objects (upstream `Command::input_objects`). */
 export function commandPackages(commands: readonly Command[]): Set<string> {
@@ -32,7 +25,7 @@ export function commandPackages(commands: readonly Command[]): Set<string> {
     switch (c.$kind) {
       case 'MoveCall':
         out.add(normalizeAddress(c.MoveCall.package));
-        for (const t of c.MoveCall.typeArguments) typePackages(t, out);
+        for (const t of c.MoveCall.typeArguments) for (const a of typeTagAddresses(t)) out.add(normalizeAddress(a));
         break;
       case 'Publish':
         for (const d of c.Publish.dependencies) out.add(normalizeAddress(d));
@@ -42,7 +35,7 @@ export function commandPackages(commands: readonly Command[]): Set<string> {
         out.add(normalizeAddress(c.Upgrade.package));
         break;
       case 'MakeMoveVec':
-        if (c.MakeMoveVec.type !== null) typePackages(c.MakeMoveVec.type, out);
+        if (c.MakeMoveVec.type !== null) for (const a of typeTagAddresses(c.MakeMoveVec.type)) out.add(normalizeAddress(a));
         break;
       default:
         break;
@@ -55,14 +48,14 @@ export function commandPackages(commands: readonly Command[]): Set<string> {
  * Internal gas units for reading the input objects (by id, as they were loaded) and the
  * packages of `commands` (`0` when the config has no `obj_access_cost_read_per_byte`).
  */
-export function inputReadCharge(cfg: ProtocolConfig, store: ObjectStore, inputs: ReadonlyMap<string, SuiObject>, commands: readonly Command[]): number {
+export function inputReadCharge(cfg: ProtocolConfig, store: ObjectStore, inputs: ReadonlyMap<string, { object: SuiObject }>, commands: readonly Command[]): number {
   const perByte = cfg.optionalInt('obj_access_cost_read_per_byte') ?? 0;
   if (perByte === 0) return 0;
   let bytes = 0;
   const seen = new Set<string>();
-  for (const [id, o] of inputs) {
+  for (const [id, { object }] of inputs) {
     seen.add(normalizeAddress(id));
-    bytes += objectSizeForGas(o);
+    bytes += objectSizeForGas(object);
   }
   for (const id of commandPackages(commands)) {
     if (SYSTEM_PACKAGES.has(id) || seen.has(id)) continue;

@@ -18,7 +18,7 @@ import { deserializeModule, type CompiledModule } from '@smi/bytecode';
 import type { MoveVM, ProtocolConfig } from '@smi/move-vm';
 import type { SuiObject } from '../bcs/object.js';
 import type { Command } from '../bcs/transaction.js';
-import type { TypeTag } from '../bcs/type-tag.js';
+import { type TypeTag, typeTagAddresses } from '../bcs/type-tag.js';
 import { normalizeAddress } from '../bcs/codec.js';
 import { ExecutionFailure } from './errors.js';
 import type { ObjectStore } from './types.js';
@@ -93,18 +93,10 @@ class ResolutionTable {
   }
 
   addTypes(tags: readonly TypeTag[]): void {
-    for (const t of tags) for (const a of tagAddresses(t)) this.addPackage(a, 'atLeast', 'atLeast');
+    for (const t of tags) for (const a of typeTagAddresses(t)) this.addPackage(a, 'atLeast', 'atLeast');
   }
 }
 
-function tagAddresses(t: TypeTag, out: string[] = []): string[] {
-  if (t.$kind === 'vector') tagAddresses(t.vector, out);
-  else if (t.$kind === 'struct') {
-    out.push(t.struct.address);
-    for (const p of t.struct.typeParams) tagAddresses(p, out);
-  }
-  return out;
-}
 
 function hasInit(m: CompiledModule): boolean {
   return m.functionDefs.some((d) => m.identifiers[m.functionHandles[d.function].name] === 'init');

@@ -3,7 +3,7 @@
  * and the type questions the passes ask of a signature token (which struct it is, its
  * abilities, `&mut TxContext`, ...).
  */
-import { Ability, type AbilitySet, type CompiledModule, formatToken, type SignatureToken } from '@smi/bytecode';
+import type { CompiledModule, SignatureToken } from '@smi/bytecode';
 import { type ExecutionFailure, simpleFailure } from '../errors.js';
 
 export const STD_ADDRESS = '0x' + '0'.repeat(63) + '1';
@@ -74,11 +74,6 @@ export function isDatatype(m: CompiledModule, index: number, address: string, mo
   return r.address === address && r.module === module && r.name === name;
 }
 
-/** Upstream `format_signature_token`: `0x2::coin::Coin<T0>` (short addresses, `T<i>` parameters). */
-export function formatSignatureToken(m: CompiledModule, t: SignatureToken): string {
-  return formatToken(m, t);
-}
-
 /** Upstream `Debug` of a `SignatureToken` (`Vector(U8)`, `Struct(DatatypeHandleIndex(3))`, ...). */
 export function debugToken(t: SignatureToken): string {
   switch (t.$kind) {
@@ -96,59 +91,6 @@ export function debugToken(t: SignatureToken): string {
       return `TypeParameter(${t.index})`;
     default:
       return t.$kind;
-  }
-}
-
-const ALL = Ability.Copy | Ability.Drop | Ability.Store | Ability.Key;
-const PRIMITIVES = Ability.Copy | Ability.Drop | Ability.Store;
-const REFERENCES = Ability.Copy | Ability.Drop;
-const SIGNER = Ability.Drop;
-const VECTOR = Ability.Copy | Ability.Drop | Ability.Store;
-
-/** The abilities of the outer type a type argument with `abilities` still allows. */
-function requiredBy(abilities: AbilitySet): AbilitySet {
-  let out = 0;
-  if (abilities & Ability.Copy) out |= Ability.Copy;
-  if (abilities & Ability.Drop) out |= Ability.Drop;
-  if (abilities & Ability.Store) out |= Ability.Store | Ability.Key;
-  return out;
-}
-
-function polymorphic(declared: AbilitySet, phantom: readonly boolean[], args: readonly AbilitySet[]): AbilitySet {
-  let out = declared & ALL;
-  args.forEach((a, i) => {
-    if (phantom[i] !== true) out &= requiredBy(a);
-  });
-  return out;
-}
-
-/** Upstream `CompiledModule::abilities`: the abilities of a type under the given constraints. */
-export function abilitiesOf(m: CompiledModule, t: SignatureToken, constraints: readonly AbilitySet[]): AbilitySet {
-  switch (t.$kind) {
-    case 'Reference':
-    case 'MutableReference':
-      return REFERENCES;
-    case 'Signer':
-      return SIGNER;
-    case 'TypeParameter':
-      return constraints[t.index] ?? 0;
-    case 'Vector':
-      return polymorphic(VECTOR, [false], [abilitiesOf(m, t.type, constraints)]);
-    case 'Datatype':
-      return m.datatypeHandles[t.index].abilities;
-    case 'DatatypeInstantiation': {
-      const h = m.datatypeHandles[t.index];
-      if (h.typeParameters.length !== t.typeArguments.length) {
-        throw new Error("the length of `declared_phantom_parameters` doesn't match the length of `type_arguments`");
-      }
-      return polymorphic(
-        h.abilities,
-        h.typeParameters.map((p) => p.isPhantom),
-        t.typeArguments.map((a) => abilitiesOf(m, a, constraints)),
-      );
-    }
-    default:
-      return PRIMITIVES;
   }
 }
 

@@ -10,11 +10,9 @@
  *   `&mut Clock` (nor a `&mut Random` when `reject_mutable_random_on_entry_functions`), and
  *   returns only non-reference values with `drop`.
  */
-import { Ability, type AbilitySet, type CompiledModule, type FunctionDefinition, type SignatureToken } from '@smi/bytecode';
+import { abilitiesOf, Ability, type AbilitySet, type CompiledModule, type FunctionDefinition, type SignatureToken, formatToken } from '@smi/bytecode';
 import {
-  abilitiesOf,
   addressDisplay,
-  formatSignatureToken,
   INIT_FN_NAME,
   isDatatype,
   moduleIdDisplay,
@@ -70,7 +68,7 @@ function verifyInitFunction(m: CompiledModule, fdef: FunctionDefinition): void {
   const sui = addressDisplay(SUI_ADDRESS);
   // Upstream prints the first parameter here, whichever parameter is wrong.
   throw verificationFailure(
-    `Expected last parameter for ${id}::${INIT_FN_NAME} to be &mut ${sui}::tx_context::TxContext or &${sui}::tx_context::TxContext, but found ${formatSignatureToken(m, params[0])}`,
+    `Expected last parameter for ${id}::${INIT_FN_NAME} to be &mut ${sui}::tx_context::TxContext or &${sui}::tx_context::TxContext, but found ${formatToken(m, params[0])}`,
   );
 }
 
@@ -90,14 +88,14 @@ function verifyReturnType(m: CompiledModule, typeParams: readonly AbilitySet[], 
   const abilities = abilitiesChecked(m, t, typeParams);
   if ((abilities & Ability.Drop) === 0) {
     throw verificationFailure(
-      `Invalid entry point return type. The specified return type does not have the 'drop' ability: ${formatSignatureToken(m, t)}`,
+      `Invalid entry point return type. The specified return type does not have the 'drop' ability: ${formatToken(m, t)}`,
     );
   }
 }
 
 function abilitiesChecked(m: CompiledModule, t: SignatureToken, typeParams: readonly AbilitySet[]): AbilitySet {
   try {
-    return abilitiesOf(m, t, typeParams);
+    return abilitiesOf(m, typeParams, t);
   } catch (e) {
     throw verificationFailure(`Unexpected CompiledModule error: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -111,13 +109,13 @@ function isMutableOf(m: CompiledModule, t: SignatureToken, module: string, name:
 
 function verifyParamType(m: CompiledModule, typeParams: readonly AbilitySet[], t: SignatureToken, config: SuiVerifierConfig): void {
   if (isMutableOf(m, t, 'clock', 'Clock')) {
-    throw verificationFailure(`Invalid entry point parameter type. Clock must be passed by immutable reference. got: ${formatSignatureToken(m, t)}`);
+    throw verificationFailure(`Invalid entry point parameter type. Clock must be passed by immutable reference. got: ${formatToken(m, t)}`);
   }
   if (config.rejectMutableRandomOnEntryFunctions && isMutableOf(m, t, 'random', 'Random')) {
-    throw verificationFailure(`Invalid entry point parameter type. Random must be passed by immutable reference. got: ${formatSignatureToken(m, t)}`);
+    throw verificationFailure(`Invalid entry point parameter type. Random must be passed by immutable reference. got: ${formatToken(m, t)}`);
   }
   if (isPrimitive(m, typeParams, t) || isObject(m, typeParams, t) || isObjectVector(m, typeParams, t) || isReceiving(m, t)) return;
-  throw verificationFailure(`Invalid entry point parameter type. Expected primitive or object type. Got: ${formatSignatureToken(m, t)}`);
+  throw verificationFailure(`Invalid entry point parameter type. Expected primitive or object type. Got: ${formatToken(m, t)}`);
 }
 
 /** Upstream `is_primitive`: primitives, `ID`, strings, `Option` and vectors of those. */
@@ -167,7 +165,7 @@ function isObjectStruct(m: CompiledModule, typeParams: readonly AbilitySet[], t:
     case 'DatatypeInstantiation': {
       let abilities: AbilitySet;
       try {
-        abilities = abilitiesOf(m, t, typeParams);
+        abilities = abilitiesOf(m, typeParams, t);
       } catch (e) {
         throw verificationFailure(e instanceof Error ? e.message : String(e));
       }

@@ -6,11 +6,11 @@
  * function of `sui::event` and `sui::transfer` must be in the table. `sui::test_scenario`
  * is exempt.
  */
+import { formatToken } from '@smi/bytecode';
 import type { CompiledModule, FunctionDefinition, SignatureToken } from '@smi/bytecode';
 import { type ExecutionFailure } from '../errors.js';
 import {
   addressDisplay,
-  formatSignatureToken,
   invariantViolation,
   moduleIdDisplay,
   selfAddress,
@@ -98,7 +98,7 @@ function verifyFunction(m: CompiledModule, fdef: FunctionDefinition): ExecutionF
           ? ` If the type has the 'store' ability, use the public variant instead: 'sui::transfer::public_${callee.fn}'.`
           : '';
       return verificationFailure(
-        `${prefix()}Invalid call to '${pkg}::${callee.module}::${callee.fn}'. Type argument #${i} must be a type defined in the current module, found '${formatSignatureToken(m, typeArgs[i])}'.${help}`,
+        `${prefix()}Invalid call to '${pkg}::${callee.module}::${callee.fn}'. Type argument #${i} must be a type defined in the current module, found '${formatToken(m, typeArgs[i])}'.${help}`,
       );
     }
   }

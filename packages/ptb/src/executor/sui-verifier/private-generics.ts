@@ -4,10 +4,10 @@
  * `sui::coin_registry::new_currency` may only be instantiated with a type defined in the
  * calling module. `sui::test_scenario` is exempt.
  */
+import { formatToken } from '@smi/bytecode';
 import type { CompiledModule, FunctionDefinition, SignatureToken } from '@smi/bytecode';
 import {
   addressDisplay,
-  formatSignatureToken,
   moduleIdDisplay,
   selfAddress,
   selfName,
@@ -62,7 +62,7 @@ function verifyPrivateTransfer(m: CompiledModule, fname: string, typeArgs: reado
   if (isDefinedInCurrentModule(m, typeArgs[0])) return undefined;
   const sui = addressDisplay(SUI_ADDRESS);
   return (
-    `Invalid call to '${sui}::transfer::${fname}' on an object of type '${formatSignatureToken(m, typeArgs[0])}'. ` +
+    `Invalid call to '${sui}::transfer::${fname}' on an object of type '${formatToken(m, typeArgs[0])}'. ` +
     "The transferred object's type must be defined in the current module. " +
     `If the object has the 'store' type ability, you can use the non-internal variant instead, i.e. '${sui}::transfer::public_${fname}'`
   );
@@ -78,7 +78,7 @@ function verifyPrivateEventEmit(m: CompiledModule, fname: string, typeArgs: read
   if (typeArgs.length !== 1) return `Expected 1 type argument for ${fname}`;
   if (isDefinedInCurrentModule(m, typeArgs[0])) return undefined;
   return (
-    `Invalid call to '${addressDisplay(SUI_ADDRESS)}::event::${fname}' with an event type '${formatSignatureToken(m, typeArgs[0])}'. ` +
+    `Invalid call to '${addressDisplay(SUI_ADDRESS)}::event::${fname}' with an event type '${formatToken(m, typeArgs[0])}'. ` +
     "The event's type must be defined in the current module"
   );
 }
@@ -88,7 +88,7 @@ function verifyDynamicCoinCreation(m: CompiledModule, fname: string, typeArgs: r
   if (typeArgs.length !== 1) return `Expected 1 type argument for ${fname}`;
   if (isDefinedInCurrentModule(m, typeArgs[0])) return undefined;
   return (
-    `Invalid call to '${addressDisplay(SUI_ADDRESS)}::coin_registry::${fname}' with type '${formatSignatureToken(m, typeArgs[0])}'. ` +
+    `Invalid call to '${addressDisplay(SUI_ADDRESS)}::coin_registry::${fname}' with type '${formatToken(m, typeArgs[0])}'. ` +
     "The coin's type must be defined in the current module"
   );
 }
