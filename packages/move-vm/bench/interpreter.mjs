@@ -1,5 +1,6 @@
 // bench/interpreter: Move loops compiled from source, run by @smi/move-vm with gas
-// metering on, against a plain-JS BigInt loop doing the same work in the same run.
+// metering on (hot blocks compiled to JS, as by default; the interpreter alone shown beside),
+// against a plain-JS BigInt loop doing the same work in the same run.
 // One line per workload; times are medians of the runs made in one second. Run after `pnpm build`: `pnpm --filter @smi/move-vm bench`.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -93,6 +94,8 @@ const compiled = await compileMovePackage({
 });
 const benchPkg = packageFromBytes(compiled.modules.map((m) => m.bytes), { id: '0x0' });
 const metered = MoveVM.create({ packages: [...framework, benchPkg] });
+// The same VM with the block compiler off (`interpreter/jit.ts`): what the interpreter alone does.
+const interpreted = MoveVM.create({ packages: [...framework, benchPkg], jitThreshold: Infinity });
 const arg = (n) => [{ $kind: 'Value', value: n }];
 
 /** Median time of `fn` over the runs of `minMs` (after one warm-up run): robust to a busy machine. */
@@ -120,9 +123,10 @@ for (const name of (process.env.SMI_BENCH_ONLY ?? 'arith,vec_sum,structs,generic
   const got = metered.call(target, { args: arg(N) });
   if (got.$kind !== 'Success' || got.returnValues[0].value !== expected) throw new Error(`${name}: wrong result`);
   const ms = time(() => metered.call(target, { args: arg(N) }));
+  const interpretedMs = time(() => interpreted.call(target, { args: arg(N) }));
   const jsMs = time(() => js[name](N));
   const mips = instructions / ms / 1000;
   console.log(
-    `${name}: n=${N} ${instructions} Move instructions | smi ${ms.toFixed(1)} ms = ${mips.toFixed(1)} M instr/s (metered) | plain JS BigInt ${jsMs.toFixed(2)} ms | ratio ${(ms / jsMs).toFixed(1)}x slower`,
+    `${name}: n=${N} ${instructions} Move instructions | smi ${ms.toFixed(1)} ms = ${mips.toFixed(1)} M instr/s (metered; interpreter alone ${(instructions / interpretedMs / 1000).toFixed(1)}) | plain JS BigInt ${jsMs.toFixed(2)} ms | ratio ${(ms / jsMs).toFixed(1)}x slower`,
   );
 }

@@ -58,6 +58,12 @@ export interface MoveVmOptions {
   gas?: GasSchedule;
   /** Costs of the move-stdlib natives (default: those of the protocol config, else of protocol 135). */
   stdlibCosts?: StdlibNativeCosts;
+  /**
+   * Compile a function's basic blocks to JavaScript once its blocks ran this many times
+   * untraced (default: `SMI_JIT_THRESHOLD` from the environment, else 256; 0: at once;
+   * `Infinity`: never, interpret only). Results, errors and gas are the same either way.
+   */
+  jitThreshold?: number;
 }
 
 /**
@@ -168,7 +174,7 @@ export class MoveVM {
     this.protocolConfig = options.protocolConfig ?? null;
     const schedule = options.gas ?? (options.protocolConfig ? staticGasSchedule(options.protocolConfig.optionalInt('gas_model_version') ?? 14) : defaultGasSchedule());
     const stdlibCosts = options.stdlibCosts ?? (options.protocolConfig ? stdlibNativeCosts(options.protocolConfig) : PROTOCOL_135_STDLIB_COSTS);
-    this.runtime = new Runtime(this.types, new BcsCodec(this.types), schedule, stdlibCosts);
+    this.runtime = new Runtime(this.types, new BcsCodec(this.types), schedule, stdlibCosts, options.jitThreshold);
     for (const p of options.packages ?? []) this.addPackage(p);
   }
 

@@ -3,7 +3,8 @@
  * slow mode (one instruction at a time, what a tracer gets): every outcome, the gas used
  * and the failing location must be the same, for normal returns, aborts and arithmetic or
  * vector errors in the middle of a block, the call-depth and stack limits, instruction tiers, and
- * out-of-gas at every budget below what a call needs.
+ * out-of-gas at every budget below what a call needs. Fast mode runs three ways: interpreted,
+ * compiled to JavaScript from the start (`interpreter/jit.ts`), and compiled part-way through.
  */
 import { beforeAll, expect, it } from 'vitest';
 import type { CallArg, CallResult, MoveVM, Tracer } from '@smi/move-vm';
@@ -58,6 +59,46 @@ module demo::fast {
     }
     public fun small(a: u8, b: u16): u32 { let x = (a as u32) ^ (b as u32); x | 7 & 255 }
     public fun abort_mid(x: u64): u64 { let y = x + 1; assert!(y != 5, 77); y * 2 }
+    public enum Shape has copy, drop { Circle(u64), Rect { w: u64, h: u64 }, Empty }
+    fun area(s: &Shape): u64 {
+        match (s) { Shape::Circle(r) => *r * *r * 3, Shape::Rect { w, h } => *w * *h, Shape::Empty => 0 }
+    }
+    public fun shapes(n: u64): u64 {
+        let mut i = 0;
+        let mut t = 0;
+        while (i < n) {
+            let s = if (i % 3 == 0) Shape::Circle(i) else if (i % 3 == 1) Shape::Rect { w: i, h: 2 } else Shape::Empty;
+            t = t + area(&s);
+            i = i + 1;
+        };
+        t
+    }
+    public fun shifts(a: u64, b: u8): u64 { (a << b) >> 1 }
+    public fun casts(a: u64): u8 { ((a + 1) as u8) }
+    public fun write_ref(n: u64): u64 {
+        let mut p = P { x: n, y: 0 };
+        let r = &mut p.y;
+        *r = n + 1;
+        let q = &mut p;
+        q.x = q.x * 2;
+        p.x + p.y
+    }
+    public fun deep_eq(a: u64): bool {
+        let p = P { x: a, y: a };
+        let q = P { x: a, y: 1 };
+        p == q || vector[a, 1] == vector[1, a]
+    }
+    const BYTES: vector<u8> = b"hello";
+    public fun consts(i: u64): u8 { let b = BYTES; b[i] }
+    fun leaf_add(a: u64, b: u64): u64 { a + b }
+    fun checked(a: u64): u64 { assert!(a != 7, 99); a }
+    public fun leaf_calls(n: u64): u64 {
+        let mut i = 0;
+        let mut s = 0;
+        while (i < n) { s = leaf_add(s, checked(i)); i = i + 1; };
+        s
+    }
+    public fun leaf_overflow(x: u64): u64 { leaf_add(x, 1) + 1 }
 }
 `;
 
@@ -101,16 +142,39 @@ const CASES: [name: string, args: CallArg[]][] = [
   ['small', [val(200), val(4000)]],
   ['abort_mid', [u64(4)]],
   ['abort_mid', [u64(6)]],
+  ['shapes', [u64(40)]],
+  ['shifts', [u64(3), val(5)]],
+  ['shifts', [u64(3), val(64)]],
+  ['casts', [u64(254)]],
+  ['casts', [u64(255)]],
+  ['write_ref', [u64(9)]],
+  ['write_ref', [u64(MAX)]],
+  ['deep_eq', [u64(1)]],
+  ['deep_eq', [u64(2)]],
+  ['consts', [u64(4)]],
+  ['consts', [u64(5)]],
+  ['leaf_calls', [u64(6)]],
+  ['leaf_calls', [u64(9)]],
+  ['leaf_overflow', [u64(MAX)]],
+  ['leaf_overflow', [u64(MAX - 1n)]],
 ];
 
-describeWithFixtures('interpreter fast mode = slow mode', ['fixtures', 'framework'], () => {
+// Fast mode interpreted, compiled to JavaScript from the first block, and compiled part-way
+// through (the default threshold is reached inside the longer loops).
+const MODES: [name: string, jitThreshold: number | undefined][] = [
+  ['interpreted', Infinity],
+  ['compiled', 0],
+  ['compiled part-way', undefined],
+];
+
+for (const [mode, jitThreshold] of MODES) describeWithFixtures(`interpreter fast mode (${mode}) = slow mode`, ['fixtures', 'framework'], () => {
   let vm: MoveVM;
   const run = (name: string, args: CallArg[], slow: boolean, gasBudget?: number): unknown =>
     outcome(vm.call(`0x0::fast::${name}`, { args, gasBudget, ...(slow ? { tracer: noTracer } : {}) }));
 
   beforeAll(async () => {
     const { pkg } = await compileDemo({ 'fast.move': SOURCE });
-    vm = frameworkVm([pkg]);
+    vm = frameworkVm([pkg], jitThreshold === undefined ? {} : { jitThreshold });
   }, 120_000);
 
   it('gives the same outcome, gas and location with the whole budget', () => {
@@ -123,6 +187,7 @@ describeWithFixtures('interpreter fast mode = slow mode', ['fixtures', 'framewor
     // The cases cover returns, an abort, arithmetic and vector errors, the depth and stack limits.
     expect([...kinds].sort()).toEqual([
       'Aborted:77',
+      'Aborted:99',
       'Error:ARITHMETIC_ERROR',
       'Error:CALL_STACK_OVERFLOW',
       'Error:EXECUTION_STACK_OVERFLOW',
@@ -136,7 +201,9 @@ describeWithFixtures('interpreter fast mode = slow mode', ['fixtures', 'framewor
     for (const [name, args] of CASES) {
       if ((args[0] as { value: bigint }).value > 100n) continue;
       const full = run(name, args, false) as { gas: number };
-      for (let budget = 0; budget <= full.gas + 1; budget++) {
+      // Every budget up to 1,500, then about 300 spread over the rest (and the last few).
+      const step = (b: number): number => (b < 1_500 || b >= full.gas - 3 ? 1 : Math.max(1, Math.floor(full.gas / 300)));
+      for (let budget = 0; budget <= full.gas + 1; budget += step(budget)) {
         expect(run(name, args, false, budget), `${name} with ${budget}`).toEqual(run(name, args, true, budget));
         budgets++;
       }

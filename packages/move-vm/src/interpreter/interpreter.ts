@@ -17,6 +17,8 @@ import { DYN, HEAD, Op } from './ops.js';
 import type { CallState, Runtime } from './runtime.js';
 import { dynamicSize, sum } from '../gas/code-costs.js';
 import { chargeInlinedVectorNative } from './vector-native-gas.js';
+import { packVariant, unpackVariant, vecDestroyEmpty, vecPack, vecSwap, vecUnpack } from './containers.js';
+import { compileBlocks, JitFault, NO_JIT, type JitCode } from './jit.js';
 import {
   callNativeDirect,
   checkPackDepth,
@@ -30,7 +32,6 @@ import {
   tierExtra,
   tierNextAfter,
   vecOpError,
-  vectorError,
   viewOf,
 } from './helpers.js';
 
@@ -49,6 +50,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   const maxStack = limits.maxValueStackSize;
   const maxVec = limits.maxVectorLength;
   const maxDepth = limits.maxCallDepth;
+  const jitAt = rt.jitThreshold;
   if (entry.code === null) return callNativeDirect(rt, state, entry, args);
   // Small at first, grown by writes past its end (a full-size stack per call is 8 KB of garbage;
   // one reused across calls lives in the old generation, where every store pays a write barrier).
@@ -102,6 +104,16 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           slow = false;
           code = tc.fastCode;
           blockEnd = pc + len;
+          const jit = tc.jit;
+          if (jit !== null) {
+            const compiled = jit.blocks[pc];
+            if (compiled !== undefined) {
+              const head = pc;
+              pc = compiled(stack, sp, locals, inst, rt, limits);
+              sp += jit.spDelta[head];
+              continue;
+            }
+          } else if (++tc.heat >= jitAt) tc.jit = compileBlocks(tc) ?? NO_JIT;
         } else {
           slow = true;
           code = tc.slowCode;
@@ -230,14 +242,8 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             meter.stackSize = size; // natives may charge, count instructions (past the threshold) and push
             sp = runNativeOnStack(rt, state, callee, stack, sp, stackTraceText(frames, depth, inst, at));
             gasLeft = state.gasLeft;
-            if (meter.instructions !== instr) {
-              instr = meter.instructions;
-              [extra, tierNext] = [tierExtra(tiers, instr), tierNextAfter(tiers, instr)];
-            }
-            if (meter.stackSize !== size) {
-              size = meter.stackSize ?? size;
-              [sizeExtra, sizeNext] = [tierExtra(sizeTiers, size), tierNextAfter(sizeTiers, size)];
-            }
+            if (meter.instructions !== instr) [instr, extra, tierNext] = [meter.instructions, tierExtra(tiers, meter.instructions), tierNextAfter(tiers, meter.instructions)];
+            if (meter.stackSize !== size) [size, sizeExtra, sizeNext] = [meter.stackSize ?? size, tierExtra(sizeTiers, meter.stackSize ?? size), tierNextAfter(sizeTiers, meter.stackSize ?? size)];
             break;
           }
           if (depth >= maxDepth) {
@@ -259,6 +265,29 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           } else nl = new Array<unknown>(lc);
           sp -= n;
           for (let i = 0; i < n; i++) nl[i] = stack[sp + i];
+          const leaf = ctc.jit === null ? undefined : ctc.jit.leaf;
+          if (leaf !== undefined && tracer === null) {
+            // A compiled one-block callee runs without a frame, charged as its block would be.
+            const cc = callee.costs;
+            const len = ctc.blockLen[0];
+            const inc = cc.blockIncr[0];
+            const cost = cc.blockCost[0] + len * extra + inc * sizeExtra;
+            if (sp + ctc.maxStack <= maxStack && instr + len <= tierNext && size + inc <= sizeNext && gasLeft >= cost) {
+              gasLeft -= cost;
+              instr += len;
+              size += inc;
+              if (callee.fn.module !== lastModule) state.touched.add((lastModule = callee.fn.module).id);
+              try {
+                leaf(stack, sp, nl, callee, rt, limits); // returns at the `Ret`, whose results are on top
+                sp += (ctc.jit as JitCode).spDelta[0];
+              } catch (err) {
+                [inst, tc, costs, locals, slow, blockEnd] = [callee, ctc, cc, nl, false, len]; // located in the callee, its block's rest refunded
+                throw err;
+              }
+              (spare[lc] ??= []).push(nl);
+              break;
+            }
+          }
           if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
           const saved = frames[depth];
           if (saved === undefined) frames.push({ inst, tc, pc, locals, id: frameId, fits });
@@ -423,20 +452,9 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           const codeValue = stack[--sp] as bigint;
           throw new VmError('ABORTED', `aborted with ${codeValue}`, { abortCode: codeValue });
         }
-        case Op.VEC_PACK: {
-          if (inst.depthChecked[at] === 0) checkPackDepth(rt, inst, at, limits);
-          const elem = inst.vecElem(table, arg);
-          const n = tc.vecSites[arg].count;
-          const v = MoveVector.empty(vecKindOf(elem), n);
-          const start = sp - n;
-          for (let i = start; i < sp; i++) {
-            v.push(stack[i]);
-            stack[i] = undefined;
-          }
-          sp = start;
-          stack[sp++] = v;
+        case Op.VEC_PACK:
+          sp = vecPack(rt, inst, at, arg, stack, sp, limits);
           break;
-        }
         case Op.VEC_LEN:
         case Op.NAT_VEC_LEN:
           stack[sp - 1] = BigInt((peekRef(stack[sp - 1]) as MoveVector).length);
@@ -472,60 +490,28 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           noteWrite(v);
           break;
         }
-        case Op.VEC_UNPACK: {
-          const v = stack[--sp] as MoveVector;
-          const n = tc.vecSites[arg].count;
-          if (v.length !== n) {
-            throw vectorError(VectorError.VEC_UNPACK_PARITY_MISMATCH, `expected ${n} elements, found ${v.length}`);
-          }
-          for (let i = 0; i < n; i++) stack[sp++] = v.get(i);
+        case Op.VEC_UNPACK:
+          sp = vecUnpack(tc, arg, stack, sp);
           break;
-        }
         case Op.VEC_SWAP:
-        case Op.NAT_VEC_SWAP: {
-          const j = indexOf(stack[--sp]);
-          const i = indexOf(stack[--sp]);
-          const v = stack[--sp] as MoveVector;
-          if (i >= v.length || j >= v.length) {
-            throw vecOpError(op !== Op.VEC_SWAP, tc, arg, VectorError.INDEX_OUT_OF_BOUNDS, `swap indices ${i}, ${j} out of bounds (length ${v.length})`);
-          }
-          v.swap(i, j);
-          noteWrite(v);
+        case Op.NAT_VEC_SWAP:
+          sp = vecSwap(tc, arg, op !== Op.VEC_SWAP, stack, sp);
           break;
-        }
         case Op.NAT_VEC_EMPTY: {
           const elem = inst.siteTypeArgs(table, arg)[0];
           stack[sp++] = MoveVector.empty(vecKindOf(elem));
           break;
         }
-        case Op.NAT_VEC_DESTROY_EMPTY: {
-          const v = stack[--sp] as MoveVector;
-          if (v.length !== 0) throw vecOpError(true, tc, arg, VectorError.VEC_UNPACK_PARITY_MISMATCH, 'destroy a non-empty vector');
+        case Op.NAT_VEC_DESTROY_EMPTY:
+          sp = vecDestroyEmpty(tc, arg, stack, sp);
           break;
-        }
-        case Op.PACK_VARIANT: {
-          if (inst.depthChecked[at] === 0) checkPackDepth(rt, inst, at, limits);
-          const site = tc.variantSites[arg];
-          const n = site.fieldCount;
-          const fields: unknown[] = new Array<unknown>(n);
-          for (let i = n - 1; i >= 0; i--) fields[i] = stack[--sp];
-          stack[sp++] = new VariantValue(site.tag, fields);
+        case Op.PACK_VARIANT:
+          sp = packVariant(rt, inst, at, arg, stack, sp, limits);
           break;
-        }
-        case Op.UNPACK_VARIANT: {
-          const site = tc.variantSites[arg];
-          const v = stack[--sp] as VariantValue;
-          if (v.tag !== site.tag) throw new VmError('VARIANT_TAG_MISMATCH', `expected variant ${site.tag}, found ${v.tag}`);
-          for (let i = 0; i < site.fieldCount; i++) stack[sp++] = v.fields[i];
+        case Op.UNPACK_VARIANT:
+        case Op.UNPACK_VARIANT_REF:
+          sp = unpackVariant(tc, arg, op === Op.UNPACK_VARIANT_REF, stack, sp);
           break;
-        }
-        case Op.UNPACK_VARIANT_REF: {
-          const site = tc.variantSites[arg];
-          const v = stack[--sp] as VariantValue;
-          if (v.tag !== site.tag) throw new VmError('VARIANT_TAG_MISMATCH', `expected variant ${site.tag}, found ${v.tag}`);
-          for (let i = 0; i < site.fieldCount; i++) stack[sp++] = borrowSlot(v.fields, i);
-          break;
-        }
         case Op.VARIANT_SWITCH: {
           const v = peekRef(stack[--sp]) as VariantValue;
           pc = tc.jumpTables[arg][v.tag];
@@ -589,7 +575,13 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
       }
     }
-  } catch (e) {
+  } catch (thrown) {
+    let e = thrown;
+    if (e instanceof JitFault) {
+      // Raised inside a compiled block: located at its instruction, like the interpreter's own.
+      pc = e.pc + 1;
+      e = e.cause;
+    }
     if (!slow && pc < blockEnd) {
       // The block was charged as a whole: give back what its instructions after the failing one cost.
       const inc = sum(costs.pcIncr, pc, blockEnd);

@@ -17,6 +17,20 @@ import { Op } from './ops.js';
 import type { TranslatedCode } from '../loader/translated.js';
 import type { Tracer } from './tracer.js';
 
+/** Default of {@link Runtime.jitThreshold}: a function is compiled once its blocks ran this often. */
+export const DEFAULT_JIT_THRESHOLD = 256;
+
+/**
+ * The threshold a VM gets when its options set none: `SMI_JIT_THRESHOLD` from the environment
+ * when it is a number ≥ 0 (`0` compiles every function at its first block, `Infinity` never
+ * compiles: a switch for tests and for bisecting), else {@link DEFAULT_JIT_THRESHOLD}.
+ */
+export function defaultJitThreshold(): number {
+  const raw = typeof process === 'undefined' ? undefined : process.env.SMI_JIT_THRESHOLD;
+  const n = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+  return Number.isNaN(n) || n < 0 ? DEFAULT_JIT_THRESHOLD : n;
+}
+
 /** Runtime limits enforced while executing. */
 export interface ExecutionLimits {
   /** Maximum call depth (frames). */
@@ -112,9 +126,12 @@ export class Runtime {
   private readonly depthCache = new Map<number, number>();
   private readonly costCache = new WeakMap<TranslatedCode, CodeCosts>();
   private readonly translateOptions: TranslateOptions;
+  /** Blocks a function runs in fast mode before they are compiled to JavaScript (`Infinity`: never). */
+  readonly jitThreshold: number;
 
-  constructor(types: TypeTable, codec: BcsCodec, gas: GasSchedule, stdlibCosts: StdlibNativeCosts = PROTOCOL_135_STDLIB_COSTS) {
+  constructor(types: TypeTable, codec: BcsCodec, gas: GasSchedule, stdlibCosts: StdlibNativeCosts = PROTOCOL_135_STDLIB_COSTS, jitThreshold = defaultJitThreshold()) {
     this.types = types;
+    this.jitThreshold = jitThreshold;
     this.codec = codec;
     this.gas = gas;
     this.stdlibCosts = stdlibCosts;

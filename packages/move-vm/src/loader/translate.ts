@@ -504,5 +504,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec, options: 
     localCount: locals.length,
     maxStack,
     pushed,
+    jit: null,
+    heat: 0,
   };
 }

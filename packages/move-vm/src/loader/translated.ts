@@ -4,6 +4,7 @@
  */
 import type { Type } from '../types/runtime-type.js';
 import type { LoadedFunction } from './linker.js';
+import type { JitCode } from '../interpreter/jit.js';
 
 /** A call instruction's target: the callee and its (possibly generic) type arguments. */
 export interface CallSite {
@@ -61,4 +62,8 @@ export interface TranslatedCode {
   readonly fastCode: Int32Array;
   /** Instructions of the block starting at each offset (0 inside blocks). */
   readonly blockLen: Int32Array;
+  /** The compiled blocks, once compiled (see `interpreter/jit.ts`). */
+  jit: JitCode | null;
+  /** Blocks run in fast mode before compilation. */
+  heat: number;
 }

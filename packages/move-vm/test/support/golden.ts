@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import { canonicalAddress, loadBundleFile, type CompiledModule, type MovePackage } from '@smi/bytecode';
-import { MoveVM, MoveVector, VecKind, type CallArg, type CallResult, type TypedValue, type VecKindValue, type VmStatusCode } from '@smi/move-vm';
+import { MoveVM, MoveVector, VecKind, type MoveVmOptions, type CallArg, type CallResult, type TypedValue, type VecKindValue, type VmStatusCode } from '@smi/move-vm';
 import { fixturePath } from '../../../../test-support/fixtures.js';
 
 /** `0x…01` and `0x…02`, canonical. */
@@ -20,8 +20,8 @@ export function framework(): MovePackage[] {
 }
 
 /** A fresh VM over the framework (plus `extra` packages). */
-export function frameworkVm(extra: readonly MovePackage[] = []): MoveVM {
-  return MoveVM.create({ packages: [...framework(), ...extra] });
+export function frameworkVm(extra: readonly MovePackage[] = [], options: Omit<MoveVmOptions, 'packages'> = {}): MoveVM {
+  return MoveVM.create({ ...options, packages: [...framework(), ...extra] });
 }
 
 // ---------------------------------------------------------------------------
