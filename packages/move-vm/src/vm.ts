@@ -8,6 +8,7 @@ import { VmError, type VmLocation, type VmStatusCode } from './errors.js';
 import type { ProtocolConfig } from './config/protocol-config.js';
 import { limitsFromProtocolConfig } from './config/vm-limits.js';
 import { execute } from './interpreter/interpreter.js';
+import type { FunctionInstance } from './interpreter/instance.js';
 import { type CallState, type ExecutionLimits, type GasSchedule, type InstructionMeter, Runtime } from './interpreter/runtime.js';
 import type { Tracer } from './interpreter/tracer.js';
 import { Linker, type LoadedFunction, type PackageRecord } from './loader/linker.js';
@@ -357,12 +358,21 @@ export class MoveVM {
     if (typeArgs.length !== fn.typeParams.length) {
       throw new VmError('NUMBER_OF_TYPE_ARGUMENTS_MISMATCH', `${target} takes ${fn.typeParams.length} type arguments, got ${typeArgs.length}`);
     }
-    fn.typeParams.forEach((c, i) => {
+    for (let i = 0; i < fn.typeParams.length; i++) {
+      const c = fn.typeParams[i];
       if ((typeArgs[i].abilities & c) !== c) {
         throw new VmError('CONSTRAINT_NOT_SATISFIED', `type argument ${i} (${formatType(typeArgs[i])}) lacks abilities required by ${target}`);
       }
-    });
-    const params = fn.params.map((p) => this.types.subst(p, typeArgs));
+    }
+    // The instance caches the instantiated signature; a function that fails to translate
+    // fails again inside the `try` below, and is reported as a result.
+    let inst: FunctionInstance | undefined;
+    try {
+      inst = this.runtime.instance(fn, typeArgs);
+    } catch {
+      inst = undefined;
+    }
+    const params = inst !== undefined ? inst.paramTypes(this.types) : fn.params.map((p) => this.types.subst(p, typeArgs));
     const args = options.args ?? [];
     if (args.length !== params.length) {
       throw new VmError('NUMBER_OF_ARGUMENTS_MISMATCH', `${target} takes ${params.length} arguments, got ${args.length}`);
@@ -399,9 +409,9 @@ export class MoveVM {
     const budget = state.gasLeft;
     const done = () => ({ gasUsed: budget - state.gasLeft, modulesTouched: [...state.touched].sort() });
     try {
-      const inst = this.runtime.instance(fn, typeArgs);
-      const rets = execute(this.runtime, state, inst, values);
-      const returns = fn.returns.map((r) => this.types.subst(r, typeArgs));
+      const running = inst ?? this.runtime.instance(fn, typeArgs);
+      const rets = execute(this.runtime, state, running, values);
+      const returns = running.returnTypes(this.types);
       const mutatedReferences = params.flatMap((p, i) => {
         if (p.kind !== TypeKind.MutableReference) return [];
         const ref = args[i].$kind === 'Raw' ? values[i] : borrowSlot(holders[i], 0);

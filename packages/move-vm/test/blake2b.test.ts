@@ -1,6 +1,8 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import { describe, expect, it } from 'vitest';
 import { blake2b256Of } from '@smi/move-vm';
+import { blake2b256Js } from '../src/natives/sui/crypto/blake2b.js';
+import { wasmBlake2b } from '../src/natives/sui/crypto/blake2b-wasm.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const noble = (b: Uint8Array): string => hex(blake2b(b, { dkLen: 32 }));
@@ -16,7 +18,20 @@ function bytes(n: number, seed: number): Uint8Array {
   return out;
 }
 
-describe('blake2b256Of', () => {
+const wasm = wasmBlake2b();
+// The default (WebAssembly here) and the JS fallback, through the same checks.
+const IMPLEMENTATIONS: [string, (...parts: Uint8Array[]) => Uint8Array][] = [
+  ['blake2b256Of', blake2b256Of],
+  ['the JS fallback', (...parts) => blake2b256Js(parts)],
+];
+
+it('Node compiles the WebAssembly version, and blake2b256Of uses it', () => {
+  expect(wasm).not.toBeNull();
+  const b = bytes(300, 9);
+  expect(hex((wasm as NonNullable<typeof wasm>)([b]))).toBe(noble(b));
+});
+
+for (const [name, blake2b256Of] of IMPLEMENTATIONS) describe(name, () => {
   it('matches the published test vectors', () => {
     expect(hex(blake2b256Of(new Uint8Array(0)))).toBe('0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8');
     expect(hex(blake2b256Of(new TextEncoder().encode('abc')))).toBe('bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319');

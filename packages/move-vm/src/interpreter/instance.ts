@@ -56,6 +56,13 @@ export class FunctionInstance {
     return t;
   }
 
+  private params: readonly Type[] | undefined;
+
+  /** The function's parameter types, instantiated. */
+  paramTypes(table: TypeTable): readonly Type[] {
+    return (this.params ??= this.fn.params.map((p) => table.subst(p, this.typeArgs)));
+  }
+
   /** The function's return types, instantiated. */
   returnTypes(table: TypeTable): readonly Type[] {
     return (this.returns ??= this.fn.returns.map((r) => table.subst(r, this.typeArgs)));

@@ -113,6 +113,8 @@ export interface CallState {
   readonly touched: Set<string>;
   readonly extensions: Map<string, unknown>;
   readonly debug: (line: string) => void;
+  /** The native context of this call's native calls, once one ran (see {@link Runtime.nativeContext}). */
+  natives?: { readonly context: NativeContext; readonly site: { stackTrace: () => string } };
 }
 
 /** Shared runtime of a VM. */
@@ -189,8 +191,22 @@ export class Runtime {
     return d;
   }
 
-  /** Native context for one call. */
+  /**
+   * Native context for a native call of `state`'s call: made once per call state and reused
+   * by its native calls (a native gets the stack trace of its own call site).
+   */
   nativeContext(state: CallState, stackTrace: () => string): NativeContext {
+    let made = state.natives;
+    if (made === undefined) {
+      const site = { stackTrace };
+      made = { context: this.makeNativeContext(state, () => site.stackTrace()), site };
+      state.natives = made;
+    }
+    made.site.stackTrace = stackTrace;
+    return made.context;
+  }
+
+  private makeNativeContext(state: CallState, stackTrace: () => string): NativeContext {
     const types = this.types;
     return {
       types,

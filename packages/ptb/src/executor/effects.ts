@@ -19,7 +19,6 @@ import { coinBalance, type GasLocation, setCoinBalance, suiBalanceEvent } from '
 import { canonicalType, gaslessExecutionError, isGaslessTransaction } from './gasless.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import { checkNewCoinOwners, coinTransfersCharge, DENY_LIST_ID } from './deny-list.js';
-import { commandPackages } from './input-read-gas.js';
 import type { LoadedInputs } from './execute.js';
 import { decodeObject, findNestedObjects, moveObjectTypeOf, objectSizeForGas, objectTypeTag, toBcsOwner } from './objects.js';
 import type { ExecutionState } from './state.js';
@@ -36,6 +35,8 @@ export interface FinishArgs {
   env: CommandEnv;
   commandResults: CommandResult[];
   failure: ExecutionFailure | null;
+  /** The packages the commands load (`commandPackages`). */
+  packages: ReadonlySet<string>;
 }
 
 interface Write {
@@ -121,8 +122,7 @@ function sameObject(vm: MoveVM, w: Write, o: SuiObject): boolean {
 function transactionDependencies(a: FinishArgs): string[] {
   const out = new Set<string>();
   for (const { object } of a.loaded.objects.values()) out.add(object.previousTransaction);
-  const packages = commandPackages(a.input.transaction.commands);
-  for (const id of packages) {
+  for (const id of a.packages) {
     const p = a.store.getObject(id);
     if (p !== undefined) out.add(p.previousTransaction);
   }

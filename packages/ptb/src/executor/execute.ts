@@ -14,7 +14,7 @@ import { finishTransaction } from './effects.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import { decodeObject, objectSizeForGas, objectTypeTag, toRuntimeOwner } from './objects.js';
 import { publishPackage, runPackageInits, upgradePackage } from './publish.js';
-import { inputReadCharge } from './input-read-gas.js';
+import { commandPackages, inputReadCharge } from './input-read-gas.js';
 import { unifiedLinkage } from './linkage.js';
 import { checkTransactionStatically } from './static-verify.js';
 import { ExecutionState, type InputObjectInfo, type Slot } from './state.js';
@@ -314,10 +314,12 @@ function execute(vm: MoveVM, store: ObjectStore, input: ExecutionInput): Executi
     eventModule: null,
   };
   const commandResults: CommandResult[] = [];
+  // The packages the commands load: read (and charged) before anything runs, and effects' dependencies.
+  const packages = commandPackages(input.transaction.commands);
   for (const id of smashed) runtime.deleteId(id);
   // The input objects and the commands' packages are read (and paid for) before anything runs.
   if (failure === null && plan !== null) {
-    env.gasLeft -= inputReadCharge(cfg, store, loaded.objects, input.transaction.commands);
+    env.gasLeft -= inputReadCharge(cfg, store, loaded.objects, packages);
     if (env.gasLeft < 0) {
       env.gasLeft = 0;
       failure = simpleFailure('InsufficientGas', 'out of gas reading the input objects');
@@ -375,7 +377,7 @@ function execute(vm: MoveVM, store: ObjectStore, input: ExecutionInput): Executi
   // A failed transaction publishes nothing.
   if (failure !== null) for (const p of env.published) vm.removePackage(p.id);
   try {
-    return finishTransaction({ vm, store, input, state, runtime, loaded, env, commandResults, failure });
+    return finishTransaction({ vm, store, input, state, runtime, loaded, env, commandResults, failure, packages });
   } finally {
     runtime.finish();
   }

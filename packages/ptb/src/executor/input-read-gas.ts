@@ -21,21 +21,31 @@ const SYSTEM_PACKAGES = new Set(SYSTEM_PACKAGE_ADDRESSES);
 /** The packages a transaction's commands load as input objects (upstream `Command::input_objects`). */
 export function commandPackages(commands: readonly Command[]): Set<string> {
   const out = new Set<string>();
+  // Most commands name the same few packages: normalize each spelling once.
+  const spellings = new Map<string, string>();
+  const norm = (a: string): string => {
+    let n = spellings.get(a);
+    if (n === undefined) {
+      n = normalizeAddress(a);
+      spellings.set(a, n);
+    }
+    return n;
+  };
   for (const c of commands) {
     switch (c.$kind) {
       case 'MoveCall':
-        out.add(normalizeAddress(c.MoveCall.package));
-        for (const t of c.MoveCall.typeArguments) for (const a of typeTagAddresses(t)) out.add(normalizeAddress(a));
+        out.add(norm(c.MoveCall.package));
+        for (const t of c.MoveCall.typeArguments) for (const a of typeTagAddresses(t)) out.add(norm(a));
         break;
       case 'Publish':
-        for (const d of c.Publish.dependencies) out.add(normalizeAddress(d));
+        for (const d of c.Publish.dependencies) out.add(norm(d));
         break;
       case 'Upgrade':
-        for (const d of c.Upgrade.dependencies) out.add(normalizeAddress(d));
-        out.add(normalizeAddress(c.Upgrade.package));
+        for (const d of c.Upgrade.dependencies) out.add(norm(d));
+        out.add(norm(c.Upgrade.package));
         break;
       case 'MakeMoveVec':
-        if (c.MakeMoveVec.type !== null) for (const a of typeTagAddresses(c.MakeMoveVec.type)) out.add(normalizeAddress(a));
+        if (c.MakeMoveVec.type !== null) for (const a of typeTagAddresses(c.MakeMoveVec.type)) out.add(norm(a));
         break;
       default:
         break;
@@ -46,9 +56,9 @@ export function commandPackages(commands: readonly Command[]): Set<string> {
 
 /**
  * Internal gas units for reading the input objects (by id, as they were loaded) and the
- * packages of `commands` (`0` when the config has no `obj_access_cost_read_per_byte`).
+ * packages the commands load (`commandPackages`) (`0` when the config has no `obj_access_cost_read_per_byte`).
  */
-export function inputReadCharge(cfg: ProtocolConfig, store: ObjectStore, inputs: ReadonlyMap<string, { object: SuiObject }>, commands: readonly Command[]): number {
+export function inputReadCharge(cfg: ProtocolConfig, store: ObjectStore, inputs: ReadonlyMap<string, { object: SuiObject }>, packages: ReadonlySet<string>): number {
   const perByte = cfg.optionalInt('obj_access_cost_read_per_byte') ?? 0;
   if (perByte === 0) return 0;
   let bytes = 0;
@@ -57,7 +67,7 @@ export function inputReadCharge(cfg: ProtocolConfig, store: ObjectStore, inputs:
     seen.add(normalizeAddress(id));
     bytes += objectSizeForGas(object);
   }
-  for (const id of commandPackages(commands)) {
+  for (const id of packages) {
     if (SYSTEM_PACKAGES.has(id) || seen.has(id)) continue;
     const o = store.getObject(id);
     if (o !== undefined) bytes += objectSizeForGas(o);

@@ -238,8 +238,20 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
     for (const r of live) if (r.roots.has(key)) return true;
     return false;
   };
-  const borrowers = (r: Ref): { b: Ref; epsilon: boolean }[] =>
-    [...live].filter((b) => b !== r && b.depth >= r.depth && [...b.roots].some((x) => r.roots.has(x))).map((b) => ({ b, epsilon: b.depth === r.depth }));
+  /** The live references at least as deep as `r` sharing a root with it, in creation order. */
+  const borrowers = (r: Ref): { b: Ref; epsilon: boolean }[] => {
+    const out: { b: Ref; epsilon: boolean }[] = [];
+    for (const b of live) {
+      if (b === r || b.depth < r.depth) continue;
+      for (const x of b.roots) {
+        if (r.roots.has(x)) {
+          out.push({ b, epsilon: b.depth === r.depth });
+          break;
+        }
+      }
+    }
+    return out;
+  };
   const value = (a: TypedArg, move: boolean): Value => {
     const l = a.usage.loc;
     if (move && borrowedLoc(a)) throw argumentError(a.idx, 'CannotMoveBorrowedValue', 'moved while borrowed');
@@ -291,7 +303,7 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
           const sourceSet = new Set(sources);
           const mutSources = new Set(sources.filter((r) => r.mut));
           let bad: Ref | null = null;
-          for (const r of [...sources].sort((x, y) => x.id - y.id)) {
+          for (const r of sources.length < 2 ? sources : [...sources].sort((x, y) => x.id - y.id)) {
             for (const { b, epsilon } of borrowers(r)) {
               if (!r.mut ? mutSources.has(b) : !epsilon || sourceSet.has(b)) {
                 bad = r.mut ? r : b;
@@ -405,9 +417,16 @@ function verifyEntryArguments(env: VerifyEnv, tx: TypedTransaction): void {
     temp.push(0);
     return parent.length - 1;
   };
+  // Union-find with path compression: every command of a long transaction merges cliques,
+  // and without it the chains grow by one per command (quadratic in the commands).
   const root = (c: number): number => {
     let r = c;
     while (parent[r] !== r) r = parent[r];
+    while (parent[c] !== r) {
+      const up = parent[c];
+      parent[c] = r;
+      c = up;
+    }
     return r;
   };
   const heat = (c: number, n: number): void => {

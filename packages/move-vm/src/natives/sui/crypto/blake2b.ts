@@ -1,10 +1,11 @@
 /**
  * BLAKE2b with a 32-byte digest (fastcrypto's `Blake2b256`, Sui's `DefaultHash`): object
  * ids, dynamic-field ids, object/transaction/effects digests and `sui::hash::blake2b256`.
- * A specialised implementation: the 16 state words live in local variables as (low, high)
- * 32-bit halves, about three times faster than a general BLAKE2b; tests compare it with
- * `@noble/hashes` byte for byte.
+ * WebAssembly where it compiles (`blake2b-wasm.ts`), else a specialised JS implementation:
+ * the 16 state words live in local variables as (low, high) 32-bit halves, about three times
+ * faster than a general BLAKE2b. Tests compare both with `@noble/hashes` byte for byte.
  */
+import { wasmBlake2b } from './blake2b-wasm.js';
 
 const IV = new Int32Array([
   0xf3bcc908, 0x6a09e667, 0x84caa73b, 0xbb67ae85, 0xfe94f82b, 0x3c6ef372, 0x5f1d36f1, 0xa54ff53a,
@@ -147,8 +148,14 @@ function compress(buf: Uint8Array, off: number, count: number, last: boolean): v
   h[12] ^= v6l ^ v14l; h[13] ^= v6h ^ v14h; h[14] ^= v7l ^ v15l; h[15] ^= v7h ^ v15h;
 }
 
-/** BLAKE2b-256 of the concatenation of `parts` (no copy of the parts). */
+/** BLAKE2b-256 of the concatenation of `parts`. */
 export function blake2b256Of(...parts: Uint8Array[]): Uint8Array {
+  const wasm = wasmBlake2b();
+  return wasm === null ? blake2b256Js(parts) : wasm(parts);
+}
+
+/** {@link blake2b256Of} in JS (no copy of the parts): where WebAssembly is not available. */
+export function blake2b256Js(parts: readonly Uint8Array[]): Uint8Array {
   h.set(IV);
   h[0] ^= 0x01010020; // digest length 32, no key, fanout 1, depth 1
   let total = 0;
