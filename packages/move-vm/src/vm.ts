@@ -407,7 +407,7 @@ export class MoveVM {
       debug: options.debug ?? ignore,
     };
     const budget = state.gasLeft;
-    const done = () => ({ gasUsed: budget - state.gasLeft, modulesTouched: [...state.touched].sort() });
+    const done = () => ({ gasUsed: budget - state.gasLeft, modulesTouched: sortedList(state.touched) });
     try {
       const running = inst ?? this.runtime.instance(fn, typeArgs);
       const rets = execute(this.runtime, state, running, values);
@@ -460,4 +460,10 @@ export class MoveVM {
     if (isRef) out.reference = value;
     return out;
   }
+}
+
+/** The strings of `set`, sorted (a call touches one to a few modules: no sort for one). */
+function sortedList(set: ReadonlySet<string>): string[] {
+  const out = Array.from(set);
+  return out.length > 1 ? out.sort() : out;
 }

@@ -52,15 +52,12 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   const maxDepth = limits.maxCallDepth;
   const jitAt = rt.jitThreshold;
   if (entry.code === null) return callNativeDirect(rt, state, entry, args);
-  // Small at first, grown by writes past its end (a full-size stack per call is 8 KB of garbage;
-  // one reused across calls lives in the old generation, where every store pays a write barrier).
-  const stack: unknown[] = new Array<unknown>(INITIAL_STACK).fill(undefined);
-  let sp = 0;
-  // Caller frames, reused across calls: `frames[0..depth)` are live.
-  const frames: Frame[] = [];
-  let depth = 0;
-  // Locals arrays of returned frames, by length.
-  const spare: unknown[][][] = [];
+  // The operand stack (small at first, grown by writes past its end), the caller frames
+  // (`frames[0..depth)` live) and the locals arrays of returned frames by length: kept by the
+  // runtime between top-level calls.
+  const machine = rt.machines.pop() ?? { stack: new Array<unknown>(INITIAL_STACK).fill(undefined), frames: [], spare: [] };
+  const { stack, frames, spare } = machine;
+  let [sp, depth] = [0, 0];
   let nextFrameId = 0;
   let gasLeft = state.gasLeft;
   // Instruction tiers: `extra` more per instruction once the count passes `tierNext`.
@@ -173,7 +170,9 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
             state.gasLeft = gasLeft;
             meter.instructions = instr;
             meter.stackSize = size;
-            return stack.slice(sp - nret, sp);
+            const out = stack.slice(sp - nret, sp);
+            rt.release(machine);
+            return out;
           }
           // A returning frame's locals can be reused: no reference to a local outlives its frame.
           if (tracer === null) (spare[locals.length] ??= []).push(locals);
@@ -593,6 +592,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
     state.gasLeft = gasLeft < 0 || (e instanceof VmError && e.code === 'OUT_OF_GAS') ? 0 : gasLeft;
     meter.instructions = instr;
     meter.stackSize = size;
+    rt.release(machine);
     throw locate(e, inst, pc - 1, tracer);
   }
 }

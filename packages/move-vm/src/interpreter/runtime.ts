@@ -16,6 +16,7 @@ import { FunctionInstance } from './instance.js';
 import { Op } from './ops.js';
 import type { TranslatedCode } from '../loader/translated.js';
 import type { Tracer } from './tracer.js';
+import type { Frame } from './helpers.js';
 
 /** Default of {@link Runtime.jitThreshold}: a function is compiled once its blocks ran this often. */
 export const DEFAULT_JIT_THRESHOLD = 256;
@@ -29,6 +30,13 @@ export function defaultJitThreshold(): number {
   const raw = typeof process === 'undefined' ? undefined : process.env.SMI_JIT_THRESHOLD;
   const n = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
   return Number.isNaN(n) || n < 0 ? DEFAULT_JIT_THRESHOLD : n;
+}
+
+/** The interpreter's reusable state: operand stack, frames, spare locals arrays by length. */
+export interface Machine {
+  readonly stack: unknown[];
+  readonly frames: Frame[];
+  readonly spare: unknown[][][];
 }
 
 /** Runtime limits enforced while executing. */
@@ -130,6 +138,15 @@ export class Runtime {
   private readonly translateOptions: TranslateOptions;
   /** Blocks a function runs in fast mode before they are compiled to JavaScript (`Infinity`: never). */
   readonly jitThreshold: number;
+  /** Interpreter state kept between top-level calls (see `interpreter.ts`); several when calls nest. */
+  readonly machines: Machine[] = [];
+
+  /** Keep `m` for the next call: its stack is cleared, unless it grew large (then it is dropped). */
+  release(m: Machine): void {
+    if (m.stack.length > 256 || this.machines.length >= 4) return;
+    m.stack.fill(undefined);
+    this.machines.push(m);
+  }
 
   constructor(types: TypeTable, codec: BcsCodec, gas: GasSchedule, stdlibCosts: StdlibNativeCosts = PROTOCOL_135_STDLIB_COSTS, jitThreshold = defaultJitThreshold()) {
     this.types = types;

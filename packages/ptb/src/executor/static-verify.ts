@@ -299,13 +299,13 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
         case 'MoveCall': {
           const f = c.call;
           if (f === null) break;
-          const sources = vals.filter((v): v is { ref: Ref } => v !== 'value').map((v) => v.ref);
-          const sourceSet = new Set(sources);
-          const mutSources = new Set(sources.filter((r) => r.mut));
+          // The reference arguments (a call has few: arrays, not sets).
+          const sources: Ref[] = [];
+          for (const v of vals) if (v !== 'value') sources.push(v.ref);
           let bad: Ref | null = null;
           for (const r of sources.length < 2 ? sources : [...sources].sort((x, y) => x.id - y.id)) {
             for (const { b, epsilon } of borrowers(r)) {
-              if (!r.mut ? mutSources.has(b) : !epsilon || sourceSet.has(b)) {
+              if (!r.mut ? b.mut && sources.includes(b) : !epsilon || sources.includes(b)) {
                 bad = r.mut ? r : b;
                 break;
               }
@@ -316,16 +316,18 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
             const k = vals.findIndex((v, j) => v !== 'value' && v.ref === bad && c.args[j].type.kind === TypeKind.MutableReference);
             throw argumentError(c.args[k >= 0 ? k : 0].idx, 'InvalidReferenceArgument', 'conflicting references');
           }
-          const roots = new Set<string>();
-          let depth = 0;
-          vals.forEach((v, j) => {
-            if (v === 'value' || (allowRefs && txContextKind(f.params[j]) !== null)) return;
-            for (const x of v.ref.roots) roots.add(x);
-            if (v.ref.depth > depth) depth = v.ref.depth;
-          });
-          // References returned without reference arguments borrow from nothing the PTB holds:
-          // each gets a root of its own (its copies still share it).
-          results = f.returns.map((t, j) => (isRef(t) ? newRef(t.kind === TypeKind.MutableReference, roots.size > 0 ? roots : new Set([`c${i}.${j}`]), depth + 1) : 'value'));
+          if (f.returns.some(isRef)) {
+            const roots = new Set<string>();
+            let depth = 0;
+            vals.forEach((v, j) => {
+              if (v === 'value' || (allowRefs && txContextKind(f.params[j]) !== null)) return;
+              for (const x of v.ref.roots) roots.add(x);
+              if (v.ref.depth > depth) depth = v.ref.depth;
+            });
+            // References returned without reference arguments borrow from nothing the PTB holds:
+            // each gets a root of its own (its copies still share it).
+            results = f.returns.map((t, j) => (isRef(t) ? newRef(t.kind === TypeKind.MutableReference, roots.size > 0 ? roots : new Set([`c${i}.${j}`]), depth + 1) : 'value'));
+          }
           vals.forEach(release);
           break;
         }
