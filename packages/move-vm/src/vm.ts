@@ -417,7 +417,7 @@ export class MoveVM {
         const ref = args[i].$kind === 'Raw' ? values[i] : borrowSlot(holders[i], 0);
         return [{ argIndex: i, value: this.typed(peekRef(ref), p.elem as Type) }];
       });
-      return { $kind: 'Success', returnValues: rets.map((v, i) => this.typed(v, returns[i])), mutatedReferences, ...done() };
+      return { $kind: 'Success', returnValues: rets.map((v, i) => this.typed(v, returns[i])), mutatedReferences, gasUsed: budget - state.gasLeft, modulesTouched: sortedList(state.touched) };
     } catch (caught) {
       // Anything that is not a VmError is a bug of ours: report it as an invariant
       // violation rather than let a bare JS exception escape.
@@ -464,6 +464,7 @@ export class MoveVM {
 
 /** The strings of `set`, sorted (a call touches one to a few modules: no sort for one). */
 function sortedList(set: ReadonlySet<string>): string[] {
-  const out = Array.from(set);
+  const out: string[] = [];
+  for (const m of set) out.push(m);
   return out.length > 1 ? out.sort() : out;
 }
