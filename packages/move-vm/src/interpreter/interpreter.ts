@@ -14,11 +14,11 @@ import { noteWrite, noteWriteRef } from '../values/write-watch.js';
 import { arithmeticError, binaryOp, castValue, compareOp, shlBig, shlNum } from './arith.js';
 import type { FunctionInstance } from './instance.js';
 import { DYN, HEAD, Op } from './ops.js';
-import type { CallState, Runtime } from './runtime.js';
+import type { CallState, Machine, Runtime } from './runtime.js';
 import { dynamicSize, sum } from '../gas/code-costs.js';
 import { chargeInlinedVectorNative } from './vector-native-gas.js';
 import { packVariant, unpackVariant, vecDestroyEmpty, vecPack, vecSwap, vecUnpack } from './containers.js';
-import { compileBlocks, JitFault, NO_JIT, type JitCode } from './jit.js';
+import { compileBlocks, JitFault, NO_JIT } from './jit.js';
 import {
   callNativeDirect,
   checkPackDepth,
@@ -48,15 +48,15 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   const limits = state.limits;
   const tracer = state.tracer;
   const maxStack = limits.maxValueStackSize;
-  const maxVec = limits.maxVectorLength;
-  const maxDepth = limits.maxCallDepth;
+  const [maxVec, maxDepth] = [limits.maxVectorLength, limits.maxCallDepth];
   const jitAt = rt.jitThreshold;
   if (entry.code === null) return callNativeDirect(rt, state, entry, args);
-  // The operand stack (small at first, grown by writes past its end), the caller frames
-  // (`frames[0..depth)` live) and the locals arrays of returned frames by length: kept by the
-  // runtime between top-level calls.
-  const machine = rt.machines.pop() ?? { stack: new Array<unknown>(INITIAL_STACK).fill(undefined), frames: [], spare: [] };
-  const { stack, frames, spare } = machine;
+  // Caller frames (`frames[0..depth)` live) and locals arrays of returned frames by length, kept
+  // by the runtime between calls; the operand stack is fresh (small, grown by writes past its end:
+  // one kept across calls lives in the old generation, where every store pays a write barrier).
+  const machine: Machine = rt.machines.pop() ?? { frames: [], spare: [] };
+  const { frames, spare } = machine;
+  const stack: unknown[] = new Array<unknown>(INITIAL_STACK).fill(undefined);
   let [sp, depth] = [0, 0];
   let nextFrameId = 0;
   let gasLeft = state.gasLeft;
@@ -255,6 +255,30 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           const n = callee.paramCount;
           gasLeft -= gas.callBase + gas.callPerArg * n;
           if (gasLeft < 0) throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
+          const cj = ctc.jit;
+          if (cj !== null && cj.leaf !== undefined && tracer === null) {
+            // A compiled one-block callee runs without a frame, charged as its block would be,
+            // on its own scratch locals (it calls nothing, so nothing else runs meanwhile).
+            const cc = callee.costs;
+            const len = ctc.blockLen[0];
+            const inc = cc.blockIncr[0];
+            const cost = cc.blockCost[0] + len * extra + inc * sizeExtra;
+            if (sp - n + ctc.maxStack <= maxStack && instr + len <= tierNext && size + inc <= sizeNext && gasLeft >= cost) {
+              [gasLeft, instr, size] = [gasLeft - cost, instr + len, size + inc];
+              const nl = cj.scratch;
+              sp -= n;
+              for (let i = 0; i < n; i++) nl[i] = stack[sp + i];
+              if (callee.fn.module !== lastModule) state.touched.add((lastModule = callee.fn.module).id);
+              try {
+                cj.leaf(stack, sp, nl, callee, rt, limits); // returns at the `Ret`, whose results are on top
+              } catch (err) {
+                [inst, tc, costs, locals, slow, blockEnd] = [callee, ctc, cc, nl, false, len]; // located in the callee, its block's rest refunded
+                throw err;
+              }
+              sp += cj.spDelta[0];
+              break;
+            }
+          }
           const lc = ctc.localCount;
           const free = spare[lc];
           let nl: unknown[];
@@ -264,29 +288,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           } else nl = new Array<unknown>(lc);
           sp -= n;
           for (let i = 0; i < n; i++) nl[i] = stack[sp + i];
-          const leaf = ctc.jit === null ? undefined : ctc.jit.leaf;
-          if (leaf !== undefined && tracer === null) {
-            // A compiled one-block callee runs without a frame, charged as its block would be.
-            const cc = callee.costs;
-            const len = ctc.blockLen[0];
-            const inc = cc.blockIncr[0];
-            const cost = cc.blockCost[0] + len * extra + inc * sizeExtra;
-            if (sp + ctc.maxStack <= maxStack && instr + len <= tierNext && size + inc <= sizeNext && gasLeft >= cost) {
-              gasLeft -= cost;
-              instr += len;
-              size += inc;
-              if (callee.fn.module !== lastModule) state.touched.add((lastModule = callee.fn.module).id);
-              try {
-                leaf(stack, sp, nl, callee, rt, limits); // returns at the `Ret`, whose results are on top
-                sp += (ctc.jit as JitCode).spDelta[0];
-              } catch (err) {
-                [inst, tc, costs, locals, slow, blockEnd] = [callee, ctc, cc, nl, false, len]; // located in the callee, its block's rest refunded
-                throw err;
-              }
-              (spare[lc] ??= []).push(nl);
-              break;
-            }
-          }
           if (tracer) tracer.afterInstruction(inst, at, viewOf(stack, sp, locals, frameId, gasLeft));
           const saved = frames[depth];
           if (saved === undefined) frames.push({ inst, tc, pc, locals, id: frameId, fits });
@@ -596,4 +597,3 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
     throw locate(e, inst, pc - 1, tracer);
   }
 }
-

@@ -39,10 +39,12 @@ export interface JitCode {
    * interpreter may run such a callee without a frame (it returns the `Ret`'s offset).
    */
   readonly leaf: CompiledBlock | undefined;
+  /** Locals a frameless run of {@link leaf} uses (never two at once: a leaf calls nothing). */
+  readonly scratch: unknown[];
 }
 
 /** What a function whose blocks cannot be compiled gets (never compiled again). */
-export const NO_JIT: JitCode = { blocks: [], spDelta: new Int32Array(0), leaf: undefined };
+export const NO_JIT: JitCode = { blocks: [], spDelta: new Int32Array(0), leaf: undefined, scratch: [] };
 
 /** An error raised inside a compiled block, with the offset of the instruction that raised it. */
 export class JitFault {
@@ -128,7 +130,7 @@ export function compileBlocks(tc: TranslatedCode): JitCode | null {
     parts.push(`B[${head}] = function b${head}(stack, sp, locals, inst, rt, limits) {\n let p = ${head};\n try {\n${src.body}\n } catch (e) { throw new D.JitFault(e, p); }\n};`);
   }
   const blocks: (CompiledBlock | undefined)[] = new Array<CompiledBlock | undefined>(n);
-  if (heads.length === 0) return { blocks, spDelta, leaf: undefined };
+  if (heads.length === 0) return { blocks, spDelta, leaf: undefined, scratch: [] };
   const factory = new Function('D', 'T', 'B', `'use strict';\n${parts.join('\n')}\nreturn B;`) as (
     d: typeof DEPS,
     t: TranslatedCode,
@@ -136,7 +138,7 @@ export function compileBlocks(tc: TranslatedCode): JitCode | null {
   ) => (CompiledBlock | undefined)[];
   factory(DEPS, tc, blocks);
   const leaf = tc.blockLen[0] === n && tc.code[(n - 1) << 1] === Op.RET && compiledUpTo(tc, 0, n) === n - 1 ? blocks[0] : undefined;
-  return { blocks, spDelta, leaf };
+  return { blocks, spDelta, leaf, scratch: leaf === undefined ? [] : new Array<unknown>(tc.localCount) };
 }
 
 /** The first offset of the block `[head, end)` the compiler leaves to the interpreter (`end`: none). */

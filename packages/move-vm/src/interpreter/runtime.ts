@@ -32,9 +32,8 @@ export function defaultJitThreshold(): number {
   return Number.isNaN(n) || n < 0 ? DEFAULT_JIT_THRESHOLD : n;
 }
 
-/** The interpreter's reusable state: operand stack, frames, spare locals arrays by length. */
+/** The interpreter's reusable state: frame records and spare locals arrays by length. */
 export interface Machine {
-  readonly stack: unknown[];
   readonly frames: Frame[];
   readonly spare: unknown[][][];
 }
@@ -141,11 +140,9 @@ export class Runtime {
   /** Interpreter state kept between top-level calls (see `interpreter.ts`); several when calls nest. */
   readonly machines: Machine[] = [];
 
-  /** Keep `m` for the next call: its stack is cleared, unless it grew large (then it is dropped). */
+  /** Keep `m` for the next call (a few at most: calls nest only through natives). */
   release(m: Machine): void {
-    if (m.stack.length > 256 || this.machines.length >= 4) return;
-    m.stack.fill(undefined);
-    this.machines.push(m);
+    if (this.machines.length < 4) this.machines.push(m);
   }
 
   constructor(types: TypeTable, codec: BcsCodec, gas: GasSchedule, stdlibCosts: StdlibNativeCosts = PROTOCOL_135_STDLIB_COSTS, jitThreshold = defaultJitThreshold()) {
