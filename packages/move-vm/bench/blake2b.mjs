@@ -4,20 +4,9 @@
 // Run after `pnpm build`: `node packages/move-vm/bench/blake2b.mjs`.
 import { blake2b } from '@noble/hashes/blake2.js';
 import { blake2b256Of } from '../dist/index.js';
+import { medianTime } from './timing.mjs';
 
-/** Median time of `fn` over the runs of `minMs` (after a warm-up): robust to a busy machine. */
-function time(fn, minMs = 500) {
-  for (let i = 0; i < 20; i++) fn();
-  const runs = [];
-  const start = performance.now();
-  while (performance.now() - start < minMs || runs.length < 5) {
-    const t = performance.now();
-    fn();
-    runs.push(performance.now() - t);
-  }
-  runs.sort((a, b) => a - b);
-  return runs[runs.length >> 1];
-}
+const time = (fn) => medianTime(fn, 500, 20);
 
 for (const [label, size, batch] of [
   ['object digest', 200, 2000],

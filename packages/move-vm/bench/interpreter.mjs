@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { loadBundleFile, packageFromBytes } from '@smi/bytecode';
 import { compileMovePackage } from '@smi/bytecode/build';
 import { MoveVM } from '../dist/index.js';
+import { medianTime } from './timing.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..', process.env.SMI_FIXTURES ?? '../shared');
@@ -98,19 +99,7 @@ const metered = MoveVM.create({ packages: [...framework, benchPkg] });
 const interpreted = MoveVM.create({ packages: [...framework, benchPkg], jitThreshold: Infinity });
 const arg = (n) => [{ $kind: 'Value', value: n }];
 
-/** Median time of `fn` over the runs of `minMs` (after one warm-up run): robust to a busy machine. */
-function time(fn, minMs = 1000) {
-  fn();
-  const runs = [];
-  const start = performance.now();
-  while (performance.now() - start < minMs || runs.length < 5) {
-    const t = performance.now();
-    fn();
-    runs.push(performance.now() - t);
-  }
-  runs.sort((a, b) => a - b);
-  return runs[runs.length >> 1];
-}
+const time = (fn) => medianTime(fn);
 
 for (const name of (process.env.SMI_BENCH_ONLY ?? 'arith,vec_sum,structs,generic_calls').split(',')) {
   const target = `0x0::loops::${name}`;

@@ -18,7 +18,8 @@ const IV = [
   0x510e527fade682d1n, 0x9b05688c2b3e6c1fn, 0x1f83d9abfb41bd6bn, 0x5be0cd19137e2179n,
 ];
 
-const SIGMA = [
+/** BLAKE2b's message schedule (rounds 10 and 11 repeat rows 0 and 1). */
+export const BLAKE2B_SIGMA: readonly (readonly number[])[] = [
   [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
   [14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3],
   [11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4],
@@ -155,7 +156,7 @@ function hashBody(): number[] {
     }
   };
   for (let r = 0; r < 12; r++) {
-    const s = SIGMA[r % 10];
+    const s = BLAKE2B_SIGMA[r % 10];
     g(0, 4, 8, 12, s[0], s[1]);
     g(1, 5, 9, 13, s[2], s[3]);
     g(2, 6, 10, 14, s[4], s[5]);
