@@ -128,6 +128,7 @@ export {
   ControlFlowGraph,
   analyzeFunction,
   abilitiesOf,
+  instructionEffect,
 } from './verifier/index.js';
 export type {
   VerifyOptions,

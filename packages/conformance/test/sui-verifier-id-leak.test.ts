@@ -31,6 +31,29 @@ const leak = (fn: string): Outcome => ({
     'For tests, it can also come from `sui::test_scenario::new_object`',
 });
 
+/** `id_leak/direct_leak_through_call`: an unpacked UID passed on by itself (also the second half of `indirect_leak_through_call`). */
+const PASS_UNPACKED_UID = `mvir 0x0::m {
+    import 0x2::object;
+
+    public struct Foo has key {
+        id: object::UID,
+    }
+
+    fun transfer(id: object::UID) {
+        label l0:
+        abort 0;
+    }
+
+    fun foo(f: Self::Foo, v: &mut vector<object::UID>) {
+        let id: object::UID;
+        label l0:
+        Foo { id } = move(f);
+        Self::transfer(move(id));
+        return;
+    }
+
+}`;
+
 describeWithFixtures('id_leak_verifier on Publish (upstream sui-verifier-transactional-tests/id_leak)', ['fixtures', 'framework'], () => {
   let env: SimulationEnvironment;
   const deps = (address: string, name: string): CompiledModule | undefined =>
@@ -73,27 +96,7 @@ describeWithFixtures('id_leak_verifier on Publish (upstream sui-verifier-transac
 
   it('id_leak/direct_leak_through_call: an unpacked UID passed to a function is fine (nothing is packed with it)', () => {
     expect(
-      publish(`mvir 0x0::m {
-    import 0x2::object;
-
-    public struct Foo has key {
-        id: object::UID,
-    }
-
-    fun transfer(id: object::UID) {
-        label l0:
-        abort 0;
-    }
-
-    fun foo(f: Self::Foo, v: &mut vector<object::UID>) {
-        let id: object::UID;
-        label l0:
-        Foo { id } = move(f);
-        Self::transfer(move(id));
-        return;
-    }
-
-}`),
+      publish(PASS_UNPACKED_UID),
     ).toEqual({ kind: 'Success' });
   });
 
@@ -122,27 +125,7 @@ describeWithFixtures('id_leak_verifier on Publish (upstream sui-verifier-transac
 }`),
     ).toEqual(leak('m::foo'));
     expect(
-      publish(`mvir 0x0::m {
-    import 0x2::object;
-
-    public struct Foo has key {
-        id: object::UID,
-    }
-
-    fun transfer(id: object::UID) {
-        label l0:
-        abort 0;
-    }
-
-    fun foo(f: Self::Foo, v: &mut vector<object::UID>) {
-        let id: object::UID;
-        label l0:
-        Foo { id } = move(f);
-        Self::transfer(move(id));
-        return;
-    }
-
-}`),
+      publish(PASS_UNPACKED_UID),
     ).toEqual({ kind: 'Success' });
   });
 

@@ -45,6 +45,7 @@ export type {
 } from './errors.js';
 export { SUI_MAINNET_VERIFIER_LIMITS, MOVE_DEFAULT_VERIFIER_LIMITS } from './limits.js';
 export { tokenKey as signatureTokenKey } from './duplication.js';
+export { instructionEffect } from './stack-usage.js';
 export type { VerifierLimits } from './limits.js';
 
 /** Options of {@link verifyModule}. */

@@ -110,6 +110,8 @@ const BINARY_MESSAGE: Readonly<Record<number, string>> = {
 interface BlockSource {
   readonly body: string;
   readonly spDelta: number;
+  /** The first offset left to the interpreter. */
+  readonly stop: number;
 }
 
 /**
@@ -121,23 +123,24 @@ export function compileBlocks(tc: TranslatedCode): JitCode | null {
   const n = tc.blockLen.length;
   const spDelta = new Int32Array(n);
   const parts: string[] = [];
-  const heads: number[] = [];
+  // A one-block function compiled up to its `Ret` (its last instruction) can run without a frame.
+  let isLeaf = false;
   for (let head = 0; head < n; head += tc.blockLen[head]) {
     const src = blockSource(tc, head, head + tc.blockLen[head]);
     if (src === undefined) continue;
     spDelta[head] = src.spDelta;
-    heads.push(head);
+    if (head === 0) isLeaf = tc.blockLen[0] === n && src.stop === n - 1 && tc.code[(n - 1) << 1] === Op.RET;
     parts.push(`B[${head}] = function b${head}(stack, sp, locals, inst, rt, limits) {\n let p = ${head};\n try {\n${src.body}\n } catch (e) { throw new D.JitFault(e, p); }\n};`);
   }
   const blocks: (CompiledBlock | undefined)[] = new Array<CompiledBlock | undefined>(n);
-  if (heads.length === 0) return { blocks, spDelta, leaf: undefined, scratch: [] };
+  if (parts.length === 0) return { blocks, spDelta, leaf: undefined, scratch: [] };
   const factory = new Function('D', 'T', 'B', `'use strict';\n${parts.join('\n')}\nreturn B;`) as (
     d: typeof DEPS,
     t: TranslatedCode,
     b: (CompiledBlock | undefined)[],
   ) => (CompiledBlock | undefined)[];
   factory(DEPS, tc, blocks);
-  const leaf = tc.blockLen[0] === n && tc.code[(n - 1) << 1] === Op.RET && compiledUpTo(tc, 0, n) === n - 1 ? blocks[0] : undefined;
+  const leaf = isLeaf ? blocks[0] : undefined;
   return { blocks, spDelta, leaf, scratch: leaf === undefined ? [] : new Array<unknown>(tc.localCount) };
 }
 
@@ -169,7 +172,7 @@ function blockSource(tc: TranslatedCode, head: number, end: number): BlockSource
   let terminated = false;
   for (let pc = head; pc < stop && !terminated; pc++) terminated = g.instruction(pc);
   if (!terminated) g.exit(`${stop}`);
-  return { body: g.lines.join('\n'), spDelta: g.virtual.length - g.below };
+  return { body: g.lines.join('\n'), spDelta: g.virtual.length - g.below, stop };
 }
 
 /** Code generation of one block: a virtual operand stack of JS constant names. */

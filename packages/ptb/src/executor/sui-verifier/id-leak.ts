@@ -11,7 +11,7 @@
  * are skipped. Upstream's meter only matters for the metered (signing) path, not execution.
  */
 import type { Bytecode, CompiledModule, FunctionHandle, StructDefinition } from '@smi/bytecode';
-import { Ability, analyzeFunction, type AbstractDomain, ControlFlowGraph } from '@smi/bytecode';
+import { Ability, analyzeFunction, type AbstractDomain, ControlFlowGraph, instructionEffect } from '@smi/bytecode';
 import type { ExecutionFailure } from '../errors.js';
 
 import { addressDisplay, BRIDGE_ADDRESS, selfAddress, selfName, SUI_ADDRESS, SUI_SYSTEM_ADDRESS, verificationFailure } from './common.js';
@@ -161,39 +161,9 @@ class IdLeakAnalysis implements AbstractDomain<Uint8Array> {
     this.stack.push(OTHER);
   }
 
-  private unpack(fields: number): void {
-    this.pop();
-    this.pushn(fields, OTHER);
-  }
-
-  private variantFields(enumDef: number, variant: number): number {
-    return this.m.enumDefs[enumDef].variants[variant].fields.length;
-  }
-
   private step(state: Uint8Array, ins: Bytecode): void {
     const m = this.m;
     switch (ins.$kind) {
-      case 'Pop':
-      case 'BrTrue':
-      case 'BrFalse':
-      case 'Abort':
-      case 'VariantSwitch':
-        this.pop();
-        return;
-      case 'CopyLoc': // a UID cannot be copied
-      case 'MutBorrowLoc': // references are never a UID
-      case 'ImmBorrowLoc':
-      case 'LdTrue': // constants are never a UID
-      case 'LdFalse':
-      case 'LdU8':
-      case 'LdU16':
-      case 'LdU32':
-      case 'LdU64':
-      case 'LdU128':
-      case 'LdU256':
-      case 'LdConst':
-        this.stack.push(OTHER);
-        return;
       case 'MoveLoc': {
         const value = state[ins.index];
         if (value === undefined || value === ABSENT) throw unreachable(`move of unavailable local ${ins.index}`);
@@ -204,71 +174,11 @@ class IdLeakAnalysis implements AbstractDomain<Uint8Array> {
       case 'StLoc':
         state[ins.index] = this.pop();
         return;
-      // Unary operators, reads and freezes: never a UID (UID has no copy).
-      case 'FreezeRef':
-      case 'ReadRef':
-      case 'CastU8':
-      case 'CastU16':
-      case 'CastU32':
-      case 'CastU64':
-      case 'CastU128':
-      case 'CastU256':
-      case 'Not':
-      case 'VecLen':
-      case 'VecPopBack':
-      case 'MutBorrowField':
-      case 'MutBorrowFieldGeneric':
-      case 'ImmBorrowField':
-      case 'ImmBorrowFieldGeneric':
-        this.pop();
-        this.stack.push(OTHER);
-        return;
-      case 'Branch':
-      case 'Nop':
-        return;
-      // Binary operators and vector borrows: never a UID.
-      case 'Eq':
-      case 'Neq':
-      case 'Add':
-      case 'Sub':
-      case 'Mul':
-      case 'Mod':
-      case 'Div':
-      case 'BitOr':
-      case 'BitAnd':
-      case 'Xor':
-      case 'Shl':
-      case 'Shr':
-      case 'Or':
-      case 'And':
-      case 'Lt':
-      case 'Gt':
-      case 'Le':
-      case 'Ge':
-      case 'VecImmBorrow':
-      case 'VecMutBorrow':
-        this.pop();
-        this.pop();
-        this.stack.push(OTHER);
-        return;
-      case 'WriteRef':
-      case 'VecPushBack':
-        this.pop();
-        this.pop();
-        return;
-      case 'VecSwap':
-        this.pop();
-        this.pop();
-        this.pop();
-        return;
       case 'Call':
         this.call(m.functionHandles[ins.index]);
         return;
       case 'CallGeneric':
         this.call(m.functionHandles[m.functionInstantiations[ins.index].handle]);
-        return;
-      case 'Ret':
-        this.popn(this.returns);
         return;
       case 'Pack':
         this.pack(m.structDefs[ins.index]);
@@ -276,46 +186,6 @@ class IdLeakAnalysis implements AbstractDomain<Uint8Array> {
       case 'PackGeneric':
         this.pack(m.structDefs[m.structDefInstantiations[ins.index].def]);
         return;
-      case 'Unpack':
-        this.unpack(numFields(m.structDefs[ins.index]));
-        return;
-      case 'UnpackGeneric':
-        this.unpack(numFields(m.structDefs[m.structDefInstantiations[ins.index].def]));
-        return;
-      case 'VecPack':
-        this.popn(Number(ins.count));
-        this.stack.push(OTHER);
-        return;
-      case 'VecUnpack':
-        this.pop();
-        this.pushn(Number(ins.count), OTHER);
-        return;
-      case 'PackVariant': {
-        const h = m.variantHandles[ins.index];
-        this.popn(this.variantFields(h.enumDef, h.variant));
-        this.stack.push(OTHER);
-        return;
-      }
-      case 'PackVariantGeneric': {
-        const h = m.variantInstantiationHandles[ins.index];
-        this.popn(this.variantFields(m.enumDefInstantiations[h.enumDef].def, h.variant));
-        this.stack.push(OTHER);
-        return;
-      }
-      case 'UnpackVariant':
-      case 'UnpackVariantImmRef':
-      case 'UnpackVariantMutRef': {
-        const h = m.variantHandles[ins.index];
-        this.unpack(this.variantFields(h.enumDef, h.variant));
-        return;
-      }
-      case 'UnpackVariantGeneric':
-      case 'UnpackVariantGenericImmRef':
-      case 'UnpackVariantGenericMutRef': {
-        const h = m.variantInstantiationHandles[ins.index];
-        this.unpack(this.variantFields(m.enumDefInstantiations[h.enumDef].def, h.variant));
-        return;
-      }
       case 'MoveFromDeprecated':
       case 'MoveFromGenericDeprecated':
       case 'MoveToDeprecated':
@@ -328,8 +198,11 @@ class IdLeakAnalysis implements AbstractDomain<Uint8Array> {
       case 'ExistsGenericDeprecated':
         throw unreachable('Should have been checked by global_storage_access_verifier.');
       default: {
-        const kind: never = ins;
-        throw unreachable(`unknown instruction ${JSON.stringify(kind)}`);
+        // Everything else pops its operands and pushes values that are never a fresh UID:
+        // constants, copies (a UID has no copy), references, operators, unpacked fields.
+        const [pops, pushes] = instructionEffect(m, ins, this.returns);
+        this.popn(pops);
+        this.pushn(pushes, OTHER);
       }
     }
   }
