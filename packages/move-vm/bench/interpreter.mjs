@@ -80,6 +80,12 @@ const js = {
   },
 };
 
+const names = (process.env.SMI_BENCH_ONLY ?? 'arith,vec_sum,structs,generic_calls').split(',');
+const unknown = names.filter((n) => !(n in js));
+if (unknown.length > 0) {
+  console.error(`bench: unknown workload ${unknown.join(', ')} in SMI_BENCH_ONLY (known: ${Object.keys(js).join(', ')})`);
+  process.exit(2);
+}
 const t0 = performance.now();
 const framework = readdirSync(fwDir).sort().map((f) => loadBundleFile(path.join(fwDir, f)));
 const vm0 = MoveVM.create({ packages: framework });
@@ -102,7 +108,7 @@ const arg = (n) => [{ $kind: 'Value', value: n }];
 const time = (fn) => medianTime(fn);
 
 const rows = [];
-for (const name of (process.env.SMI_BENCH_ONLY ?? 'arith,vec_sum,structs,generic_calls').split(',')) {
+for (const name of names) {
   const target = `0x0::loops::${name}`;
   // The VM counts the instructions it runs in the meter passed to a call.
   const meter = { instructions: 0 };
