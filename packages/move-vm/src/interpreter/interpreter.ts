@@ -19,6 +19,7 @@ import { dynamicSize, sum } from '../gas/code-costs.js';
 import { chargeInlinedVectorNative } from './vector-native-gas.js';
 import { packVariant, unpackVariant, vecDestroyEmpty, vecPack, vecSwap, vecUnpack } from './containers.js';
 import { compileBlocks, JitFault, NO_JIT } from './jit.js';
+import { newRegisters, takeFault } from './compiled-run.js';
 import {
   callNativeDirect,
   checkPackDepth,
@@ -54,7 +55,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   // Caller frames (`frames[0..depth)` live) and locals arrays of returned frames by length, kept
   // by the runtime between calls; the operand stack is fresh (small, grown by writes past its end:
   // one kept across calls lives in the old generation, where every store pays a write barrier).
-  const machine: Machine = rt.machines.pop() ?? { frames: [], spare: [] };
+  const machine: Machine = rt.machines.pop() ?? { frames: [], spare: [], regs: newRegisters() };
   const { frames, spare } = machine;
   const stack: unknown[] = new Array<unknown>(INITIAL_STACK).fill(undefined);
   let [sp, depth] = [0, 0];
@@ -95,22 +96,36 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         const inc = costs.blockIncr[pc];
         const cost = costs.blockCost[pc] + len * extra + inc * sizeExtra;
         if (fits && instr + len <= tierNext && size + inc <= sizeNext && gasLeft >= cost) {
-          gasLeft -= cost;
-          instr += len;
-          size += inc;
           slow = false;
           code = tc.fastCode;
-          blockEnd = pc + len;
           const jit = tc.jit;
-          if (jit !== null) {
-            const compiled = jit.blocks[pc];
-            if (compiled !== undefined) {
-              const head = pc;
-              pc = compiled(stack, sp, locals, inst, rt, limits);
-              sp += jit.spDelta[head];
-              continue;
+          if (jit !== null && jit.run !== undefined) {
+            // The compiled tier charges this block and runs it, and the ones after it while it can.
+            const R = machine.regs;
+            R.pc = pc;
+            R.sp = sp;
+            R.gasLeft = gasLeft;
+            R.instr = instr;
+            R.size = size;
+            jit.run(R, stack, locals, inst, rt, state, extra, tierNext, sizeExtra, sizeNext, depth < maxDepth);
+            pc = R.pc;
+            sp = R.sp;
+            gasLeft = R.gasLeft;
+            instr = R.instr;
+            size = R.size;
+            blockEnd = R.blockEnd;
+            if (R.fault !== undefined) {
+              if (R.faultIn !== undefined) [inst, costs] = [R.faultIn, R.faultIn.costs]; // raised in a frameless callee
+              throw takeFault(R);
             }
-          } else if (++tc.heat >= jitAt) tc.jit = compileBlocks(tc) ?? NO_JIT;
+            if (blockEnd === 0) continue; // at a block head
+          } else {
+            gasLeft -= cost;
+            instr += len;
+            size += inc;
+            blockEnd = pc + len;
+            if (jit === null && ++tc.heat >= jitAt) tc.jit = compileBlocks(tc) ?? NO_JIT;
+          }
         } else {
           slow = true;
           code = tc.slowCode;
@@ -255,30 +270,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           const n = callee.paramCount;
           gasLeft -= gas.callBase + gas.callPerArg * n;
           if (gasLeft < 0) throw new VmError('OUT_OF_GAS', 'gas budget exhausted');
-          const cj = ctc.jit;
-          if (cj !== null && cj.leaf !== undefined && tracer === null) {
-            // A compiled one-block callee runs without a frame, charged as its block would be,
-            // on its own scratch locals (it calls nothing, so nothing else runs meanwhile).
-            const cc = callee.costs;
-            const len = ctc.blockLen[0];
-            const inc = cc.blockIncr[0];
-            const cost = cc.blockCost[0] + len * extra + inc * sizeExtra;
-            if (sp - n + ctc.maxStack <= maxStack && instr + len <= tierNext && size + inc <= sizeNext && gasLeft >= cost) {
-              [gasLeft, instr, size] = [gasLeft - cost, instr + len, size + inc];
-              const nl = cj.scratch;
-              sp -= n;
-              for (let i = 0; i < n; i++) nl[i] = stack[sp + i];
-              if (callee.fn.module !== lastModule) state.touched.add((lastModule = callee.fn.module).id);
-              try {
-                cj.leaf(stack, sp, nl, callee, rt, limits); // returns at the `Ret`, whose results are on top
-              } catch (err) {
-                [inst, tc, costs, locals, slow, blockEnd] = [callee, ctc, cc, nl, false, len]; // located in the callee, its block's rest refunded
-                throw err;
-              }
-              sp += cj.spDelta[0];
-              break;
-            }
-          }
           const lc = ctc.localCount;
           const free = spare[lc];
           let nl: unknown[];

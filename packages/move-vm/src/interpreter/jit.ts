@@ -6,9 +6,10 @@
  * call, a return, an instruction charged by a value's size) becomes one JS function. Operand
  * stack slots inside the block are JS constants; only the values the block leaves on the
  * stack (or takes from below it) touch the interpreter's stack array, and the block's net
- * stack effect is static. The interpreter charges the block's gas at its head exactly as in
- * fast mode, calls the compiled prefix, and carries on from the offset it returns: a branch
- * target, or the first instruction it did not compile.
+ * stack effect is static. `compiled-run.ts` runs them: it charges each block's gas at its head
+ * exactly as in fast mode, calls the compiled prefix, and carries on from the offset it
+ * returns (a block head, or the first instruction not compiled, which the interpreter does
+ * unless it is a call to a compiled one-block function: that one runs without a frame).
  *
  * Each instruction does what the interpreter's `switch` does for it, with the same helpers,
  * so results and errors are the same; an error is wrapped in a {@link JitFault} carrying the
@@ -26,25 +27,28 @@ import { checkPackDepth, indexOf, vecOpError, vectorError } from './helpers.js';
 import type { FunctionInstance } from './instance.js';
 import { DYN, HEAD, Op } from './ops.js';
 import type { ExecutionLimits, Runtime } from './runtime.js';
+import { type CompiledRun, runCase, runSource } from './compiled-run.js';
 
-/** A compiled block prefix: runs it and returns the offset to continue at. */
-export type CompiledBlock = (stack: unknown[], sp: number, locals: unknown[], inst: FunctionInstance, rt: Runtime, limits: ExecutionLimits) => number;
+/** A compiled one-block function, run without a frame: it leaves its results on the stack. */
+export type CompiledLeaf = (stack: unknown[], sp: number, locals: unknown[], inst: FunctionInstance, rt: Runtime, limits: ExecutionLimits) => void;
 
-/** The compiled blocks of a function, by head offset, with each one's net operand-stack effect. */
+/** The compiled blocks of a function (see `compiled-run.ts`). */
 export interface JitCode {
-  readonly blocks: readonly (CompiledBlock | undefined)[];
-  readonly spDelta: Int32Array;
+  /** Runs the function's blocks from the block head `R.pc`, as far as it can. */
+  readonly run: CompiledRun | undefined;
   /**
-   * Set when the function is one block ending in its only `Ret`, compiled up to it: the
-   * interpreter may run such a callee without a frame (it returns the `Ret`'s offset).
+   * Set when the function is one block ending in its only `Ret`, compiled up to it: such a
+   * callee runs without a frame (its results left on the stack).
    */
-  readonly leaf: CompiledBlock | undefined;
+  readonly leaf: CompiledLeaf | undefined;
+  /** The net operand-stack effect of {@link leaf}. */
+  readonly leafDelta: number;
   /** Locals a frameless run of {@link leaf} uses (never two at once: a leaf calls nothing). */
   readonly scratch: unknown[];
 }
 
 /** What a function whose blocks cannot be compiled gets (never compiled again). */
-export const NO_JIT: JitCode = { blocks: [], spDelta: new Int32Array(0), leaf: undefined, scratch: [] };
+export const NO_JIT: JitCode = { run: undefined, leaf: undefined, leafDelta: 0, scratch: [] };
 
 /** An error raised inside a compiled block, with the offset of the instruction that raised it. */
 export class JitFault {
@@ -106,42 +110,29 @@ const BINARY_MESSAGE: Readonly<Record<number, string>> = {
   [Op.SUB_B]: 'Subtraction underflow',
 };
 
-/** Generated source of one block prefix, or `undefined` when fewer than two instructions compile. */
-interface BlockSource {
-  readonly body: string;
-  readonly spDelta: number;
-  /** The first offset left to the interpreter. */
-  readonly stop: number;
-}
-
 /**
  * Compile the blocks of `tc`; `null` when code generation is not available.
- * @throws never: a block the compiler cannot handle is simply left to the interpreter.
+ * @throws never: what the compiler cannot handle is left to the interpreter.
  */
 export function compileBlocks(tc: TranslatedCode): JitCode | null {
   if (!canGenerate()) return null;
   const n = tc.blockLen.length;
-  const spDelta = new Int32Array(n);
-  const parts: string[] = [];
-  // A one-block function compiled up to its `Ret` (its last instruction) can run without a frame.
-  let isLeaf = false;
+  const cases: string[] = [];
+  let leaf: BlockGen | undefined;
   for (let head = 0; head < n; head += tc.blockLen[head]) {
-    const src = blockSource(tc, head, head + tc.blockLen[head]);
-    if (src === undefined) continue;
-    spDelta[head] = src.spDelta;
-    if (head === 0) isLeaf = tc.blockLen[0] === n && src.stop === n - 1 && tc.code[(n - 1) << 1] === Op.RET;
-    parts.push(`B[${head}] = function b${head}(stack, sp, locals, inst, rt, limits) {\n let p = ${head};\n try {\n${src.body}\n } catch (e) { throw new D.JitFault(e, p); }\n};`);
+    const end = head + tc.blockLen[head];
+    const stop = compiledUpTo(tc, head, end);
+    cases.push(runCase(tc, head, end, stop, blockCode(tc, head, end, stop, true).lines));
+    // A one-block function compiled up to its `Ret` (its last instruction) can run without a frame.
+    if (head === 0 && end === n && stop === n - 1 && tc.code[stop << 1] === Op.RET) leaf = blockCode(tc, 0, n, stop, false);
   }
-  const blocks: (CompiledBlock | undefined)[] = new Array<CompiledBlock | undefined>(n);
-  if (parts.length === 0) return { blocks, spDelta, leaf: undefined, scratch: [] };
-  const factory = new Function('D', 'T', 'B', `'use strict';\n${parts.join('\n')}\nreturn B;`) as (
+  const leafSource = leaf === undefined ? 'undefined' : `function leaf(stack, sp, locals, inst, rt, limits) {\n let p = 0;\n try {\n${leaf.lines.join('\n')}\n } catch (e) { throw new D.JitFault(e, p); }\n}`;
+  const made = new Function('D', 'T', `'use strict';\nreturn { run: ${runSource(cases)},\n leaf: ${leafSource} };`) as (
     d: typeof DEPS,
     t: TranslatedCode,
-    b: (CompiledBlock | undefined)[],
-  ) => (CompiledBlock | undefined)[];
-  factory(DEPS, tc, blocks);
-  const leaf = isLeaf ? blocks[0] : undefined;
-  return { blocks, spDelta, leaf, scratch: leaf === undefined ? [] : new Array<unknown>(tc.localCount) };
+  ) => { run: CompiledRun; leaf: CompiledLeaf | undefined };
+  const { run, leaf: leafFn } = made(DEPS, tc);
+  return { run, leaf: leafFn, leafDelta: leaf === undefined ? 0 : leaf.delta(), scratch: leaf === undefined ? [] : new Array<unknown>(tc.localCount) };
 }
 
 /** The first offset of the block `[head, end)` the compiler leaves to the interpreter (`end`: none). */
@@ -164,15 +155,13 @@ function compilable(op: number): boolean {
   }
 }
 
-function blockSource(tc: TranslatedCode, head: number, end: number): BlockSource | undefined {
-  const stop = compiledUpTo(tc, head, end);
-  // One instruction gains nothing over a dispatch, except before a one-block function's `Ret`.
-  if (stop - head < (head === 0 && stop === end - 1 && tc.code[stop << 1] === Op.RET ? 1 : 2)) return undefined;
-  const g = new BlockGen(tc);
+/** Code of the block `[head, end)` compiled up to `stop`, in a run function or (`inRun` false) a leaf. */
+function blockCode(tc: TranslatedCode, head: number, end: number, stop: number, inRun: boolean): BlockGen {
+  const g = new BlockGen(tc, inRun);
   let terminated = false;
   for (let pc = head; pc < stop && !terminated; pc++) terminated = g.instruction(pc);
-  if (!terminated) g.exit(`${stop}`);
-  return { body: g.lines.join('\n'), spDelta: g.virtual.length - g.below, stop };
+  if (!terminated) g.exit(`${stop}`, stop === end);
+  return g;
 }
 
 /** Code generation of one block: a virtual operand stack of JS constant names. */
@@ -182,9 +171,16 @@ class BlockGen {
   below = 0;
   private next = 0;
   private readonly tc: TranslatedCode;
+  private readonly inRun: boolean;
 
-  constructor(tc: TranslatedCode) {
+  constructor(tc: TranslatedCode, inRun: boolean) {
     this.tc = tc;
+    this.inRun = inRun;
+  }
+
+  /** The net operand-stack effect so far. */
+  delta(): number {
+    return this.virtual.length - this.below;
   }
 
   private emit(line: string): void {
@@ -212,10 +208,16 @@ class BlockGen {
     return name;
   }
 
-  /** Write what the block leaves on the stack, then leave with `target` (an expression). */
-  exit(target: string): void {
+  /**
+   * Write what the block leaves on the stack, then go on at `target` (an expression): the
+   * block head it evaluates to, or (`atHead` false) the instruction the interpreter does next,
+   * which the run function follows with a frameless call or a stop (see `runCase`).
+   */
+  exit(target: string, atHead = true): void {
     for (let i = 0; i < this.virtual.length; i++) this.emit(`stack[sp - ${this.below} + ${i}] = ${this.virtual[i]};`);
-    this.emit(`return ${target};`);
+    if (!this.inRun) this.emit('return;');
+    else if (atHead) this.emit(`sp += ${this.delta()}; pc = ${target}; end = 0; continue run;`);
+    else this.emit(`sp += ${this.delta()}; pc = ${target};`);
   }
 
   /** Emit instruction `pc`; `true` when it ends the block (a branch or an abort). */

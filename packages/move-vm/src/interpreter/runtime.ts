@@ -17,6 +17,7 @@ import { Op } from './ops.js';
 import type { TranslatedCode } from '../loader/translated.js';
 import type { Tracer } from './tracer.js';
 import type { Frame } from './helpers.js';
+import type { Registers } from './compiled-run.js';
 
 /** Default of {@link Runtime.jitThreshold}: a function is compiled once its blocks ran this often. */
 export const DEFAULT_JIT_THRESHOLD = 256;
@@ -36,6 +37,8 @@ export function defaultJitThreshold(): number {
 export interface Machine {
   readonly frames: Frame[];
   readonly spare: unknown[][][];
+  /** Registers handed to the compiled tier (`compiled-run.ts`). */
+  readonly regs: Registers;
 }
 
 /** Runtime limits enforced while executing. */
