@@ -8,6 +8,7 @@
 import { BinaryReader, U32_MAX } from './binary-reader.js';
 import { checkBounds } from './check-bounds.js';
 import { BytecodeError } from './errors.js';
+import { addressFromBytes } from './module-access.js';
 import type {
   CompiledModule,
   Constant,
@@ -56,7 +57,6 @@ interface TableHeader {
   count: number;
 }
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 const ENUM_TABLES = new Set<number>([
   TableKind.ENUM_DEFS,
@@ -396,11 +396,7 @@ function readAddresses(ctx: TableContext, t: TableHeader, out: string[]): void {
     throw new BytecodeError('MALFORMED', 'Bad Address Identifier pool size', { offset: ctx.dataOffset + t.offset });
   }
   const bytes = ctx.bytes;
-  for (let p = ctx.dataOffset + t.offset, end = p + t.count; p < end; p += 32) {
-    let s = '0x';
-    for (let i = 0; i < 32; i++) s += HEX[bytes[p + i]];
-    out.push(s);
-  }
+  for (let p = ctx.dataOffset + t.offset, end = p + t.count; p < end; p += 32) out.push(addressFromBytes(bytes, p));
 }
 
 function readFields(r: BinaryReader): FieldDefinition[] {

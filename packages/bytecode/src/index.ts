@@ -18,6 +18,7 @@ export {
   isSimpleKind,
 } from './opcodes.js';
 export {
+  addressFromBytes,
   canonicalAddress,
   shortAddress,
   selfHandle,

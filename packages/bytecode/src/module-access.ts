@@ -34,6 +34,29 @@ function isCanonicalAddress(a: string): boolean {
   return true;
 }
 
+/** Character codes of the two hex digits of each byte value, and the `0x` + 64 digits being built. */
+const HEX_CODES = new Uint16Array(512);
+for (let i = 0; i < 256; i++) {
+  const h = i.toString(16).padStart(2, '0');
+  HEX_CODES[2 * i] = h.charCodeAt(0);
+  HEX_CODES[2 * i + 1] = h.charCodeAt(1);
+}
+const ADDRESS_CODES: number[] = [48, 120, ...new Array<number>(64).fill(48)];
+
+/**
+ * The canonical address (`0x` + 64 lowercase hex digits) of the 32 bytes at `at` in `bytes`.
+ * Built as one flat string (appending digit pairs makes a rope of 32 strings, flattened again
+ * by the first lookup that hashes it).
+ */
+export function addressFromBytes(bytes: Uint8Array, at = 0): string {
+  for (let i = 0; i < 32; i++) {
+    const b = bytes[at + i] << 1;
+    ADDRESS_CODES[2 + 2 * i] = HEX_CODES[b];
+    ADDRESS_CODES[3 + 2 * i] = HEX_CODES[b + 1];
+  }
+  return String.fromCharCode.apply(null, ADDRESS_CODES);
+}
+
 /** Shortest form of an address: `0x` + hex without leading zeros (`0x2`). */
 export function shortAddress(address: string): string {
   const hex = canonicalAddress(address).slice(2).replace(/^0+/, '');

@@ -464,7 +464,15 @@ export class MoveVM {
 
 /** The strings of `set`, sorted (a call touches one to a few modules: no sort for one). */
 function sortedList(set: ReadonlySet<string>): string[] {
+  // Insertion sort: a call touches a few modules, and `Array.prototype.sort` allocates a work area per call.
   const out: string[] = [];
-  for (const m of set) out.push(m);
-  return out.length > 1 ? out.sort() : out;
+  for (const m of set) {
+    let i = out.length;
+    while (i > 0 && out[i - 1] > m) {
+      out[i] = out[i - 1];
+      i--;
+    }
+    out[i] = m;
+  }
+  return out;
 }

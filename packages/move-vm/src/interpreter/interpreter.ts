@@ -37,7 +37,7 @@ import {
 } from './helpers.js';
 
 /** Operand stack slots allocated per call before it grows. */
-const INITIAL_STACK = 64;
+const INITIAL_STACK = 16;
 
 /**
  * Run `entry` with `args` (already on no stack) and return its return values.

@@ -2,12 +2,12 @@
  * BCS encoding and decoding of runtime values by their runtime type (what
  * `0x1::bcs::to_bytes` produces, and how constants, arguments and return values travel).
  */
+import { addressFromBytes } from '@smi/bytecode';
 import { VmError } from '../errors.js';
 import { type DatatypeInfo, type Type, TypeKind, type TypeTable } from '../types/runtime-type.js';
 import { VariantValue } from './value.js';
 import { MoveVector, VecKind, type VecKindValue } from './vector.js';
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** Storage kind of a vector whose elements have type `elem`. */
 export function vecKindOf(elem: Type): VecKindValue {
@@ -101,7 +101,7 @@ for (let i = 0; i < 16; i++) {
 }
 
 /** Write the 32 bytes of `a` (`0x` + 64 hex digits) into `out` at `at`; `false` when it is not in that form. */
-function writeAddressBytes(a: string, out: Uint8Array, at: number): boolean {
+export function writeAddressBytes(a: string, out: Uint8Array, at: number): boolean {
   if (a.length !== 66) return false;
   for (let i = 0; i < 32; i++) {
     const c1 = a.charCodeAt(2 + 2 * i);
@@ -260,8 +260,7 @@ function decode(r: Reader, t: Type, depth: number): unknown {
     case TypeKind.Address:
     case TypeKind.Signer: {
       need(r, 32);
-      let s = '0x';
-      for (let i = 0; i < 32; i++) s += HEX[r.bytes[r.pos + i]];
+      const s = addressFromBytes(r.bytes, r.pos);
       r.pos += 32;
       return s;
     }

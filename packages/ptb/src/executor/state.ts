@@ -55,16 +55,25 @@ export interface Slot {
   object?: InputObjectInfo;
   /** `true` once the value was moved out. */
   taken: boolean;
-  /** Pure and `Receiving` inputs: their value at each type they were used at. */
-  typed?: Map<string, unknown[]>;
+  /** Pure and `Receiving` inputs: their value at each type they were used at (the last type first). */
+  typed?: TypedUse;
   /** The last command that used the value, and how (a copyable value's last copy takes it unless also borrowed there). */
   lastUse?: { command: number; copied: boolean; borrowed: boolean };
   /** Entry-argument rule: the value's clique, whether it is a hot potato, and (MakeMoveVec results) whether it holds shared objects taken by value. */
   clique?: number;
-  /** Pure and `Receiving` inputs: one value per type used at, each with its own clique. */
-  views?: Map<string, Slot>;
   heats?: boolean;
   tainted?: boolean;
+}
+
+/**
+ * A pure or `Receiving` input's value at one type, and its view at that type (with its own
+ * clique, for the entry-argument rule). An input is used at one type, rarely more: a list.
+ */
+interface TypedUse {
+  readonly key: string;
+  readonly holder: unknown[];
+  readonly view: Slot;
+  readonly next: TypedUse | undefined;
 }
 
 /** How a command uses an argument. */
@@ -221,22 +230,21 @@ export class ExecutionState {
    * first use (pure bytes read as `t`; a `Receiving<T>` from the object reference), so that
    * the same input may serve several types and a `&mut` use persists for later uses.
    */
-  private typedHolder(s: Slot, t: Type, argIdx: number): unknown[] {
-    s.typed ??= new Map();
+  private typedUse(s: Slot, t: Type, argIdx: number): TypedUse {
     const key = formatType(t);
-    let h = s.typed.get(key);
-    if (h === undefined) {
-      if (s.kind === 'receiving') {
-        const o = s.object as InputObjectInfo;
-        h = [[[o.id], o.version]];
-      } else h = [this.readPure(s, t, argIdx)];
-      s.typed.set(key, h);
-      if (s.holder === null) {
-        s.holder = h;
-        s.type = t;
-      }
+    for (let u = s.typed; u !== undefined; u = u.next) if (u.key === key) return u;
+    let holder: unknown[];
+    if (s.kind === 'receiving') {
+      const o = s.object as InputObjectInfo;
+      holder = [[[o.id], o.version]];
+    } else holder = [this.readPure(s, t, argIdx)];
+    const use: TypedUse = { key, holder, view: { kind: s.kind, holder: null, type: t, taken: false }, next: s.typed };
+    s.typed = use;
+    if (s.holder === null) {
+      s.holder = holder;
+      s.type = t;
     }
-    return h;
+    return use;
   }
 
   private checkType(s: Slot, t: Type, argIdx: number): void {
@@ -258,14 +266,14 @@ export class ExecutionState {
     }
     if (s.kind === 'pure') {
       if (t === null) throw argumentError(argIdx, 'InvalidUsageOfPureArg', 'a pure argument has no type here');
-      const h = this.typedHolder(s, t, argIdx);
-      this.touch(this.view(s, t), argIdx, 'copy');
-      return { value: copyValue(h[0]), type: t };
+      const u = this.typedUse(s, t, argIdx);
+      this.touch(u.view, argIdx, 'copy');
+      return { value: copyValue(u.holder[0]), type: t };
     }
     if (s.kind === 'receiving' && t !== null && isReceivingType(t)) {
-      const h = this.typedHolder(s, t, argIdx);
-      this.touch(this.view(s, t), argIdx, 'move');
-      return { value: h[0], type: t };
+      const u = this.typedUse(s, t, argIdx);
+      this.touch(u.view, argIdx, 'move');
+      return { value: u.holder[0], type: t };
     }
     if (s.kind === 'gas' && command !== 'transfer' && command !== 'send-funds') {
       throw argumentError(argIdx, 'InvalidGasCoinUsage', 'the gas coin can only be taken by value by TransferObjects');
@@ -303,9 +311,9 @@ export class ExecutionState {
     }
     if (s.kind === 'pure' || (s.kind === 'receiving' && t !== null && isReceivingType(t))) {
       if (t === null) throw argumentError(argIdx, 'InvalidUsageOfPureArg', 'a pure argument has no type here');
-      const h = this.typedHolder(s, t, argIdx);
-      this.touch(this.view(s, t), argIdx, mutable ? 'mut-borrow' : 'borrow');
-      return { ref: borrowSlot(h, 0), type: t };
+      const u = this.typedUse(s, t, argIdx);
+      this.touch(u.view, argIdx, mutable ? 'mut-borrow' : 'borrow');
+      return { ref: borrowSlot(u.holder, 0), type: t };
     }
     if (s.kind === 'receiving') throw argumentError(argIdx, 'TypeMismatch', 'a Receiving input cannot be borrowed');
     if (s.taken || s.holder === null || s.type === null) throw argumentError(argIdx, this.movedKind(), 'the value was moved before');
@@ -335,18 +343,6 @@ export class ExecutionState {
    * value's heat; moving a shared object (or a vector holding some) incurs post-execution
    * checks, as does borrowing such a vector mutably.
    */
-  /** The value of a pure or `Receiving` input at type `t` (for the entry-argument rule). */
-  private view(s: Slot, t: Type): Slot {
-    const key = formatType(t);
-    s.views ??= new Map();
-    let v = s.views.get(key);
-    if (v === undefined) {
-      v = { kind: s.kind, holder: null, type: t, taken: false };
-      s.views.set(key, v);
-    }
-    return v;
-  }
-
   private touch(s: Slot, argIdx: number, how: 'move' | 'copy' | 'borrow' | 'mut-borrow'): void {
     if (s.clique === undefined) s.clique = this.cliques.next();
     let postChecks = false;

@@ -471,7 +471,11 @@ function verifyEntryArguments(env: VerifyEnv, tx: TypedTransaction): void {
         const hot = cliques.find(({ clique }) => temp[root(clique)] !== 0);
         if (hot !== undefined) throw argumentError(hot.idx, 'InvalidArgumentToPrivateEntryFunction', 'argument entangled with a hot value');
       }
-      const roots = [...new Set(cliques.map(({ clique }) => root(clique)))];
+      const roots: number[] = [];
+      for (const { clique } of cliques) {
+        const r = root(clique);
+        if (!roots.includes(r)) roots.push(r);
+      }
       let merged: number;
       if (roots.length === 0) merged = next();
       else if (roots.length === 1) merged = roots[0];

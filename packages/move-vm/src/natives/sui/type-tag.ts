@@ -12,13 +12,13 @@
  * - {@link deriveObjectId}: fresh ids, blake2b256(0xf1 ‖ tx digest ‖ u64le(n))
  *   (`ObjectID::derive_id`).
  */
-import { canonicalAddress, pushUleb128 } from '@smi/bytecode';
+import { addressFromBytes, canonicalAddress, pushUleb128 } from '@smi/bytecode';
 import { VmError } from '../../errors.js';
 import type { GasStructTag, GasTypeTag } from '../../gas/native-costs.js';
 import { typeSize, typeTagAbstractSize, structTagAbstractSize } from '../../gas/native-costs.js';
 import { type DatatypeInfo, type Type, TypeKind } from '../../types/runtime-type.js';
 import { parseTypeTag, type TypeTagAst } from '../../types/type-tag.js';
-import { addressValueBytes } from '../../values/bcs.js';
+import { addressValueBytes, writeAddressBytes } from '../../values/bcs.js';
 import { blake2b256Of } from './crypto/blake2b.js';
 
 /** A Move type tag (the shape the gas formulas use): primitives by name, `{ vector }`, `{ struct }`. */
@@ -31,7 +31,6 @@ export const CHILD_OBJECT_ID_SCOPE = 0xf0;
 /** `HashingIntentScope::RegularObjectId`. */
 export const REGULAR_OBJECT_ID_SCOPE = 0xf1;
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** The 32 bytes of an address (`0x` + 64 hex; shorter forms are padded). */
 export function addressToBytes(address: string): Uint8Array {
@@ -40,9 +39,7 @@ export function addressToBytes(address: string): Uint8Array {
 
 /** `0x` + 64 lowercase hex of 32 bytes. */
 export function bytesToAddress(bytes: Uint8Array): string {
-  let s = '0x';
-  for (let i = 0; i < 32; i++) s += HEX[bytes[i]];
-  return s;
+  return addressFromBytes(bytes, 0);
 }
 
 /** blake2b with a 32-byte digest (Sui's `DefaultHash`). */
@@ -240,12 +237,16 @@ export function structTagBcs(tag: SuiStructTag): Uint8Array {
  * (`derive_dynamic_field_id`, what `dynamic_field::hash_type_and_key` returns).
  */
 export function hashTypeAndKey(parent: string, keyType: SuiTypeTag, keyBcs: Uint8Array): string {
-  const len = new Uint8Array(8);
-  for (let i = 0, n = keyBcs.length; i < 8 && n > 0; i++, n = Math.floor(n / 256)) len[i] = n % 256;
-  return bytesToAddress(blake2b256Of(CHILD_SCOPE_BYTES, addressToBytes(parent), len, keyBcs, cachedTypeTagBcs(keyType)));
+  // The scope byte, the parent and the key's length, written into one reused buffer.
+  const head = HASH_HEAD;
+  if (!writeAddressBytes(parent.length === 66 ? parent : canonicalAddress(parent), head, 1)) head.set(addressToBytes(parent), 1);
+  head.fill(0, 33);
+  for (let i = 33, n = keyBcs.length; i < 41 && n > 0; i++, n = Math.floor(n / 256)) head[i] = n % 256;
+  return bytesToAddress(blake2b256Of(head, keyBcs, cachedTypeTagBcs(keyType)));
 }
 
-const CHILD_SCOPE_BYTES = Uint8Array.of(CHILD_OBJECT_ID_SCOPE);
+const HASH_HEAD = new Uint8Array(41);
+HASH_HEAD[0] = CHILD_OBJECT_ID_SCOPE;
 const primitiveTagBcs = new Map<string, Uint8Array>();
 const tagBcsCache = new WeakMap<object, Uint8Array>();
 
