@@ -21,6 +21,7 @@ export {
   addressFromBytes,
   canonicalAddress,
   shortAddress,
+  writeAddressBytes,
   selfHandle,
   moduleName,
   moduleAddress,

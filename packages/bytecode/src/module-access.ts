@@ -57,6 +57,30 @@ export function addressFromBytes(bytes: Uint8Array, at = 0): string {
   return String.fromCharCode.apply(null, ADDRESS_CODES);
 }
 
+/** Value of each ASCII hex digit, -1 for other characters. */
+const NIBBLE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) {
+  NIBBLE['0123456789abcdef'.charCodeAt(i)] = i;
+  NIBBLE['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+
+/**
+ * Write the 32 bytes of `a` (`0x` + 64 hex digits, either case) into `out` at `at`; `false`,
+ * with `out` partly written, when `a` is not in that form.
+ */
+export function writeAddressBytes(a: string, out: Uint8Array, at: number): boolean {
+  if (a.length !== 66 || a.charCodeAt(0) !== 48 || (a.charCodeAt(1) | 32) !== 120) return false;
+  for (let i = 0; i < 32; i++) {
+    const c1 = a.charCodeAt(2 + 2 * i);
+    const c2 = a.charCodeAt(3 + 2 * i);
+    const hi = c1 < 128 ? NIBBLE[c1] : -1;
+    const lo = c2 < 128 ? NIBBLE[c2] : -1;
+    if ((hi | lo) < 0) return false;
+    out[at + i] = (hi << 4) | lo;
+  }
+  return true;
+}
+
 /** Shortest form of an address: `0x` + hex without leading zeros (`0x2`). */
 export function shortAddress(address: string): string {
   const hex = canonicalAddress(address).slice(2).replace(/^0+/, '');

@@ -4,8 +4,11 @@
  * written back byte for byte. Versions 5–7 are written.
  */
 import { BytecodeError } from './errors.js';
+import { writeAddressBytes } from './module-access.js';
 import type { Bytecode, CompiledModule, FieldDefinition, SignatureToken } from './file-format.js';
 import { FunctionFlags, Limits, MOVE_MAGIC, OPCODE, SUI_FLAVOR, SerializedType, TableKind, UNPUBLISHABLE_MAGIC, VERSION_MAX, VERSION_MIN, VisibilityByte } from './opcodes.js';
+
+const UTF8 = new TextEncoder();
 
 /** Growable little-endian byte buffer. */
 export class ByteWriter {
@@ -81,6 +84,32 @@ export class ByteWriter {
     this.reserve(b.length);
     this.buf.set(b, this.length);
     this.length += b.length;
+  }
+
+  /** ULEB128 byte length and UTF-8 bytes of `s` (ASCII, such as an identifier, copied directly). */
+  str(s: string): void {
+    const n = s.length;
+    for (let i = 0; i < n; i++) {
+      if (s.charCodeAt(i) > 0x7f) {
+        const b = UTF8.encode(s);
+        this.uleb(b.length);
+        this.bytes(b);
+        return;
+      }
+    }
+    this.uleb(n);
+    this.reserve(n);
+    const buf = this.buf;
+    for (let i = 0, at = this.length; i < n; i++) buf[at + i] = s.charCodeAt(i);
+    this.length += n;
+  }
+
+  /** The 32 bytes of an address `0x` + 64 hex digits; `false`, nothing written, for any other string. */
+  address(a: string): boolean {
+    this.reserve(32);
+    if (!writeAddressBytes(a, this.buf, this.length)) return false;
+    this.length += 32;
+    return true;
   }
 
   /** Copy of the written bytes. */

@@ -2,7 +2,7 @@
  * BCS encoding and decoding of runtime values by their runtime type (what
  * `0x1::bcs::to_bytes` produces, and how constants, arguments and return values travel).
  */
-import { addressFromBytes } from '@smi/bytecode';
+import { addressFromBytes, writeAddressBytes } from '@smi/bytecode';
 import { VmError } from '../errors.js';
 import { type DatatypeInfo, type Type, TypeKind, type TypeTable } from '../types/runtime-type.js';
 import { VariantValue } from './value.js';
@@ -91,27 +91,6 @@ class Out {
     if (writeAddressBytes(a, this.buf, this.len)) this.len += 32;
     else this.bytes(addressValueBytes(a));
   }
-}
-
-/** Value of each ASCII hex digit, -1 for other characters. */
-const NIBBLE = new Int8Array(128).fill(-1);
-for (let i = 0; i < 16; i++) {
-  NIBBLE['0123456789abcdef'.charCodeAt(i)] = i;
-  NIBBLE['0123456789ABCDEF'.charCodeAt(i)] = i;
-}
-
-/** Write the 32 bytes of `a` (`0x` + 64 hex digits) into `out` at `at`; `false` when it is not in that form. */
-export function writeAddressBytes(a: string, out: Uint8Array, at: number): boolean {
-  if (a.length !== 66) return false;
-  for (let i = 0; i < 32; i++) {
-    const c1 = a.charCodeAt(2 + 2 * i);
-    const c2 = a.charCodeAt(3 + 2 * i);
-    const hi = c1 < 128 ? NIBBLE[c1] : -1;
-    const lo = c2 < 128 ? NIBBLE[c2] : -1;
-    if ((hi | lo) < 0) return false;
-    out[at + i] = (hi << 4) | lo;
-  }
-  return true;
 }
 
 /** The 32 bytes of an address value (`0x` + 64 hex digits). */

@@ -25,7 +25,6 @@ type Enc = (o: ByteWriter, v: unknown) => void;
 
 const compiled = new WeakMap<AnyCodec, Enc>();
 const U64_MAX = (1n << 64n) - 1n;
-const utf8 = new TextEncoder();
 
 function uintEnc(bytes: 1 | 2 | 4): Enc {
   const max = 2 ** (8 * bytes) - 1;
@@ -75,9 +74,7 @@ function compile(codec: AnyCodec): Enc {
         case 'string':
           return (o, v) => {
             if (typeof v !== 'string') fail();
-            const b = utf8.encode(v as string);
-            o.uleb(b.length);
-            o.bytes(b);
+            o.str(v as string);
           };
         case 'bytes':
           return (o, v) => {
@@ -95,7 +92,7 @@ function compile(codec: AnyCodec): Enc {
         case 'address':
           return (o, v) => {
             if (typeof v !== 'string') fail();
-            o.bytes(addressToBytes(v as string));
+            if (!o.address(v as string)) o.bytes(addressToBytes(v as string));
           };
         case 'digest':
           return (o, v) => {

@@ -12,13 +12,13 @@
  * - {@link deriveObjectId}: fresh ids, blake2b256(0xf1 ‖ tx digest ‖ u64le(n))
  *   (`ObjectID::derive_id`).
  */
-import { addressFromBytes, canonicalAddress, pushUleb128 } from '@smi/bytecode';
+import { addressFromBytes, canonicalAddress, pushUleb128, writeAddressBytes } from '@smi/bytecode';
 import { VmError } from '../../errors.js';
 import type { GasStructTag, GasTypeTag } from '../../gas/native-costs.js';
 import { typeSize, typeTagAbstractSize, structTagAbstractSize } from '../../gas/native-costs.js';
 import { type DatatypeInfo, type Type, TypeKind } from '../../types/runtime-type.js';
 import { parseTypeTag, type TypeTagAst } from '../../types/type-tag.js';
-import { addressValueBytes, writeAddressBytes } from '../../values/bcs.js';
+import { addressValueBytes } from '../../values/bcs.js';
 import { blake2b256Of } from './crypto/blake2b.js';
 
 /** A Move type tag (the shape the gas formulas use): primitives by name, `{ vector }`, `{ struct }`. */
