@@ -407,16 +407,17 @@ export class MoveVM {
       debug: options.debug ?? ignore,
     };
     const budget = state.gasLeft;
-    const done = () => ({ gasUsed: budget - state.gasLeft, modulesTouched: sortedList(state.touched) });
     try {
       const running = inst ?? this.runtime.instance(fn, typeArgs);
       const rets = execute(this.runtime, state, running, values);
       const returns = running.returnTypes(this.types);
-      const mutatedReferences = params.flatMap((p, i) => {
-        if (p.kind !== TypeKind.MutableReference) return [];
+      const mutatedReferences: { argIndex: number; value: TypedValue }[] = [];
+      for (let i = 0; i < params.length; i++) {
+        const p = params[i];
+        if (p.kind !== TypeKind.MutableReference) continue;
         const ref = args[i].$kind === 'Raw' ? values[i] : borrowSlot(holders[i], 0);
-        return [{ argIndex: i, value: this.typed(peekRef(ref), p.elem as Type) }];
-      });
+        mutatedReferences.push({ argIndex: i, value: this.typed(peekRef(ref), p.elem as Type) });
+      }
       return { $kind: 'Success', returnValues: rets.map((v, i) => this.typed(v, returns[i])), mutatedReferences, gasUsed: budget - state.gasLeft, modulesTouched: sortedList(state.touched) };
     } catch (caught) {
       // Anything that is not a VmError is a bug of ours: report it as an invariant
@@ -425,10 +426,11 @@ export class MoveVM {
         caught instanceof VmError
           ? caught
           : new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `internal error: ${caught instanceof Error ? caught.message : String(caught)}`);
+      const done = { gasUsed: budget - state.gasLeft, modulesTouched: sortedList(state.touched) };
       if (e.code === 'ABORTED' && e.abortCode !== undefined && e.location) {
-        return { $kind: 'Aborted', abortCode: e.abortCode, location: e.location, ...done() };
+        return { $kind: 'Aborted', abortCode: e.abortCode, location: e.location, ...done };
       }
-      return { $kind: 'Error', code: e.code, message: e.message, subStatus: e.subStatus, location: e.location, ...done() };
+      return { $kind: 'Error', code: e.code, message: e.message, subStatus: e.subStatus, location: e.location, ...done };
     }
   }
 

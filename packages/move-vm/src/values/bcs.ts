@@ -27,9 +27,10 @@ export function vecKindOf(elem: Type): VecKindValue {
   }
 }
 
-/** Growable output buffer. */
+/** Growable output buffer (one, reused by every encoding: encoding never nests). */
 class Out {
-  buf = new Uint8Array(64);
+  buf = new Uint8Array(256);
+  view = new DataView(this.buf.buffer);
   len = 0;
 
   ensure(n: number): void {
@@ -39,6 +40,18 @@ class Out {
     const next = new Uint8Array(cap);
     next.set(this.buf.subarray(0, this.len));
     this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  /** The bytes written, copied; the buffer is then ready for the next encoding (and shrunk after a large one). */
+  take(): Uint8Array {
+    const bytes = this.buf.slice(0, this.len);
+    this.len = 0;
+    if (this.buf.length > 65536) {
+      this.buf = new Uint8Array(256);
+      this.view = new DataView(this.buf.buffer);
+    }
+    return bytes;
   }
 
   byte(b: number): void {
@@ -66,11 +79,9 @@ class Out {
       return;
     }
     if (bytes === 8) {
-      // Two 32-bit halves: far fewer BigInt operations than byte by byte.
-      let lo = Number(v & 0xffffffffn);
-      let hi = Number((v >> 32n) & 0xffffffffn);
-      for (let i = 0; i < 4; i++, lo >>>= 8) this.buf[this.len++] = lo & 0xff;
-      for (let i = 0; i < 4; i++, hi >>>= 8) this.buf[this.len++] = hi & 0xff;
+      // No BigInt arithmetic (each operation allocates); the value is a u64 (wrapped if not).
+      this.view.setBigUint64(this.len, v, true);
+      this.len += 8;
       return;
     }
     let x = v;
@@ -99,6 +110,8 @@ export function addressValueBytes(a: string): Uint8Array {
   if (!writeAddressBytes(a, out, 0)) for (let i = 0; i < 32; i++) out[i] = parseInt(a.slice(2 + 2 * i, 4 + 2 * i), 16);
   return out;
 }
+
+const SCRATCH = new Out();
 
 function encode(out: Out, v: unknown, t: Type, table: TypeTable): void {
   switch (t.kind) {
@@ -157,9 +170,10 @@ export class BcsCodec {
 
   /** BCS bytes of `value` of type `type`. */
   encode(value: unknown, type: Type): Uint8Array {
-    const out = new Out();
+    const out = SCRATCH;
+    out.len = 0; // a previous encoding may have thrown half-way
     encode(out, value, type, this.table);
-    return out.buf.slice(0, out.len);
+    return out.take();
   }
 
   /**

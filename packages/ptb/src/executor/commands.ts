@@ -268,7 +268,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
   if (call.arguments.length !== expected) {
     throw simpleFailure('ArityMismatch', `${call.function} takes ${expected} arguments, got ${call.arguments.length}`);
   }
-  const byRef = new Set<Slot>();
+  const byRef: Slot[] = []; // a command has a few arguments: no Set
   const args: CallArg[] = [];
   const mutated: { argIdx: number; type: Type; ref: unknown }[] = [];
   const pushCtx = (): void => {
@@ -290,7 +290,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
       // A value moved by an earlier argument is gone (ArgumentWithoutValue, from borrow).
       const mutable = p.kind === TypeKind.MutableReference;
       const { ref, type } = state.borrow(a, p.elem as Type, mutable, i);
-      byRef.add(slot);
+      byRef.push(slot);
       args.push({ $kind: 'Raw', value: ref });
       if (mutable) mutated.push({ argIdx: i, type, ref });
     } else if (isReceiving(p) && slot.kind === 'receiving') {
@@ -299,7 +299,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
       // Receiving<T> { id: ID, version: u64 }
       args.push({ $kind: 'Raw', value: [[o.id], o.version] });
     } else {
-      if (byRef.has(slot) && state.movesOnTake(slot)) throw argumentError(i, 'CannotMoveBorrowedValue', `${argName(a)} is also borrowed`);
+      if (byRef.includes(slot) && state.movesOnTake(slot)) throw argumentError(i, 'CannotMoveBorrowedValue', `${argName(a)} is also borrowed`);
       const { value } = state.take(a, p, i, gasToFunds && i === 0 ? 'send-funds' : 'move');
       args.push({ $kind: 'Raw', value });
     }
@@ -328,7 +328,8 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
     }
     throw f;
   }
-  checkCallLayouts(vm, r.returnValues, env.runtime.emittedEvents().slice(eventsFrom));
+  const events = env.runtime.emittedEvents();
+  checkCallLayouts(vm, r.returnValues, events.length === eventsFrom ? NO_EVENTS : events.slice(eventsFrom));
   // A `&mut TxContext` comes back with the ids the Move code counted (older frameworks).
   for (const m of r.mutatedReferences) {
     const b = m.value.bcs;
@@ -362,8 +363,17 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
     returnValues: r.returnValues.map((v) => ({ type: v.typeTag, bcs: v.bcs })),
     mutatedReferences: r.mutatedReferences
       .filter((m) => ctxAt[m.argIndex] !== true)
-      .map((m) => ({ argument: argName(call.arguments[m.argIndex - ctxAt.slice(0, m.argIndex).filter((c) => c).length]), type: m.value.typeTag, bcs: m.value.bcs })),
+      .map((m) => ({ argument: argName(call.arguments[m.argIndex - ctxBefore(ctxAt, m.argIndex)]), type: m.value.typeTag, bcs: m.value.bcs })),
   };
+}
+
+const NO_EVENTS: readonly { type: Type }[] = [];
+
+/** How many of the call's first `n` parameters are the `TxContext` (not PTB arguments). */
+function ctxBefore(ctxAt: readonly boolean[], n: number): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) if (ctxAt[i] === true) k++;
+  return k;
 }
 
 /** `TransferObjects`. */

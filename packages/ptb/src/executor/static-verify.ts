@@ -18,7 +18,7 @@
  * Dev-inspect skips what upstream's arbitrary-values mode skips.
  */
 import { Ability } from '@smi/bytecode';
-import { formatType, type MoveVM, type Type, TypeKind } from '@smi/move-vm';
+import { formatType, type LoadedFunction, type MoveVM, type Type, TypeKind } from '@smi/move-vm';
 import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
 import { isPureType, type Slot } from './state.js';
 import type { Command } from '../bcs/transaction.js';
@@ -49,12 +49,28 @@ export interface VerifyEnv {
   flag(name: string): boolean;
 }
 
-function withCommand<T>(i: number, f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof ExecutionFailure) e.command ??= i;
-    throw e;
+const privateGeneric = new WeakMap<LoadedFunction, boolean>();
+
+/** A generic function of {@link PRIVATE_GENERICS} (decided once per function). */
+function isPrivateGeneric(fn: LoadedFunction): boolean {
+  let r = privateGeneric.get(fn);
+  if (r === undefined) {
+    r = fn.typeParams.length > 0 && PRIVATE_GENERICS.has(`${fn.module.address}::${fn.module.name}::${fn.name}`);
+    privateGeneric.set(fn, r);
+  }
+  return r;
+}
+
+/** Run `f` on each command in order; a failure it raises is that command's (its index recorded). */
+function eachCommand(tx: TypedTransaction, f: (c: TypedTransaction['commands'][number], i: number) => void): void {
+  const commands = tx.commands;
+  for (let i = 0; i < commands.length; i++) {
+    try {
+      f(commands[i], i);
+    } catch (e) {
+      if (e instanceof ExecutionFailure) e.command ??= i;
+      throw e;
+    }
   }
 }
 
@@ -115,22 +131,20 @@ function verifyInputs(env: VerifyEnv, tx: TypedTransaction): void {
     if (!isValidReceiving(r.type)) throw withCommandIdx(argumentError(r.arg, 'TypeMismatch', 'a Receiving input is only a 0x2::transfer::Receiving<T: key>'), r.command);
   }
   const sendFunds = env.flag('enable_accumulators');
-  tx.commands.forEach((c, i) =>
-    withCommand(i, () => {
-      for (const a of c.args) {
-        const l = a.usage.loc;
-        if (l.kind === 'object') {
-          const mutable = env.inputs[l.input].object?.mutable ?? true;
-          if (a.usage.use === 'borrow' && a.usage.mut && !mutable) throw argumentError(a.idx, 'InvalidObjectByMutRef', 'immutable object');
-          if (a.usage.use === 'move' && !mutable) throw argumentError(a.idx, 'InvalidObjectByValue', 'immutable object');
-        }
-        if (l.kind === 'gas' && a.usage.use === 'move' && c.kind !== 'TransferObjects') {
-          const isSendFunds = c.call !== null && c.call.address === SUI && c.call.module === 'coin' && c.call.name === 'send_funds';
-          if (!(sendFunds && isSendFunds)) throw argumentError(a.idx, 'InvalidGasCoinUsage', 'the gas coin taken by value');
-        }
+  eachCommand(tx, (c, i) => {
+    for (const a of c.args) {
+      const l = a.usage.loc;
+      if (l.kind === 'object') {
+        const mutable = env.inputs[l.input].object?.mutable ?? true;
+        if (a.usage.use === 'borrow' && a.usage.mut && !mutable) throw argumentError(a.idx, 'InvalidObjectByMutRef', 'immutable object');
+        if (a.usage.use === 'move' && !mutable) throw argumentError(a.idx, 'InvalidObjectByValue', 'immutable object');
       }
-    }),
-  );
+      if (l.kind === 'gas' && a.usage.use === 'move' && c.kind !== 'TransferObjects') {
+        const isSendFunds = c.call !== null && c.call.address === SUI && c.call.module === 'coin' && c.call.name === 'send_funds';
+        if (!(sendFunds && isSendFunds)) throw argumentError(a.idx, 'InvalidGasCoinUsage', 'the gas coin taken by value');
+      }
+    }
+  });
 }
 
 function withCommandIdx(e: ExecutionFailure, i: number): ExecutionFailure {
@@ -144,30 +158,28 @@ function txContextError(idx: number, msg: string): ExecutionFailure {
 
 /** 2. Move functions. */
 function verifyFunctions(env: VerifyEnv, tx: TypedTransaction): void {
-  tx.commands.forEach((c, i) =>
-    withCommand(i, () => {
-      const f = c.call;
-      if (f === null) return;
-      if (!env.flag('allow_references_in_ptbs') && !env.relaxed) {
-        f.returns.forEach((r, idx) => {
-          if (isRef(r)) throw new ExecutionFailure({ $kind: 'InvalidPublicFunctionReturnType', InvalidPublicFunctionReturnType: { idx } } as never, 'references cannot be returned to a PTB');
-        });
-      }
-      if (env.flag('ptb_tx_context_restrictions')) {
-        const byValue = f.params.findIndex(isTxContextValue);
-        if (byValue >= 0) throw txContextError(byValue, 'TxContext cannot be taken by value');
-        const muts = f.params.map((p, k) => (txContextKind(p) === 'mut' ? k : -1)).filter((k) => k >= 0);
-        if (muts.length > 1) throw txContextError(muts[1], 'TxContext can be taken by mutable reference at most once');
-        if (muts.length === 1 && f.params.some((p) => txContextKind(p) === 'imm')) throw txContextError(muts[0], '&mut TxContext cannot be used alongside other TxContext parameters');
-        const ret = f.returns.findIndex((r) => txContextKind(r) !== null || isTxContextValue(r));
-        if (ret >= 0) throw txContextError(ret, 'TxContext cannot be returned from a Move call');
-      }
-      if (PRIVATE_GENERICS.has(`${f.fn.module.address}::${f.module}::${f.name}`) && f.fn.typeParams.length > 0) {
-        throw simpleFailure('NonEntryFunctionInvoked', `cannot directly call ${f.module}::${f.name}: its type parameter must be defined in the caller's module`);
-      }
-      if (!env.relaxed && f.fn.visibility !== 'Public' && !f.fn.isEntry) throw simpleFailure('NonEntryFunctionInvoked', 'Can only call `entry` or `public` functions');
-    }),
-  );
+  eachCommand(tx, (c, i) => {
+    const f = c.call;
+    if (f === null) return;
+    if (!env.flag('allow_references_in_ptbs') && !env.relaxed) {
+      f.returns.forEach((r, idx) => {
+        if (isRef(r)) throw new ExecutionFailure({ $kind: 'InvalidPublicFunctionReturnType', InvalidPublicFunctionReturnType: { idx } } as never, 'references cannot be returned to a PTB');
+      });
+    }
+    if (env.flag('ptb_tx_context_restrictions')) {
+      const byValue = f.params.findIndex(isTxContextValue);
+      if (byValue >= 0) throw txContextError(byValue, 'TxContext cannot be taken by value');
+      const muts = f.params.map((p, k) => (txContextKind(p) === 'mut' ? k : -1)).filter((k) => k >= 0);
+      if (muts.length > 1) throw txContextError(muts[1], 'TxContext can be taken by mutable reference at most once');
+      if (muts.length === 1 && f.params.some((p) => txContextKind(p) === 'imm')) throw txContextError(muts[0], '&mut TxContext cannot be used alongside other TxContext parameters');
+      const ret = f.returns.findIndex((r) => txContextKind(r) !== null || isTxContextValue(r));
+      if (ret >= 0) throw txContextError(ret, 'TxContext cannot be returned from a Move call');
+    }
+    if (isPrivateGeneric(f.fn)) {
+      throw simpleFailure('NonEntryFunctionInvoked', `cannot directly call ${f.module}::${f.name}: its type parameter must be defined in the caller's module`);
+    }
+    if (!env.relaxed && f.fn.visibility !== 'Public' && !f.fn.isEntry) throw simpleFailure('NonEntryFunctionInvoked', 'Can only call `entry` or `public` functions');
+  });
 }
 
 interface Ref {
@@ -291,60 +303,58 @@ function verifyMemory(env: VerifyEnv, tx: TypedTransaction): void {
     if (v !== 'value' && borrowers(v.ref).some(({ epsilon }) => !epsilon)) throw argumentError(argIdx, 'CannotWriteToExtendedReference', 'extended reference');
     release(v);
   };
-  tx.commands.forEach((c, i) =>
-    withCommand(i, () => {
-      const vals = c.args.map((a) => argument(a));
-      let results: Value[] = c.results.map(() => 'value');
-      switch (c.kind) {
-        case 'MoveCall': {
-          const f = c.call;
-          if (f === null) break;
-          // The reference arguments (a call has few: arrays, not sets).
-          const sources: Ref[] = [];
-          for (const v of vals) if (v !== 'value') sources.push(v.ref);
-          let bad: Ref | null = null;
-          for (const r of sources.length < 2 ? sources : [...sources].sort((x, y) => x.id - y.id)) {
-            for (const { b, epsilon } of borrowers(r)) {
-              if (!r.mut ? b.mut && sources.includes(b) : !epsilon || sources.includes(b)) {
-                bad = r.mut ? r : b;
-                break;
-              }
+  eachCommand(tx, (c, i) => {
+    const vals = c.args.map((a) => argument(a));
+    let results: Value[] = c.results.map(() => 'value');
+    switch (c.kind) {
+      case 'MoveCall': {
+        const f = c.call;
+        if (f === null) break;
+        // The reference arguments (a call has few: arrays, not sets).
+        const sources: Ref[] = [];
+        for (const v of vals) if (v !== 'value') sources.push(v.ref);
+        let bad: Ref | null = null;
+        for (const r of sources.length < 2 ? sources : [...sources].sort((x, y) => x.id - y.id)) {
+          for (const { b, epsilon } of borrowers(r)) {
+            if (!r.mut ? b.mut && sources.includes(b) : !epsilon || sources.includes(b)) {
+              bad = r.mut ? r : b;
+              break;
             }
-            if (bad !== null) break;
           }
-          if (bad !== null) {
-            const k = vals.findIndex((v, j) => v !== 'value' && v.ref === bad && c.args[j].type.kind === TypeKind.MutableReference);
-            throw argumentError(c.args[k >= 0 ? k : 0].idx, 'InvalidReferenceArgument', 'conflicting references');
-          }
-          if (f.returns.some(isRef)) {
-            const roots = new Set<string>();
-            let depth = 0;
-            vals.forEach((v, j) => {
-              if (v === 'value' || (allowRefs && txContextKind(f.params[j]) !== null)) return;
-              for (const x of v.ref.roots) roots.add(x);
-              if (v.ref.depth > depth) depth = v.ref.depth;
-            });
-            // References returned without reference arguments borrow from nothing the PTB holds:
-            // each gets a root of its own (its copies still share it).
-            results = f.returns.map((t, j) => (isRef(t) ? newRef(t.kind === TypeKind.MutableReference, roots.size > 0 ? roots : new Set([`c${i}.${j}`]), depth + 1) : 'value'));
-          }
-          vals.forEach(release);
-          break;
+          if (bad !== null) break;
         }
-        case 'SplitCoins':
-        case 'MergeCoins':
-          vals.slice(1).forEach(release);
-          writable(vals[0], 0);
-          break;
-        default:
-          vals.forEach(release);
+        if (bad !== null) {
+          const k = vals.findIndex((v, j) => v !== 'value' && v.ref === bad && c.args[j].type.kind === TypeKind.MutableReference);
+          throw argumentError(c.args[k >= 0 ? k : 0].idx, 'InvalidReferenceArgument', 'conflicting references');
+        }
+        if (f.returns.some(isRef)) {
+          const roots = new Set<string>();
+          let depth = 0;
+          vals.forEach((v, j) => {
+            if (v === 'value' || (allowRefs && txContextKind(f.params[j]) !== null)) return;
+            for (const x of v.ref.roots) roots.add(x);
+            if (v.ref.depth > depth) depth = v.ref.depth;
+          });
+          // References returned without reference arguments borrow from nothing the PTB holds:
+          // each gets a root of its own (its copies still share it).
+          results = f.returns.map((t, j) => (isRef(t) ? newRef(t.kind === TypeKind.MutableReference, roots.size > 0 ? roots : new Set([`c${i}.${j}`]), depth + 1) : 'value'));
+        }
+        vals.forEach(release);
+        break;
       }
-      results.forEach((r, j) => {
-        if (c.drop[j]) release(r);
-        else values.setKey(`r${i}.${j}`, r);
-      });
-    }),
-  );
+      case 'SplitCoins':
+      case 'MergeCoins':
+        vals.slice(1).forEach(release);
+        writable(vals[0], 0);
+        break;
+      default:
+        vals.forEach(release);
+    }
+    results.forEach((r, j) => {
+      if (c.drop[j]) release(r);
+      else values.setKey(`r${i}.${j}`, r);
+    });
+  });
 }
 
 /** The last use of a reference held in a result moves it (upstream `scope_references`, before memory safety). */
@@ -447,56 +457,54 @@ function verifyEntryArguments(env: VerifyEnv, tx: TypedTransaction): void {
     if (v.heats) heat(v.clique, -1);
     return v.clique;
   };
-  tx.commands.forEach((c, i) =>
-    withCommand(i, () => {
-      const cliques: { idx: number; clique: number }[] = [];
-      for (const a of c.args) {
-        const u = a.usage;
-        const l = u.loc;
-        const sfx = typeSuffix(a);
-        let v: V | null;
-        if (u.use === 'move' || ((u.use === 'read' || u.use === 'freeze') && u.by === 'move')) {
-          v = values.get(l, sfx);
-          values.set(l, null, sfx);
-        } else {
-          const cur = values.get(l, sfx);
-          v = cur === null ? null : copyOf(cur);
-        }
-        if (v === null) continue;
-        const cl = releaseV(v);
-        if (cl !== null) cliques.push({ idx: a.idx, clique: cl });
+  eachCommand(tx, (c, i) => {
+    const cliques: { idx: number; clique: number }[] = [];
+    for (const a of c.args) {
+      const u = a.usage;
+      const l = u.loc;
+      const sfx = typeSuffix(a);
+      let v: V | null;
+      if (u.use === 'move' || ((u.use === 'read' || u.use === 'freeze') && u.by === 'move')) {
+        v = values.get(l, sfx);
+        values.set(l, null, sfx);
+      } else {
+        const cur = values.get(l, sfx);
+        v = cur === null ? null : copyOf(cur);
       }
-      const f = c.call;
-      if (f !== null && f.fn.isEntry && f.fn.visibility !== 'Public') {
-        const hot = cliques.find(({ clique }) => temp[root(clique)] !== 0);
-        if (hot !== undefined) throw argumentError(hot.idx, 'InvalidArgumentToPrivateEntryFunction', 'argument entangled with a hot value');
+      if (v === null) continue;
+      const cl = releaseV(v);
+      if (cl !== null) cliques.push({ idx: a.idx, clique: cl });
+    }
+    const f = c.call;
+    if (f !== null && f.fn.isEntry && f.fn.visibility !== 'Public') {
+      const hot = cliques.find(({ clique }) => temp[root(clique)] !== 0);
+      if (hot !== undefined) throw argumentError(hot.idx, 'InvalidArgumentToPrivateEntryFunction', 'argument entangled with a hot value');
+    }
+    const roots: number[] = [];
+    for (const { clique } of cliques) {
+      const r = root(clique);
+      if (!roots.includes(r)) roots.push(r);
+    }
+    let merged: number;
+    if (roots.length === 0) merged = next();
+    else if (roots.length === 1) merged = roots[0];
+    else {
+      merged = next();
+      let total = 0;
+      for (const r of roots) {
+        total = total < 0 || temp[r] < 0 ? -1 : total + temp[r];
+        parent[r] = merged;
       }
-      const roots: number[] = [];
-      for (const { clique } of cliques) {
-        const r = root(clique);
-        if (!roots.includes(r)) roots.push(r);
-      }
-      let merged: number;
-      if (roots.length === 0) merged = next();
-      else if (roots.length === 1) merged = roots[0];
-      else {
-        merged = next();
-        let total = 0;
-        for (const r of roots) {
-          total = total < 0 || temp[r] < 0 ? -1 : total + temp[r];
-          parent[r] = merged;
-        }
-        temp[merged] = total;
-      }
-      if (c.postChecks) temp[root(merged)] = -1;
-      c.results.forEach((t, j) => {
-        if (c.drop[j]) return;
-        const heats = (t.abilities & Ability.Drop) === 0 && (t.abilities & Ability.Store) === 0;
-        if (heats) heat(merged, 1);
-        values.setKey(`r${i}.${j}`, { clique: merged, heats });
-      });
-    }),
-  );
+      temp[merged] = total;
+    }
+    if (c.postChecks) temp[root(merged)] = -1;
+    c.results.forEach((t, j) => {
+      if (c.drop[j]) return;
+      const heats = (t.abilities & Ability.Drop) === 0 && (t.abilities & Ability.Store) === 0;
+      if (heats) heat(merged, 1);
+      values.setKey(`r${i}.${j}`, { clique: merged, heats });
+    });
+  });
 }
 
 /** Run the verification passes in upstream's order; throws the first failure. */
