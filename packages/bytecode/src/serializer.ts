@@ -116,6 +116,16 @@ export class ByteWriter {
   finish(): Uint8Array {
     return this.buf.slice(0, this.length);
   }
+
+  /** The written bytes, not copied: valid until the next write or {@link clear}. */
+  written(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+
+  /** Start over (the buffer is kept). */
+  clear(): void {
+    this.length = 0;
+  }
 }
 
 function fail(message: string): never {

@@ -221,8 +221,10 @@ export function tierExtra(tiers: GasSchedule['instructionTiers'], count: number)
 
 /** The instruction count past which the tier changes (never without tiers). */
 export function tierNextAfter(tiers: GasSchedule['instructionTiers'], count: number): number {
-  if (tiers !== undefined) for (let i = 0; i < tiers.length; i++) if (tiers[i][0] > count) return tiers[i][0];
-  return Number.MAX_SAFE_INTEGER;
+  let next = Number.MAX_SAFE_INTEGER;
+  // Thresholds ascend: the first one above `count`, searched from the top.
+  if (tiers !== undefined) for (let i = tiers.length - 1; i >= 0 && tiers[i][0] > count; i--) next = tiers[i][0];
+  return next;
 }
 
 /** The instance call site `i` of `inst` calls (resolved and instantiated on its first call, then cached). */

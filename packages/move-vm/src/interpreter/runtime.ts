@@ -97,10 +97,10 @@ export interface GasSchedule {
 
 /** Multiplier of `tiers` once `count` instructions ran (1 without tiers). */
 export function instructionTierMult(tiers: GasSchedule['instructionTiers'], count: number): number {
-  let mult = 1;
-  if (tiers === undefined) return mult;
-  for (let i = 0; i < tiers.length && tiers[i][0] <= count; i++) mult = tiers[i][1];
-  return mult;
+  if (tiers === undefined) return 1;
+  // Thresholds ascend: the last one reached, searched from the top (where a long transaction is).
+  for (let i = tiers.length - 1; i >= 0; i--) if (tiers[i][0] <= count) return tiers[i][1];
+  return 1;
 }
 
 /** Instructions executed so far in a transaction: shared by every call of one transaction. */

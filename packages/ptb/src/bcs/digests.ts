@@ -4,13 +4,14 @@
  * get `blake2b256(0xf1 ‖ tx_digest ‖ u64le(creation index))`; dynamic fields get
  * `blake2b256(0xf0 ‖ parent ‖ u64le(len key) ‖ key ‖ bcs(key type))`.
  */
+import { ByteWriter } from '@smi/bytecode';
 import { blake2b256Of } from '@smi/move-vm';
 import { addressToBytes, bytesToHex, digestBytesForWrite, digestFromBase58, digestToBase58, normalizeAddress } from './codec.js';
 import { encodeBcs } from './shape-encoder.js';
 import { CheckpointContents, CheckpointSummary } from './checkpoint.js';
 import { TransactionEffects, TransactionEvents } from './effects.js';
 import { BcsError } from './errors.js';
-import { MoveObjectType, Owner, SuiObject, objectIdOf, objectVersionOf, type ObjectRef } from './object.js';
+import { MoveObjectType, SuiObject, objectIdOf, objectVersionOf, type ObjectRef } from './object.js';
 import { TransactionData } from './transaction.js';
 import { TypeTag } from './type-tag.js';
 
@@ -63,79 +64,72 @@ export function transactionEventsDigest(events: TransactionEvents): string {
 
 /** Object digest (base58), as in object references. */
 export function objectDigest(object: SuiObject): string {
-  const parts = moveObjectBcsParts(object);
-  if (parts === null) return digestToBase58(saltedDigest(DIGEST_SALTS.object, encodeBcs(SuiObject, object)));
-  return digestToBase58(blake2b256Of(saltOf(DIGEST_SALTS.object), ...parts));
+  const bytes = saltedMoveObjectBcs(object);
+  if (bytes === null) return digestToBase58(saltedDigest(DIGEST_SALTS.object, encodeBcs(SuiObject, object)));
+  return digestToBase58(blake2b256Of(bytes));
 }
 
 const U64_LIMIT = 1n << 64n;
 const objectTypeBytes = new WeakMap<MoveObjectType, Uint8Array>();
+const objectBytes = new ByteWriter(512);
 
-function u64Into(view: DataView, at: number, v: bigint): boolean {
-  if (typeof v !== 'bigint' || v < 0n || v >= U64_LIMIT) return false;
-  view.setBigUint64(at, v, true);
-  return true;
-}
-
-/** BCS of an owner of the common kinds, or `null`. */
-function ownerBytes(owner: Owner): Uint8Array | null {
-  switch (owner.$kind) {
-    case 'AddressOwner':
-    case 'ObjectOwner': {
-      const out = new Uint8Array(33);
-      out[0] = owner.$kind === 'AddressOwner' ? 0 : 1;
-      out.set(addressToBytes(owner.$kind === 'AddressOwner' ? owner.AddressOwner : owner.ObjectOwner), 1);
-      return out;
-    }
-    case 'Shared': {
-      const out = new Uint8Array(9);
-      out[0] = 2;
-      return u64Into(new DataView(out.buffer), 1, owner.Shared.initialSharedVersion) ? out : null;
-    }
-    case 'Immutable':
-      return Uint8Array.of(3);
-    default:
-      return null;
-  }
+function isU64(v: unknown): v is bigint {
+  return typeof v === 'bigint' && v >= 0n && v < U64_LIMIT;
 }
 
 /**
- * The BCS of a Move object as pieces to hash, without the generic codec (the object digest
- * of every written object is on the executor's hot path); `null` for packages and unusual
- * owners, which take the generic codec. The checkpoint tests hold both to the same bytes.
+ * The salt and BCS of a Move object, written without the generic codec (the object digest of
+ * every written object is on the executor's hot path) into one reused buffer: valid until the
+ * next call. `null` for packages and unusual owners, which take the generic codec. The
+ * checkpoint tests hold both to the same bytes.
  */
-function moveObjectBcsParts(o: SuiObject): Uint8Array[] | null {
+function saltedMoveObjectBcs(o: SuiObject): Uint8Array | null {
   if (o.data.$kind !== 'Move') return null;
   const m = o.data.Move;
-  const owner = ownerBytes(o.owner);
-  if (owner === null || !(m.contents instanceof Uint8Array)) return null;
+  if (!(m.contents instanceof Uint8Array) || !isU64(m.version) || !isU64(o.storageRebate)) return null;
   let type = objectTypeBytes.get(m.type);
   if (type === undefined) {
     type = encodeBcs(MoveObjectType, m.type);
     objectTypeBytes.set(m.type, type);
   }
-  // Data::Move tag, then the type; bool, version, ULEB128 length of the contents.
-  const head = new Uint8Array(1 + 8 + 5);
-  const hv = new DataView(head.buffer);
-  head[0] = m.hasPublicTransfer ? 1 : 0;
-  if (!u64Into(hv, 1, m.version)) return null;
-  let n = 9;
-  for (let len = m.contents.length; ; len >>>= 7) {
-    if (len < 0x80) {
-      head[n++] = len;
+  const w = objectBytes;
+  w.clear();
+  w.bytes(saltOf(DIGEST_SALTS.object));
+  // Data::Move, the type, `has_public_transfer`, the version, the contents.
+  w.u8(0);
+  w.bytes(type);
+  w.u8(m.hasPublicTransfer ? 1 : 0);
+  w.u64(m.version);
+  w.uleb(m.contents.length);
+  w.bytes(m.contents);
+  const owner = o.owner;
+  switch (owner.$kind) {
+    case 'AddressOwner':
+    case 'ObjectOwner': {
+      const a = owner.$kind === 'AddressOwner' ? owner.AddressOwner : owner.ObjectOwner;
+      w.u8(owner.$kind === 'AddressOwner' ? 0 : 1);
+      if (!w.address(a)) w.bytes(addressToBytes(a));
       break;
     }
-    head[n++] = (len & 0x7f) | 0x80;
+    case 'Shared':
+      if (!isU64(owner.Shared.initialSharedVersion)) return null;
+      w.u8(2);
+      w.u64(owner.Shared.initialSharedVersion);
+      break;
+    case 'Immutable':
+      w.u8(3);
+      break;
+    default:
+      return null;
   }
   // The previous transaction (ULEB128 32, 32 bytes) and the storage rebate.
-  const tail = new Uint8Array(1 + 32 + 8);
-  tail[0] = 32;
-  tail.set(digestBytesForWrite(o.previousTransaction), 1);
-  if (!u64Into(new DataView(tail.buffer), 33, o.storageRebate)) return null;
-  return [DATA_MOVE_TAG, type, head.subarray(0, n), m.contents, owner, tail];
+  w.u8(32);
+  w.bytes(digestBytesForWrite(o.previousTransaction));
+  w.u64(o.storageRebate);
+  return w.written();
 }
 
-const DATA_MOVE_TAG = Uint8Array.of(0);
+
 
 /** Checkpoint digest (base58) of a checkpoint summary. */
 export function checkpointSummaryDigest(summary: CheckpointSummary): string {
