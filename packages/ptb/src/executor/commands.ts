@@ -211,7 +211,14 @@ interface CallPlan {
  * function and type arguments. A new package version or a transaction's unified linkage
  * gives a new linker, so a plan never outlives the versions it was made with.
  */
-const callPlans = new WeakMap<object, Map<string, CallPlan>>();
+/** Plans by linker, package, module, function, then `anywhere` and type arguments. */
+const callPlans = new WeakMap<object, Map<string, Map<string, Map<string, Map<string, CallPlan>>>>>();
+
+function getOrSet<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let inner = map.get(key);
+  if (inner === undefined) map.set(key, (inner = new Map()));
+  return inner;
+}
 
 /** Only public and entry functions may be called, unless checks are relaxed (dev inspect). */
 function checkCallable(fn: LoadedFunction, call: ProgrammableMoveCall, relaxed: boolean): void {
@@ -222,10 +229,13 @@ function checkCallable(fn: LoadedFunction, call: ProgrammableMoveCall, relaxed: 
 
 function callPlan(vm: MoveVM, call: ProgrammableMoveCall, anywhere: boolean, relaxed: boolean): CallPlan {
   const linker = vm.linkerFor(call.package);
-  let plans = callPlans.get(linker);
-  if (plans === undefined) callPlans.set(linker, (plans = new Map()));
-  let key = `${anywhere}:${call.package}::${call.module}::${call.function}`;
-  for (const t of call.typeArguments) key += `,${formatTypeTag(t)}`;
+  // Nested maps on the call's own strings: one key joining them is a new string to flatten and hash per command.
+  let byPackage = callPlans.get(linker);
+  if (byPackage === undefined) callPlans.set(linker, (byPackage = new Map()));
+  const byModule = getOrSet(byPackage, call.package);
+  const plans = getOrSet(getOrSet(byModule, call.module), call.function);
+  let key = anywhere ? '+' : '-';
+  for (const t of call.typeArguments) key += `${formatTypeTag(t)},`;
   const hit = plans.get(key);
   if (hit !== undefined) {
     checkCallable(hit.fn, call, relaxed);

@@ -231,6 +231,7 @@ export class ExecutionState {
    * the same input may serve several types and a `&mut` use persists for later uses.
    */
   private typedUse(s: Slot, t: Type, argIdx: number): TypedUse {
+    for (let u = s.typed; u !== undefined; u = u.next) if (u.view.type === t) return u; // the same type object: no name to format
     const key = formatType(t);
     for (let u = s.typed; u !== undefined; u = u.next) if (u.key === key) return u;
     let holder: unknown[];
