@@ -202,8 +202,11 @@ class Locations<V> {
   /** `suffix` tells apart values sharing a location (a pure input read at different types). */
   get(l: Location, suffix = ''): V | null {
     const k = locationKey(l) + suffix;
-    if (!this.values.has(k)) this.values.set(k, this.initial(l));
-    return this.values.get(k) as V | null;
+    const v = this.values.get(k); // `null` when stored so, `undefined` when never set
+    if (v !== undefined) return v;
+    const first = this.initial(l);
+    this.values.set(k, first);
+    return first;
   }
 
   set(l: Location, v: V | null, suffix = ''): void {

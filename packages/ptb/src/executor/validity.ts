@@ -43,13 +43,15 @@ export function transactionInputError(ptb: ProgrammableTransaction, cfg: Protoco
   const maxArgs = limit(cfg, 'max_arguments');
   if (ptb.commands.length >= limit(cfg, 'max_programmable_tx_commands')) return `SizeLimitExceeded: more than ${limit(cfg, 'max_programmable_tx_commands') - 1} commands`;
   const maxPure = limit(cfg, 'max_pure_argument_size');
-  for (const [i, input] of ptb.inputs.entries()) {
+  for (let i = 0; i < ptb.inputs.length; i++) {
+    const input = ptb.inputs[i];
     if (input.$kind === 'Pure' && input.Pure.bytes.length > maxPure) return `SizeLimitExceeded: pure input ${i} is larger than ${maxPure} bytes`;
   }
-  for (const [i, c] of ptb.commands.entries()) {
+  for (let i = 0; i < ptb.commands.length; i++) {
+    const c = ptb.commands[i];
     const empty = emptyCommandReason(c);
     if (empty !== null) return `EmptyCommandInput: command ${i} (${c.$kind}) ${empty}`;
-    const tooMany = (n: number) => (n >= maxArgs ? `SizeLimitExceeded: command ${i} has ${n} arguments (limit ${maxArgs})` : null);
+    const tooMany = (n: number): string | null => (n >= maxArgs ? `SizeLimitExceeded: command ${i} has ${n} arguments (limit ${maxArgs})` : null);
     switch (c.$kind) {
       case 'MoveCall': {
         const e = tooMany(c.MoveCall.arguments.length);
