@@ -18,7 +18,7 @@ import type { FunctionInstance } from './instance.js';
 import { Op } from './ops.js';
 import type { CallState, Runtime } from './runtime.js';
 
-/** The interpreter's registers, handed to {@link runCompiled} and back (one per machine). */
+/** The interpreter's registers, handed to a {@link CompiledRun} and back (one per machine). */
 export interface Registers {
   pc: number;
   sp: number;

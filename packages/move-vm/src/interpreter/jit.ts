@@ -3,13 +3,13 @@
  *
  * Once a function has run enough blocks in fast mode, each of its basic blocks' straight-line
  * prefix (every instruction up to the first one this compiler leaves to the interpreter: a
- * call, a return, an instruction charged by a value's size) becomes one JS function. Operand
- * stack slots inside the block are JS constants; only the values the block leaves on the
- * stack (or takes from below it) touch the interpreter's stack array, and the block's net
- * stack effect is static. `compiled-run.ts` runs them: it charges each block's gas at its head
- * exactly as in fast mode, calls the compiled prefix, and carries on from the offset it
- * returns (a block head, or the first instruction not compiled, which the interpreter does
- * unless it is a call to a compiled one-block function: that one runs without a frame).
+ * call, a return, an instruction charged by a value's size) becomes JS code, and all of them
+ * one JS function per Move function (`compiled-run.ts`: a `switch` on the block head, each
+ * block charged at its head exactly as in fast mode). Operand stack slots inside a block are
+ * JS constants; only the values the block leaves on the stack (or takes from below it) touch
+ * the interpreter's stack array, and the block's net stack effect is static. A block that
+ * stops before an uncompiled instruction hands it to the interpreter, unless it is a call to
+ * a compiled one-block function, which runs without a frame.
  *
  * Each instruction does what the interpreter's `switch` does for it, with the same helpers,
  * so results and errors are the same; an error is wrapped in a {@link JitFault} carrying the
