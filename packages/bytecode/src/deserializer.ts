@@ -57,7 +57,6 @@ interface TableHeader {
   count: number;
 }
 
-
 const ENUM_TABLES = new Set<number>([
   TableKind.ENUM_DEFS,
   TableKind.ENUM_DEF_INST,

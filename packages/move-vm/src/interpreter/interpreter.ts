@@ -49,7 +49,8 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   const limits = state.limits;
   const tracer = state.tracer;
   const maxStack = limits.maxValueStackSize;
-  const [maxVec, maxDepth] = [limits.maxVectorLength, limits.maxCallDepth];
+  const maxVec = limits.maxVectorLength;
+  const maxDepth = limits.maxCallDepth;
   const jitAt = rt.jitThreshold;
   if (entry.code === null) return callNativeDirect(rt, state, entry, args);
   // Caller frames (`frames[0..depth)` live) and locals arrays of returned frames by length, kept

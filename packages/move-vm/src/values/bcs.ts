@@ -8,7 +8,6 @@ import { type DatatypeInfo, type Type, TypeKind, type TypeTable } from '../types
 import { VariantValue } from './value.js';
 import { MoveVector, VecKind, type VecKindValue } from './vector.js';
 
-
 /** Storage kind of a vector whose elements have type `elem`. */
 export function vecKindOf(elem: Type): VecKindValue {
   switch (elem.kind) {

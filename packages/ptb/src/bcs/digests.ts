@@ -129,8 +129,6 @@ function saltedMoveObjectBcs(o: SuiObject): Uint8Array | null {
   return w.written();
 }
 
-
-
 /** Checkpoint digest (base58) of a checkpoint summary. */
 export function checkpointSummaryDigest(summary: CheckpointSummary): string {
   return digestToBase58(saltedDigest(DIGEST_SALTS.checkpointSummary, encodeBcs(CheckpointSummary, summary)));

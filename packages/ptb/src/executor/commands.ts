@@ -208,10 +208,10 @@ interface CallPlan {
 
 /**
  * Plans of the calls made through a linker (the versions a call's packages resolve to), by
- * function and type arguments. A new package version or a transaction's unified linkage
- * gives a new linker, so a plan never outlives the versions it was made with.
+ * package, module, function, then `anywhere` and type arguments. A new package version or a
+ * transaction's unified linkage gives a new linker, so a plan never outlives the versions it
+ * was made with.
  */
-/** Plans by linker, package, module, function, then `anywhere` and type arguments. */
 const callPlans = new WeakMap<object, Map<string, Map<string, Map<string, Map<string, CallPlan>>>>>();
 
 function getOrSet<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {

@@ -62,7 +62,7 @@ function isPrivateGeneric(fn: LoadedFunction): boolean {
 }
 
 /** Run `f` on each command in order; a failure it raises is that command's (its index recorded). */
-function eachCommand(tx: TypedTransaction, f: (c: TypedTransaction['commands'][number], i: number) => void): void {
+function eachCommand(tx: TypedTransaction, f: (c: TypedCommand, i: number) => void): void {
   const commands = tx.commands;
   for (let i = 0; i < commands.length; i++) {
     try {

@@ -31,7 +31,6 @@ export const CHILD_OBJECT_ID_SCOPE = 0xf0;
 /** `HashingIntentScope::RegularObjectId`. */
 export const REGULAR_OBJECT_ID_SCOPE = 0xf1;
 
-
 /** The 32 bytes of an address (`0x` + 64 hex; shorter forms are padded). */
 export function addressToBytes(address: string): Uint8Array {
   return addressValueBytes(address.length === 66 ? address : canonicalAddress(address));
@@ -239,7 +238,7 @@ export function structTagBcs(tag: SuiStructTag): Uint8Array {
 export function hashTypeAndKey(parent: string, keyType: SuiTypeTag, keyBcs: Uint8Array): string {
   // The scope byte, the parent and the key's length, written into one reused buffer.
   const head = HASH_HEAD;
-  if (!writeAddressBytes(parent.length === 66 ? parent : canonicalAddress(parent), head, 1)) head.set(addressToBytes(parent), 1);
+  if (!writeAddressBytes(parent, head, 1)) head.set(addressToBytes(parent), 1); // a short form, padded
   head.fill(0, 33);
   for (let i = 33, n = keyBcs.length; i < 41 && n > 0; i++, n = Math.floor(n / 256)) head[i] = n % 256;
   return bytesToAddress(blake2b256Of(head, keyBcs, cachedTypeTagBcs(keyType)));
