@@ -15,6 +15,7 @@ import { ConstructorGraph, type GraphStats } from './constructor-graph.js';
 import { Planner } from './planner.js';
 import type { BenchmarkRow, StaticCall } from './row.js';
 import { ERROR_CODES, errorSource, isExpectedLimitation, type StageFailure } from './taxonomy.js';
+import { hitClassOf } from './hit-class.js';
 import { TierBRunner } from './tier-b.js';
 import { formatTy } from './types.js';
 
@@ -69,6 +70,12 @@ export interface TargetRef {
   module: string;
   name: string;
   defIndex: number;
+  /**
+   * The newer target package (storage id) with the same original id that has this
+   * function too: its row is the one that counts (functions are counted once per
+   * original package).
+   */
+  duplicateOf?: string;
 }
 
 /**
@@ -82,14 +89,20 @@ export function selectTargets(
   options: Pick<BenchmarkOptions, 'includeFramework' | 'moduleFilter' | 'functionFilter'>,
 ): TargetRef[] {
   const out: TargetRef[] = [];
-  for (const p of catalogue.packages) {
-    if (!targetIds.has(p.id)) continue;
+  const targets = catalogue.packages.filter((p) => targetIds.has(p.id));
+  for (const p of targets) {
     if (options.includeFramework !== true && isCoreFramework(p.id)) continue;
+    // Newer target versions of the same package, newest first: the first that has the
+    // function is the one that counts.
+    const newer = targets.filter((q) => q.originalId === p.originalId && q.version > p.version).sort((a, b) => b.version - a.version || (a.id < b.id ? -1 : 1));
     for (const fn of catalogue.functionsOf(p.id)) {
       if (fn.visibility !== 'Public' && !fn.isEntry) continue;
       if (options.moduleFilter && !options.moduleFilter.test(fn.module)) continue;
       if (options.functionFilter && !options.functionFilter.test(fn.name)) continue;
-      out.push({ index: out.length, packageId: p.id, module: fn.module, name: fn.name, defIndex: fn.defIndex });
+      const target: TargetRef = { index: out.length, packageId: p.id, module: fn.module, name: fn.name, defIndex: fn.defIndex };
+      const counted = newer.find((q) => catalogue.functionsOf(q.id).some((g) => g.module === fn.module && g.name === fn.name && (g.visibility === 'Public' || g.isEntry)));
+      if (counted !== undefined) target.duplicateOf = counted.id;
+      out.push(target);
     }
   }
   return out;
@@ -229,6 +242,7 @@ export class Benchmark {
   private async row(t: TargetRef): Promise<BenchmarkRow> {
     const fn = this.catalogue.functionsOf(t.packageId).find((f) => f.module === t.module && f.defIndex === t.defIndex);
     const row: BenchmarkRow = { target_package: t.packageId, target_module: t.module, target_function: t.name, status: 'miss' };
+    if (t.duplicateOf !== undefined) row.duplicate_of = t.duplicateOf;
     if (!this.options.strictCrypto) row.permissive_crypto = true;
     if (fn === undefined) return this.failed(row, { stage: 'A1', code: 'E102', reason: `target validation failed: ${t.module}::${t.name} not found` });
     const unverified = this.verification(fn);
@@ -267,6 +281,7 @@ export class Benchmark {
     };
     row.gas_used = b.gasUsed;
     row.provenance = b.provenance;
+    row.hit_class = hitClassOf(b.args, b.profile);
     row.transactions = [...this.baseline.requests, ...b.requests];
     if (b.success) {
       row.status = 'tier_b_hit';

@@ -7,6 +7,21 @@ import type { Json } from '@smi/move-vm';
 import type { Provenance } from './sources.js';
 import type { AbortCategory, ErrorCode, ErrorSource, Phase, Stage } from './taxonomy.js';
 
+/**
+ * What kind of hit a row is, by the arguments the transaction passed (the transaction
+ * context and system objects such as the Clock are supplied by the system and do not
+ * count): `structured` when at least one argument is a struct or object built by calls
+ * (a coin split from the gas coin included) or taken from the state, `pure_only` when
+ * every argument is a plain value, `no_args` when there is none.
+ */
+export type HitClass = 'structured' | 'pure_only' | 'no_args';
+
+/** Distinct instructions of the target function the transaction executed, of all it has. */
+export interface Coverage {
+  executed: number;
+  total: number;
+}
+
 /** The status of a row: the highest tier reached (`static_pass` only with `--static-only`). */
 export type RowStatus = 'tier_b_hit' | 'tier_a_hit' | 'miss' | 'static_pass';
 
@@ -40,6 +55,8 @@ export interface TierBDetails {
   checks: 'strict' | 'relaxed';
   /** New: values the transaction could neither drop nor send (why it ran relaxed). */
   undisposable?: string[];
+  /** New: instruction coverage of the target function in the transaction reported. */
+  coverage?: Coverage;
 }
 
 /** `abort`: what stopped a failed Tier B. */
@@ -62,6 +79,11 @@ export interface BenchmarkRow {
   target_package: string;
   target_module: string;
   target_function: string;
+  /**
+   * The package (storage id) whose row counts for this function when an upgrade of the
+   * same original package has it too: functions are counted once per original id.
+   */
+  duplicate_of?: string;
   status: RowStatus;
   failure_stage?: Stage;
   failure_reason?: string;
@@ -76,6 +98,8 @@ export interface BenchmarkRow {
   gas_used?: number;
   created_object_types?: string[];
   provenance?: Provenance;
+  /** What kind of inputs the transaction reported passed (see {@link HitClass}). */
+  hit_class?: HitClass;
   permissive_crypto?: true;
   elapsed_ms?: number;
   transactions?: Json[];
@@ -85,6 +109,7 @@ const ORDER: readonly (keyof BenchmarkRow)[] = [
   'target_package',
   'target_module',
   'target_function',
+  'duplicate_of',
   'status',
   'failure_stage',
   'failure_reason',
@@ -99,6 +124,7 @@ const ORDER: readonly (keyof BenchmarkRow)[] = [
   'gas_used',
   'created_object_types',
   'provenance',
+  'hit_class',
   'permissive_crypto',
   'elapsed_ms',
   'transactions',

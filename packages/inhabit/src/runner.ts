@@ -24,6 +24,8 @@ export interface RunOptions extends BenchmarkOptions {
   shard?: { index: number; count: number };
   /** Rows of the first targets of the selection, already done (a resumed run): skipped, but counted. */
   done?: readonly BenchmarkRow[];
+  /** Rows of target packages that could not be read (written by the caller): counted in the summary. */
+  loadFailures?: readonly BenchmarkRow[];
   /** Wall-clock limit of one target on a worker (default 60 s). */
   timeoutMs?: number;
   /** Stop between targets when aborted (rows done so far are kept). */
@@ -52,6 +54,7 @@ export function unfinishedRow(t: TargetRef, reason: string): BenchmarkRow {
     target_package: t.packageId,
     target_module: t.module,
     target_function: t.name,
+    ...(t.duplicateOf === undefined ? {} : { duplicate_of: t.duplicateOf }),
     status: 'miss',
     failure_stage: 'B2',
     failure_reason: reason,
@@ -85,6 +88,7 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
   const skipped = Math.min(options.done?.length ?? 0, selected.length);
   const todo = selected.slice(skipped);
   const summary = new SummaryBuilder();
+  for (const row of options.loadFailures ?? []) summary.add(row);
   for (const row of (options.done ?? []).slice(0, skipped)) summary.add(row);
   let graph: GraphStats | undefined;
   let inits: readonly InitRun[] = [];
@@ -164,7 +168,7 @@ async function runOnWorkers(
   emit: (row: BenchmarkRow, done: number) => void,
   onReady: (graph: GraphStats, inits: InitRun[]) => void,
 ): Promise<{ interrupted: boolean }> {
-  const { jobs, signal, onRow: _onRow, onStart: _onStart, shard: _shard, done: _done, timeoutMs: _t, ...benchmarkOptions } = options;
+  const { jobs, signal, onRow: _onRow, onStart: _onStart, shard: _shard, done: _done, timeoutMs: _t, loadFailures: _l, ...benchmarkOptions } = options;
   const init = serializeOptions(benchmarkOptions);
   const timeoutMs = options.timeoutMs ?? 60_000;
   const results: (BenchmarkRow | undefined)[] = new Array(todo.length);

@@ -1,25 +1,53 @@
 /**
- * The summary of a run: totals, Tier A/B hit rates, counts by stage, E-code, abort
- * category and provenance, per package; as JSON and as the table `smi benchmark-local`
- * prints on stderr (and, with `--error-distribution`, the taxonomy by phase).
+ * The summary of a run: the headline (real hits, counted once per function of an original
+ * package), the loose Tier A/B hit rates with their splits (checks, provenance, hit
+ * class), counts by stage, E-code and abort category, per package; as JSON and as the
+ * table `smi benchmark-local` prints on stderr (and, with `--error-distribution`, the
+ * taxonomy by phase).
  */
 import type { GraphStats } from './constructor-graph.js';
+import { HIT_KINDS, type HitKind, hitKind, isRealHit } from './hit-class.js';
 import type { BenchmarkRow } from './row.js';
 import { ABORT_CATEGORIES, ERROR_CODES, type ErrorCode, type Phase } from './taxonomy.js';
+
+/**
+ * What the benchmark measures, counted as a skeptical reviewer would: Tier B hits that ran
+ * with Sui's rules on inputs that were not forged, once per function of an original
+ * package (`functions_dedup`: rows without `duplicate_of`), and of those the hits that
+ * pass a struct or object.
+ */
+export interface Headline {
+  real_hits: number;
+  real_rate: number;
+  real_structured_hits: number;
+  real_structured_rate: number;
+  functions_dedup: number;
+}
 
 /** Counts of one package. */
 export interface PackageSummary {
   functions: number;
   tier_a_hits: number;
+  /** Loose: every Tier B hit, whatever its checks and provenance. */
   tier_b_hits: number;
+  /** Functions counted once per original package (rows without `duplicate_of`). */
+  functions_dedup: number;
+  real_hits: number;
+  real_structured_hits: number;
+  /** Tier B hits by kind (see {@link HitKind}). */
+  hits_by_kind: Partial<Record<HitKind, number>>;
 }
 
 /** The summary JSON. */
 export interface BenchmarkSummary {
+  /** The figures that count (see {@link Headline}). */
+  headline: Headline;
   rows: number;
   tier_a_hits: number;
+  /** Loose: every Tier B hit, duplicates, relaxed and synthesized ones included. */
   tier_b_hits: number;
   tier_a_rate: number;
+  /** Loose rate: `tier_b_hits / rows`. The headline's `real_rate` is the one that counts. */
   tier_b_rate: number;
   by_status: Record<string, number>;
   by_stage: Record<string, number>;
@@ -27,6 +55,12 @@ export interface BenchmarkSummary {
   by_abort_category: Record<string, number>;
   /** Tier B hits by how their inputs were obtained. */
   hits_by_provenance: Record<string, number>;
+  /** Tier B hits by the rules they ran with (`strict`, `relaxed`). */
+  hits_by_checks: Record<string, number>;
+  /** Tier B hits by the kind of arguments they passed. */
+  hits_by_class: Record<string, number>;
+  /** Tier B hits by kind: real ones by class, the others by why they are not real. */
+  hits_by_kind: Record<string, number>;
   per_package: Record<string, PackageSummary>;
   graph?: GraphStats;
   inits?: { run: number; failed: number };
@@ -46,6 +80,7 @@ function rate(n: number, d: number): number {
 /** Accumulates rows into a summary. */
 export class SummaryBuilder {
   private readonly s: BenchmarkSummary = {
+    headline: { real_hits: 0, real_rate: 0, real_structured_hits: 0, real_structured_rate: 0, functions_dedup: 0 },
     rows: 0,
     tier_a_hits: 0,
     tier_b_hits: 0,
@@ -56,6 +91,9 @@ export class SummaryBuilder {
     by_error_code: {},
     by_abort_category: {},
     hits_by_provenance: {},
+    hits_by_checks: {},
+    hits_by_class: {},
+    hits_by_kind: {},
     per_package: {},
   };
 
@@ -63,8 +101,21 @@ export class SummaryBuilder {
     const s = this.s;
     s.rows++;
     bump(s.by_status, row.status);
-    const pkg = (s.per_package[row.target_package] ??= { functions: 0, tier_a_hits: 0, tier_b_hits: 0 });
+    const pkg = (s.per_package[row.target_package] ??= { functions: 0, tier_a_hits: 0, tier_b_hits: 0, functions_dedup: 0, real_hits: 0, real_structured_hits: 0, hits_by_kind: {} });
     pkg.functions++;
+    const counted = row.duplicate_of === undefined;
+    if (counted) {
+      s.headline.functions_dedup++;
+      pkg.functions_dedup++;
+      if (isRealHit(row)) {
+        s.headline.real_hits++;
+        pkg.real_hits++;
+        if (row.hit_class === 'structured') {
+          s.headline.real_structured_hits++;
+          pkg.real_structured_hits++;
+        }
+      }
+    }
     const a = row.status === 'tier_a_hit' || row.status === 'tier_b_hit';
     if (a) {
       s.tier_a_hits++;
@@ -74,6 +125,11 @@ export class SummaryBuilder {
       s.tier_b_hits++;
       pkg.tier_b_hits++;
       bump(s.hits_by_provenance, row.provenance ?? 'chain');
+      bump(s.hits_by_checks, row.tier_b_details?.checks ?? 'strict');
+      bump(s.hits_by_class, row.hit_class ?? 'no_args');
+      const kind = hitKind(row) as HitKind;
+      bump(s.hits_by_kind, kind);
+      bump(pkg.hits_by_kind as Record<string, number>, kind);
     }
     if (row.failure_stage !== undefined) bump(s.by_stage, row.failure_stage);
     if (row.error_code !== undefined) bump(s.by_error_code, row.error_code);
@@ -82,7 +138,10 @@ export class SummaryBuilder {
 
   /** The summary so far, with the extra facts given. */
   build(extra: Partial<Pick<BenchmarkSummary, 'graph' | 'inits' | 'elapsed_ms' | 'interrupted'>> = {}): BenchmarkSummary {
-    const s: BenchmarkSummary = { ...this.s, ...extra };
+    const s: BenchmarkSummary = { ...this.s, headline: { ...this.s.headline }, ...extra };
+    const h = s.headline;
+    h.real_rate = rate(h.real_hits, h.functions_dedup);
+    h.real_structured_rate = rate(h.real_structured_hits, h.functions_dedup);
     s.tier_a_rate = rate(s.tier_a_hits, s.rows);
     s.tier_b_rate = rate(s.tier_b_hits, s.rows);
     if (extra.elapsed_ms !== undefined && extra.elapsed_ms > 0) s.functions_per_second = Math.round((100000 * s.rows) / extra.elapsed_ms) / 100;
@@ -105,6 +164,11 @@ function table(title: string, entries: [string, number][], total: number, descri
 export function summaryText(s: BenchmarkSummary, options: { errorDistribution?: boolean } = {}): string {
   const lines: string[] = [];
   lines.push(`benchmark-local: ${s.rows} functions${s.interrupted ? ' (interrupted)' : ''}${s.elapsed_ms !== undefined ? ` in ${(s.elapsed_ms / 1000).toFixed(1)} s` : ''}${s.functions_per_second !== undefined ? ` (${s.functions_per_second} functions/s)` : ''}`);
+  const h = s.headline;
+  lines.push(`headline (real hits: strict, not synthesized; each function once per original package: ${h.functions_dedup})`);
+  lines.push(`  real hits              ${String(h.real_hits).padStart(6)}  ${pct(h.real_hits, h.functions_dedup).padStart(6)}`);
+  lines.push(`  real structured hits   ${String(h.real_structured_hits).padStart(6)}  ${pct(h.real_structured_hits, h.functions_dedup).padStart(6)}`);
+  lines.push(`loose (every row: ${s.rows})`);
   lines.push(`  Tier A hits            ${String(s.tier_a_hits).padStart(6)}  ${pct(s.tier_a_hits, s.rows).padStart(6)}`);
   lines.push(`  Tier B hits            ${String(s.tier_b_hits).padStart(6)}  ${pct(s.tier_b_hits, s.rows).padStart(6)}`);
   const stageOrder = ['A1', 'A2', 'A3', 'A4', 'A5', 'B1', 'B2'];
@@ -118,16 +182,22 @@ export function summaryText(s: BenchmarkSummary, options: { errorDistribution?: 
     ),
   );
   lines.push(...table('B failures by abort category', ABORT_CATEGORIES.filter((k) => s.by_abort_category[k] !== undefined).map((k) => [k, s.by_abort_category[k]]), s.rows));
+  lines.push(...table('Tier B hits by kind', HIT_KINDS.filter((k) => s.hits_by_kind[k] !== undefined).map((k) => [k, s.hits_by_kind[k]]), s.tier_b_hits));
+  lines.push(...table('Tier B hits by checks', ['strict', 'relaxed'].filter((k) => s.hits_by_checks[k] !== undefined).map((k) => [k, s.hits_by_checks[k]]), s.tier_b_hits));
   lines.push(...table('Tier B hits by provenance', ['chain', 'init_state', 'synthesized'].filter((k) => s.hits_by_provenance[k] !== undefined).map((k) => [k, s.hits_by_provenance[k]]), s.tier_b_hits));
+  lines.push(...table('Tier B hits by class', ['structured', 'pure_only', 'no_args'].filter((k) => s.hits_by_class[k] !== undefined).map((k) => [k, s.hits_by_class[k]]), s.tier_b_hits));
   if (options.errorDistribution) {
     const byPhase: Record<string, number> = {};
     for (const [code, n] of Object.entries(s.by_error_code)) byPhase[ERROR_CODES[code as ErrorCode].phase] = (byPhase[ERROR_CODES[code as ErrorCode].phase] ?? 0) + n;
     const phases: Phase[] = ['Resolution', 'TypeCheck', 'Synthesis', 'Execution', 'Validation'];
     lines.push(...table('error distribution by phase', phases.filter((p) => byPhase[p] !== undefined).map((p) => [p, byPhase[p]]), s.rows));
   }
-  lines.push('per package (functions, Tier A, Tier B)');
+  lines.push('per package (functions, Tier A, Tier B loose; functions once per original package, real hits, real structured hits)');
   for (const [id, p] of Object.entries(s.per_package)) {
-    lines.push(`  ${id.slice(0, 10)}…${id.slice(-4)}  ${String(p.functions).padStart(5)}  ${String(p.tier_a_hits).padStart(5)} ${pct(p.tier_a_hits, p.functions).padStart(6)}  ${String(p.tier_b_hits).padStart(5)} ${pct(p.tier_b_hits, p.functions).padStart(6)}`);
+    lines.push(
+      `  ${id.slice(0, 10)}…${id.slice(-4)}  ${String(p.functions).padStart(5)}  ${String(p.tier_a_hits).padStart(5)} ${pct(p.tier_a_hits, p.functions).padStart(6)}  ${String(p.tier_b_hits).padStart(5)} ${pct(p.tier_b_hits, p.functions).padStart(6)}` +
+        ` | ${String(p.functions_dedup).padStart(5)}  ${String(p.real_hits).padStart(5)} ${pct(p.real_hits, p.functions_dedup).padStart(6)}  ${String(p.real_structured_hits).padStart(5)} ${pct(p.real_structured_hits, p.functions_dedup).padStart(6)}`,
+    );
   }
   if (s.graph !== undefined) {
     const g = s.graph;

@@ -50,6 +50,8 @@ export interface TierBOutcome {
   provenance: Provenance;
   /** Modules outside 0x1/0x2/0x3 whose code the target's transaction ran. */
   modulesAccessed: string[];
+  /** The target's arguments in the attempt reported. */
+  args: readonly Arg[];
 }
 
 /** A failure to report, with how far the attempt got (B2 beats B1). */
@@ -162,7 +164,9 @@ export class TierBRunner {
       undisposable: [],
       provenance: argsProvenance(args),
       modulesAccessed: [],
+      args,
     };
+    this.accessed = [];
     try {
       const prepared = await this.prepare(args, choice.profile, requests);
       const response = this.options.usePtb ? await this.runPtb(plan, args, choice.profile, prepared, requests, base) : await this.runDirect(plan, args, choice.profile, prepared, requests, base);

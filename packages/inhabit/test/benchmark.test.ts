@@ -128,6 +128,7 @@ describeWithFixtures('benchmark: the demo package, Tier A and B', ['fixtures', '
       'abort',
       'gas_used',
       'provenance',
+      'hit_class',
       'transactions',
     ].filter((k) => (r as unknown as Record<string, unknown>)[k] !== undefined));
     expect(r.tier_b_details?.target_modules_accessed).toEqual([`${DEMO}::shop`]);

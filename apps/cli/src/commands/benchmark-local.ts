@@ -151,7 +151,10 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
       const missing = [...ids].filter((id) => !loaded.some((p) => p.id === id));
       if (missing.length > 0 && !args.quiet) io.stderr(`benchmark-local: warning: ${missing.length} package ids of --package-ids-file are not in --target-corpus (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})\n`);
     }
-    const dependencies = loadCorpora(io, args.corpus);
+    // --package-ids-file narrows the targets, never what is loaded: the other packages of
+    // the target corpus stay loaded (as dependencies), as they are on chain.
+    const unselected = loaded.filter((p) => !targets.includes(p));
+    const dependencies = [...loadCorpora(io, args.corpus), ...unselected];
     const targetIds = new Set(targets.map((p) => p.id));
     const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io))
       .map((f) => f.pkg)
@@ -186,6 +189,7 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
         // One job runs in this thread: no worker to start (gas still bounds every function).
         jobs: flags.jobs === 1 ? 0 : flags.jobs,
         done: doneTargets,
+        loadFailures: failures,
         ...(io.signal ? { signal: io.signal } : {}),
         onStart: (info) => {
           if (!args.quiet) {
@@ -213,14 +217,7 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     }
     (progress as Progress | null)?.finish();
     out.close();
-    const summary: BenchmarkSummary = { ...result.summary };
-    for (const f of failures) {
-      summary.rows++;
-      summary.by_status.miss = (summary.by_status.miss ?? 0) + 1;
-      summary.by_stage.A1 = (summary.by_stage.A1 ?? 0) + 1;
-      summary.by_error_code.E101 = (summary.by_error_code.E101 ?? 0) + 1;
-      summary.per_package[f.target_package] = { functions: 0, tier_a_hits: 0, tier_b_hits: 0 };
-    }
+    const summary: BenchmarkSummary = result.summary;
     if (args.summary !== undefined) writeOutput(io, args.summary, JSON.stringify(summary, null, 2) + '\n');
     if (!args.quiet) io.stderr(summaryText(summary, { errorDistribution: args['error-distribution'] }));
     if (args.json) io.stdout(jsonLine(summary));
