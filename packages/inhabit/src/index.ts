@@ -31,5 +31,6 @@ export { runBenchmark, runTargets, unfinishedRow } from './runner.js';
 export type { RunOptions, RunResult } from './runner.js';
 export { SummaryBuilder, summaryText } from './summary.js';
 export type { BenchmarkSummary, PackageSummary } from './summary.js';
+export { HIT_KINDS } from './hit-class.js';
 export { selectTargets } from './benchmark.js';
 export { mergeShardRows, isLoadFailureRow, MergeRowsError } from './merge-rows.js';
