@@ -1,56 +1,126 @@
 /**
- * The benchmark-local part of a report: Tier A/B hit rates, the failure taxonomy as
- * stacked bars (stage, E-code, abort category, provenance of the hits), hits by package,
- * and per input a table of packages sortable by hit rate whose rows open the package's
- * functions (each with its transactions and error).
+ * The benchmark-local part of a report: per input the headline (real hit rate and real
+ * structured hit rate, each function counted once), then the loose Tier A/B rates, then
+ * the splits of the Tier B hits (kind, checks, provenance, class); the inputs side by side
+ * when there are several; the charts; and per input a table of packages sorted by real
+ * structured rate whose rows open the package's functions (each with its transactions).
  */
-import type { BenchmarkView } from './benchmark-view.js';
-import { type Chart, type Datum, groupedBars, renderChart, stackedBars, stackedDimensions } from './charts.js';
-import { cards, esc, figure, int, jsonBlock, pct, shortId, table } from './html.js';
+import type { BenchmarkPackage, BenchmarkView } from './benchmark-view.js';
+import type { Chart } from './charts.js';
+import { SPLITS } from './hit-kinds.js';
+import { type Cell, cards, esc, figure, int, jsonBlock, pct, shortId, table } from './html.js';
 
-/** The taxonomy dimensions, as charted. */
-export const TAXONOMY = ['failure stage', 'error code', 'abort category', 'provenance of Tier B hits'] as const;
+/** What a real hit is, in one line (the report and report.md both say it). */
+export const REAL_HIT_DEFINITION =
+  'A real hit is a Tier B hit that ran with Sui’s strict checks, on inputs not synthesized, without permissive crypto; each function is counted once per original package (an older version’s row for a function a newer version has, duplicate_of, is left out).';
 
-/** Packages a "hits by package" chart shows at most (the table lists all). */
-export const MAX_CHART_PACKAGES = 40;
+const share = (n: number, d: number): string => pct(d === 0 ? 0 : n / d);
 
-function taxonomyData(views: readonly BenchmarkView[]): Datum[] {
-  const out: Datum[] = [];
-  for (const v of views) {
-    const s = v.summary;
-    const add = (dimension: string, counts: Record<string, number>) => {
-      for (const [value, count] of Object.entries(counts)) out.push({ series: v.label, dimension, value, count });
-    };
-    add(TAXONOMY[0], s.by_stage);
-    add(TAXONOMY[1], s.by_error_code);
-    add(TAXONOMY[2], s.by_abort_category);
-    add(TAXONOMY[3], s.hits_by_provenance);
-  }
-  return out;
+/** A rate, marked `≥` when it is a lower bound (older rows the headline could not classify). */
+export function boundRate(rate: number | null, lowerBound: boolean): string {
+  return lowerBound && rate !== null ? `≥ ${pct(rate)}` : pct(rate);
 }
 
+/** Which of a package's real rates are lower bounds (some of its hits do not record checks or class). */
+export function packageBounds(p: BenchmarkPackage): { real: boolean; structured: boolean } {
+  const unchecked = (p.hits_by_kind.unknown_checks ?? 0) > 0;
+  return { real: unchecked, structured: unchecked || (p.hits_by_kind.real_unclassified ?? 0) > 0 };
+}
 
-/** The charts of the benchmark-local inputs. */
-export async function benchmarkCharts(views: readonly BenchmarkView[]): Promise<Chart[]> {
-  const tiers: Datum[] = views.flatMap((v) => [
-    { tier: 'Tier A', series: v.label, rate: v.summary.tier_a_rate },
-    { tier: 'Tier B', series: v.label, rate: v.summary.tier_b_rate },
-  ]);
-  const charts = [await renderChart('bl-tiers', 'Tier A and Tier B hit rates', groupedBars(tiers, { x: 'tier', y: 'rate', series: 'series', yTitle: 'share of functions', percent: true, width: 260 }))];
-  const taxonomy = taxonomyData(views);
-  const dims = TAXONOMY.filter((d) => taxonomy.some((r) => r.dimension === d));
-  if (dims.length > 0) charts.push(await renderChart('bl-taxonomy', 'Failure taxonomy', stackedDimensions(taxonomy, dims)));
-  const first = views[0];
-  const top = [...first.packages].sort((a, b) => b.functions - a.functions).slice(0, MAX_CHART_PACKAGES);
-  const parts = ['Tier B hit', 'Tier A only', 'miss'];
-  const data: Datum[] = top.flatMap((p) => [
-    { package: shortId(p.package_id), part: parts[0], count: p.tier_b_hits },
-    { package: shortId(p.package_id), part: parts[1], count: p.tier_a_hits - p.tier_b_hits },
-    { package: shortId(p.package_id), part: parts[2], count: p.functions - p.tier_a_hits },
-  ]);
-  const more = first.packages.length > top.length ? ` (the ${top.length} with most functions)` : '';
-  charts.push(await renderChart('bl-packages', `Functions by package${views.length > 1 ? ` — ${first.label}` : ''}${more}`, stackedBars(data, { y: 'package', part: 'part', parts, colors: ['#1f8a4c', '#e0b44b', '#c9ced8'], xTitle: 'functions' })));
-  return charts;
+/** A split as text: `value n (share) · …`, in the split's order. */
+export function splitText(counts: Record<string, number>, order: readonly string[], total: number): string {
+  const keys = [...order.filter((k) => counts[k] !== undefined), ...Object.keys(counts).filter((k) => !order.includes(k))];
+  return keys.map((k) => `${k} ${int(counts[k])} (${share(counts[k], total)})`).join(' · ') || '—';
+}
+
+function headlineCards(v: BenchmarkView): string {
+  const h = v.summary.headline;
+  const s = v.summary;
+  const out = [
+    cards(
+      [
+        ['real hit rate', boundRate(h.real_rate, v.gaps.real_lower_bound), `${int(h.real_hits)} of ${int(h.functions_dedup)} functions counted once`],
+        ['real structured hit rate', boundRate(h.real_structured_rate, v.gaps.real_structured_lower_bound), `${int(h.real_structured_hits)} of ${int(h.functions_dedup)} functions counted once`],
+        ['functions counted once', int(h.functions_dedup), `of ${int(s.rows)} rows; ${int(s.rows - h.functions_dedup)} duplicates left out`],
+      ],
+      'headline',
+    ),
+  ];
+  for (const c of v.gaps.caveats) out.push(`<p class="caveat">Not classified: ${esc(c)}</p>`);
+  return out.join('\n');
+}
+
+function looseCards(v: BenchmarkView): string {
+  const s = v.summary;
+  return cards(
+    [
+      ['Tier A hit rate (loose)', pct(s.tier_a_rate), `${int(s.tier_a_hits)} of ${int(s.rows)} rows`],
+      ['Tier B hit rate (loose)', pct(s.tier_b_rate), `${int(s.tier_b_hits)} of ${int(s.rows)} rows`],
+      ['rows (functions, duplicates included)', int(s.rows)],
+      ['packages', int(v.packages.length)],
+    ],
+    'loose',
+  );
+}
+
+function splitsTable(v: BenchmarkView): string {
+  const total = v.summary.tier_b_hits;
+  const rows = SPLITS.map((d) => `<tr><th>by ${esc(d.name)}</th><td>${esc(splitText(v.splits[d.name], d.values, total))}</td></tr>`);
+  return `<table class="splits">${rows.join('')}</table>`;
+}
+
+const rateCell = (r: number | null, lowerBound = false): Cell => ({ text: boundRate(r, lowerBound), value: r ?? -1, num: true });
+const intCell = (n: number): Cell => ({ text: int(n), value: n, num: true });
+
+/** The inputs side by side: the headline rates first, then the loose ones. */
+function inputsTable(views: readonly BenchmarkView[]): string {
+  const rows = views.map((v) => {
+    const h = v.summary.headline;
+    const s = v.summary;
+    return {
+      cells: [{ text: v.label }, intCell(h.functions_dedup), intCell(h.real_structured_hits), rateCell(h.real_structured_rate, v.gaps.real_structured_lower_bound), intCell(h.real_hits), rateCell(h.real_rate, v.gaps.real_lower_bound), intCell(s.rows), rateCell(s.tier_a_rate), rateCell(s.tier_b_rate)],
+    };
+  });
+  const columns = ['input', 'functions counted once', 'real structured hits', 'real structured rate', 'real hits', 'real rate', 'rows', 'Tier A rate (loose)', 'Tier B rate (loose)'];
+  return table(
+    'bl-inputs',
+    columns.map((title, i) => ({ title, num: i > 0 })),
+    rows,
+  );
+}
+
+/** The columns of a package table (the browser test finds them by title). */
+export const PACKAGE_COLUMNS = [
+  'package',
+  'functions',
+  'counted once',
+  'real structured hits',
+  'real structured rate',
+  'real hits',
+  'real rate',
+  'Tier A hits (loose)',
+  'Tier A rate (loose)',
+  'Tier B hits (loose)',
+  'Tier B rate (loose)',
+  'most frequent failure stage',
+] as const;
+
+function packageCells(p: BenchmarkPackage): Cell[] {
+  const bounds = packageBounds(p);
+  return [
+    { text: shortId(p.package_id), value: p.package_id, cls: 'mono', title: p.package_id },
+    intCell(p.functions),
+    intCell(p.functions_dedup),
+    intCell(p.real_structured_hits),
+    rateCell(p.real_structured_rate, bounds.structured),
+    intCell(p.real_hits),
+    rateCell(p.real_rate, bounds.real),
+    intCell(p.tier_a_hits),
+    rateCell(p.tier_a_rate),
+    intCell(p.tier_b_hits),
+    rateCell(p.tier_b_rate),
+    { text: p.top_failure ?? '—' },
+  ];
 }
 
 /** The HTML of the benchmark-local inputs (charts given) and their drill-down data. */
@@ -58,38 +128,28 @@ export function benchmarkHtml(views: readonly BenchmarkView[], charts: readonly 
   const blocks: string[] = [];
   const data: string[] = [];
   blocks.push(`<section class="block" id="benchmark-local"><h2>benchmark-local: type inhabitation</h2>`);
+  blocks.push(`<p class="definition">${esc(REAL_HIT_DEFINITION)} Loose figures count every Tier B hit over every row.</p>`);
+  if (views.length > 1) blocks.push(`<h3>Inputs side by side</h3>`, inputsTable(views));
   for (const v of views) {
-    const s = v.summary;
-    const prov = Object.entries(s.hits_by_provenance)
-      .map(([k, n]) => `${k} ${n}`)
-      .join(', ');
     blocks.push(`<h3>${esc(v.label)}</h3>`);
-    blocks.push(cards([['functions', int(s.rows)], ['packages', int(v.packages.length)], ['Tier A hit rate', pct(s.tier_a_rate)], ['Tier B hit rate', pct(s.tier_b_rate)], ['Tier B hits by provenance', prov || '—']]));
+    blocks.push(`<h4>Headline: real hits, each function once</h4>`, headlineCards(v));
+    blocks.push(`<h4>Loose: every row, every Tier B hit</h4>`, looseCards(v));
+    blocks.push(`<h4>Tier B hits split (${int(v.summary.tier_b_hits)} loose hits)</h4>`, splitsTable(v));
   }
   blocks.push(`<div class="charts">${charts.map(figure).join('')}</div>`);
   views.forEach((v, vi) => {
     const rows = v.packages.map((p, pi) => {
       const id = `bl-${vi}-p-${pi}`;
       data.push(jsonBlock(id, v.rows.get(p.package_id) ?? []));
-      return {
-        detail: id,
-        package: p.package_id,
-        cells: [
-          { text: shortId(p.package_id), value: p.package_id, cls: 'mono', title: p.package_id },
-          { text: int(p.functions), value: p.functions, num: true },
-          { text: int(p.tier_a_hits), value: p.tier_a_hits, num: true },
-          { text: pct(p.tier_a_rate), value: p.tier_a_rate, num: true },
-          { text: int(p.tier_b_hits), value: p.tier_b_hits, num: true },
-          { text: pct(p.tier_b_rate), value: p.tier_b_rate, num: true },
-          { text: p.top_failure ?? '—' },
-        ],
-      };
+      return { detail: id, package: p.package_id, cells: packageCells(p) };
     });
-    blocks.push(`<h3>Packages — ${esc(v.label)}</h3><p class="note">Click a column to sort; click a package to see its functions, each with its transactions and error.</p>`);
+    blocks.push(
+      `<h3>Packages — ${esc(v.label)}</h3><p class="note">Sorted by real structured rate, then real rate (over the functions counted once; — when every row of a package is a duplicate). Click a column to sort; click a package to see its functions, each with its hit class, checks, provenance, duplicate_of, transactions and error.</p>`,
+    );
     blocks.push(
       table(
         `bl-table-${vi}`,
-        [{ title: 'package' }, { title: 'functions', num: true }, { title: 'Tier A hits', num: true }, { title: 'Tier A rate', num: true }, { title: 'Tier B hits', num: true }, { title: 'Tier B rate', num: true }, { title: 'most frequent failure stage' }],
+        PACKAGE_COLUMNS.map((title, i) => ({ title, num: i > 0 && i < PACKAGE_COLUMNS.length - 1 })),
         rows,
       ),
     );

@@ -36,15 +36,15 @@ export async function renderChart(id: string, title: string, spec: TopLevelSpec)
   }
 }
 
-/** A grouped bar chart: `y` by `x`, one bar per `series` in each group. */
-export function groupedBars(data: Datum[], o: { x: string; y: string; series: string; yTitle: string; percent?: boolean; width?: number }): TopLevelSpec {
+/** A grouped bar chart: `y` by `x` (groups in `xOrder` when given), one bar per `series` in each group. */
+export function groupedBars(data: Datum[], o: { x: string; y: string; series: string; yTitle: string; percent?: boolean; width?: number; xOrder?: readonly string[] }): TopLevelSpec {
   return {
     data: { values: data },
     width: o.width ?? 360,
     height: 220,
     mark: { type: 'bar', tooltip: true },
     encoding: {
-      x: { field: o.x, type: 'nominal', title: null, axis: { labelAngle: 0 } },
+      x: { field: o.x, type: 'nominal', title: null, axis: { labelAngle: 0 }, ...(o.xOrder ? { sort: [...o.xOrder] } : {}) },
       xOffset: { field: o.series, type: 'nominal' },
       y: { field: o.y, type: 'quantitative', title: o.yTitle, ...(o.percent ? { axis: { format: '.0%' }, scale: { domain: [0, 1] } } : {}) },
       color: { field: o.series, type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'vertical' } },
@@ -52,22 +52,30 @@ export function groupedBars(data: Datum[], o: { x: string; y: string; series: st
   };
 }
 
+/** A dimension of {@link stackedDimensions}: its values in a fixed order with fixed colours, or (without) by count with the default palette. */
+export interface Dimension {
+  name: string;
+  values?: readonly string[];
+  colors?: readonly string[];
+}
+
 /**
  * Stacked horizontal bars, one chart per dimension stacked vertically, each with its own
  * colours and legend: `count` of each `value` of a `dimension`, one bar per `series`.
  */
-export function stackedDimensions(data: Datum[], dimensions: readonly string[]): TopLevelSpec {
+export function stackedDimensions(data: Datum[], dimensions: readonly Dimension[], o: { xTitle?: string } = {}): TopLevelSpec {
   return {
     vconcat: dimensions.map((d) => ({
-      title: d,
-      data: { values: data.filter((r) => r.dimension === d) },
+      title: d.name,
+      data: { values: data.filter((r) => r.dimension === d.name) },
       width: 460,
+      ...(d.values ? { transform: [{ calculate: `indexof(${JSON.stringify(d.values)}, datum.value)`, as: 'value_order' }] } : {}),
       mark: { type: 'bar', tooltip: true },
       encoding: {
         y: { field: 'series', type: 'nominal', title: null },
-        x: { field: 'count', type: 'quantitative', title: 'rows', stack: 'zero' },
-        color: { field: 'value', type: 'nominal', title: null, legend: { columns: 3, orient: 'right' } },
-        order: { field: 'count', type: 'quantitative', sort: 'descending' },
+        x: { field: 'count', type: 'quantitative', title: o.xTitle ?? 'rows', stack: 'zero', axis: { tickMinStep: 1 } },
+        color: { field: 'value', type: 'nominal', title: null, legend: { columns: 3, orient: 'right', direction: 'horizontal' }, ...(d.values ? { scale: { domain: [...d.values], ...(d.colors ? { range: [...d.colors] } : {}) } } : {}) },
+        order: d.values ? { field: 'value_order', type: 'quantitative' } : { field: 'count', type: 'quantitative', sort: 'descending' },
       },
     })),
     resolve: { scale: { color: 'independent' }, legend: { color: 'independent' } },
@@ -75,7 +83,7 @@ export function stackedDimensions(data: Datum[], dimensions: readonly string[]):
 }
 
 /** Horizontal stacked bars: one bar per `y`, parts by `part` (in the order given). */
-export function stackedBars(data: Datum[], o: { y: string; part: string; parts: readonly string[]; colors?: readonly string[]; xTitle: string; height?: number; sortByPart?: string }): TopLevelSpec {
+export function stackedBars(data: Datum[], o: { y: string; part: string; parts: readonly string[]; colors?: readonly string[]; xTitle: string; height?: number; sortByPart?: string; legendColumns?: number }): TopLevelSpec {
   return {
     data: { values: data },
     width: 460,
@@ -84,8 +92,8 @@ export function stackedBars(data: Datum[], o: { y: string; part: string; parts: 
     mark: { type: 'bar', tooltip: true },
     encoding: {
       y: { field: o.y, type: 'nominal', title: null, sort: null },
-      x: { field: 'count', type: 'quantitative', title: o.xTitle, stack: 'zero' },
-      color: { field: o.part, type: 'nominal', title: null, scale: { domain: [...o.parts], ...(o.colors ? { range: [...o.colors] } : {}) }, legend: { orient: 'bottom' } },
+      x: { field: 'count', type: 'quantitative', title: o.xTitle, stack: 'zero', axis: { tickMinStep: 1 } },
+      color: { field: o.part, type: 'nominal', title: null, scale: { domain: [...o.parts], ...(o.colors ? { range: [...o.colors] } : {}) }, legend: { orient: 'bottom', ...(o.legendColumns ? { columns: o.legendColumns } : {}) } },
       order: { field: 'part_order', type: 'quantitative' },
     },
   } as TopLevelSpec;

@@ -55,9 +55,10 @@ export function table(id: string, columns: readonly Column[], rows: readonly Row
   return `<div class="scroll"><table class="data" id="${esc(id)}"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
-/** Key figures as cards. */
-export function cards(items: readonly [string, string][]): string {
-  return `<div class="cards">${items.map(([label, value]) => `<div class="card"><b>${esc(value)}</b><span>${esc(label)}</span></div>`).join('')}</div>`;
+/** Key figures as cards: label, value and an optional detail line; `cls` marks a group (`headline`, `loose`). */
+export function cards(items: readonly (readonly [string, string, string?])[], cls?: string): string {
+  const card = (i: (typeof items)[number]): string => `<div class="card"><b>${esc(i[1])}</b><span>${esc(i[0])}</span>${i[2] !== undefined ? `<small>${esc(i[2])}</small>` : ''}</div>`;
+  return `<div class="cards${cls ? ` ${esc(cls)}` : ''}">${items.map(card).join('')}</div>`;
 }
 
 /** A rendered chart in a figure. */

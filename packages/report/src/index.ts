@@ -12,6 +12,8 @@ export { ReportError } from './errors.js';
 export type { ReportErrorCode } from './errors.js';
 export { benchmarkView } from './benchmark-view.js';
 export type { BenchmarkView, BenchmarkPackage } from './benchmark-view.js';
+export { reportKind, REPORT_KINDS, KIND_LABELS } from './hit-kinds.js';
+export type { ReportKind, HeadlineGaps } from './hit-kinds.js';
 export { runView } from './run-view.js';
 export type { RunView, RunPackage } from './run-view.js';
 export { transcriptOf, MAX_BLOCK_CHARS } from './transcript.js';

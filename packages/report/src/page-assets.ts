@@ -19,6 +19,16 @@ h2 { margin:0 0 12px; font-size:18px; } h3 { margin:18px 0 8px; font-size:15px; 
 .cards { display:flex; flex-wrap:wrap; gap:10px; margin-bottom:12px; }
 .card { border:1px solid var(--line); border-radius:6px; padding:8px 12px; min-width:120px; }
 .card b { display:block; font-size:18px; } .card span { color:var(--muted); font-size:12px; }
+.card small { display:block; color:var(--muted); font-size:11px; margin-top:2px; }
+.cards.headline .card { border-color:#9fd3b4; background:#f1faf4; min-width:200px; }
+.cards.headline .card b { font-size:26px; color:var(--ok); }
+.cards.loose .card b { font-size:16px; }
+h4 { margin:14px 0 6px; font-size:13px; color:var(--muted); text-transform:uppercase; letter-spacing:.03em; }
+p.definition { margin:0 0 10px; max-width:980px; }
+p.caveat { margin:4px 0 8px; padding:6px 10px; border-left:3px solid #e0b44b; background:#fdf8ea; max-width:980px; font-size:13px; }
+table.splits { border-collapse:collapse; font-size:13px; margin-bottom:8px; }
+table.splits th { text-align:left; font-weight:600; padding:3px 12px 3px 0; white-space:nowrap; vertical-align:top; }
+table.splits td { padding:3px 0; }
 .charts { display:flex; flex-wrap:wrap; gap:18px; align-items:flex-start; }
 figure.chart { margin:0; } figure.chart figcaption { font-weight:600; margin-bottom:4px; }
 figure.chart svg { max-width:100%; height:auto; }
@@ -27,7 +37,8 @@ table.data { border-collapse:collapse; width:100%; font-size:13px; }
 table.data th, table.data td { padding:5px 8px; border-bottom:1px solid var(--line); text-align:left; vertical-align:top; }
 table.data td.err { max-width:420px; overflow:hidden; text-overflow:ellipsis; white-space:nowrap; }
 table.data td.num, table.data th.num { text-align:right; font-variant-numeric:tabular-nums; }
-table.data th { position:sticky; top:0; background:#fff; cursor:pointer; user-select:none; white-space:nowrap; }
+table.data th { position:sticky; top:0; background:#fff; cursor:pointer; user-select:none; }
+table.data td.mono { white-space:nowrap; }
 table.data th[aria-sort=ascending]::after { content:" ▲"; font-size:10px; } table.data th[aria-sort=descending]::after { content:" ▼"; font-size:10px; }
 table.data tbody tr.clickable { cursor:pointer; } table.data tbody tr.clickable:hover { background:#eef3fd; }
 table.data tbody tr.selected { background:#e0eafc; }
@@ -104,11 +115,16 @@ export const PAGE_SCRIPT = `
     if (t.error) drawerBody.appendChild(el('p', { class: 'note' }, 'error: ' + t.error));
     t.steps.forEach(function (s, i) { drawerBody.appendChild(step(s.kind, s.title, s.text, i < 2 || s.kind === 'error')); });
   }
+  function shortId(id) { return id.length > 22 ? id.slice(0, 10) + '…' + id.slice(-6) : id; }
   function showRows(pkg, rows) {
     drawerTitle.textContent = pkg + ' · ' + rows.length + ' functions';
     drawerBody.textContent = '';
     rows.forEach(function (r) {
-      var what = r.status + (r.failure_stage ? ' · ' + r.failure_stage : '') + (r.error_code ? ' · ' + r.error_code : '') + (r.abort ? ' · abort ' + r.abort.category : '');
+      var checks = r.tier_b_details && r.tier_b_details.checks;
+      var what = [r.status, r.failure_stage, r.error_code, r.abort ? 'abort ' + r.abort.category : null,
+        r.hit_class ? 'class ' + r.hit_class : null, checks ? 'checks ' + checks : null,
+        r.provenance ? 'provenance ' + r.provenance : null, r.permissive_crypto ? 'permissive crypto' : null,
+        r.duplicate_of ? 'duplicate of ' + shortId(r.duplicate_of) : null].filter(Boolean).join(' · ');
       var d = step(r.status, r.target_module + '::' + r.target_function + ' — ' + what, JSON.stringify(r, null, 2), false);
       d.setAttribute('data-function', r.target_module + '::' + r.target_function);
       drawerBody.appendChild(d);

@@ -4,7 +4,8 @@
  * same figures as Markdown out.
  */
 import { type BenchmarkView, benchmarkView } from './benchmark-view.js';
-import { benchmarkCharts, benchmarkHtml } from './benchmark-section.js';
+import { benchmarkCharts } from './benchmark-charts.js';
+import { benchmarkHtml } from './benchmark-section.js';
 import { ReportError } from './errors.js';
 import { page } from './html.js';
 import type { ReportInput } from './inputs.js';

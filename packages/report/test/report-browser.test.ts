@@ -1,7 +1,8 @@
 /**
  * The report in a real browser (headless Chromium driven by playwright-core): every chart
- * rendered (SVG marks present), no console errors, sorting by clicking a header, and the
- * drill-down to a package's rows and to a transcript by clicking; screenshots of each
+ * rendered (SVG marks present), the benchmark-local headline before the loose rates, no
+ * console errors, sorting by clicking a header, and the drill-down to a package's rows and
+ * to a transcript by clicking; screenshots of each
  * report kind are saved (to `$SMI_REPORT_SCREENSHOTS` when set, else a temp folder).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildReport, readInputs } from '@smi/report';
+import { PACKAGE_COLUMNS } from '../src/benchmark-section.js';
 import { describeWithBrowser } from '../../../test-support/browser.js';
 import { hasFixture } from '../../../test-support/fixtures.js';
 import { makeRuns, type ReportRuns } from './runs.js';
@@ -70,31 +72,42 @@ describeBoth('the report in headless Chromium', (executablePath) => {
     return page.locator(`#${table} tbody tr > td:nth-child(${column + 1})`).evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-value'))));
   }
 
-  it('benchmark-local: charts, sorting by hit rate, drill-down to a row with its transactions', async () => {
+  it('benchmark-local: the headline first, charts, sorting by hit rate, drill-down to a row with its class, checks, provenance and transactions', async () => {
     const { page, errors, charts } = await open('benchmark-local', [runs.rows]);
-    expect(charts).toEqual(['bl-tiers', 'bl-taxonomy', 'bl-packages']);
+    expect(charts).toEqual(['bl-rates', 'bl-splits', 'bl-taxonomy', 'bl-kinds', 'bl-packages']);
     await expectCharts(page, charts);
+    // The headline cards come before the loose ones, and each says its denominator.
+    const labels = await page.locator('#benchmark-local .card span').allTextContents();
+    expect(labels.slice(0, 4)).toEqual(['real hit rate', 'real structured hit rate', 'functions counted once', 'Tier A hit rate (loose)']);
+    expect(await page.locator('#benchmark-local .cards.headline .card small').first().textContent()).toMatch(/^\d+ of \d+ functions counted once$/);
+    // The bars by kind name the kinds in their legend.
+    for (const k of ['real structured', 'real pure-only', 'real no-args', 'relaxed', 'synthesized', 'permissive crypto']) expect(await page.locator('#bl-kinds svg text', { hasText: new RegExp(`^${k}$`) }).count(), k).toBe(1);
     await screenshot(page, 'report-benchmark-local');
-    // Sort by Tier B rate: descending, then ascending.
-    const header = page.locator('#bl-table-0 th', { hasText: 'Tier B rate' });
+    // The table opens sorted by real structured rate; sort by the loose Tier B rate: descending, then ascending.
+    const structured = PACKAGE_COLUMNS.indexOf('real structured rate');
+    const first = await columnValues(page, 'bl-table-0', structured);
+    expect(first).toEqual([...first].sort((a, b) => b - a));
+    const loose = PACKAGE_COLUMNS.indexOf('Tier B rate (loose)');
+    const header = page.locator('#bl-table-0 th', { hasText: 'Tier B rate (loose)' });
     await header.click();
-    const down = await columnValues(page, 'bl-table-0', 5);
+    const down = await columnValues(page, 'bl-table-0', loose);
     expect(down).toEqual([...down].sort((a, b) => b - a));
     await header.click();
-    const up = await columnValues(page, 'bl-table-0', 5);
+    const up = await columnValues(page, 'bl-table-0', loose);
     expect(up).toEqual([...up].sort((a, b) => a - b));
-    expect(await page.locator('#bl-table-0 th[aria-sort=ascending]').textContent()).toBe('Tier B rate');
+    expect(await page.locator('#bl-table-0 th[aria-sort=ascending]').textContent()).toBe('Tier B rate (loose)');
     await header.click();
     // Drill down: the package's functions, then one row with its transactions.
-    const first = page.locator('#bl-table-0 tbody tr').first();
-    const functions = Number(await first.locator('td').nth(1).getAttribute('data-value'));
-    await first.click();
+    const top = page.locator('#bl-table-0 tbody tr').first();
+    const functions = Number(await top.locator('td').nth(1).getAttribute('data-value'));
+    await top.click();
     await expect.poll(() => page.locator('#drawer.open').count()).toBe(1);
     expect(await page.locator('#drawer details.step').count()).toBe(functions);
     const hit = page.locator('#drawer details.step.kind-tier_b_hit').first();
+    expect(await hit.locator('summary').textContent()).toMatch(/ — tier_b_hit · class (structured|pure_only|no_args) · checks (strict|relaxed) · provenance (chain|init_state|synthesized)/);
     await hit.locator('summary').click();
     const text = await hit.locator('pre').textContent();
-    expect(JSON.parse(text ?? '')).toMatchObject({ status: 'tier_b_hit', transactions: expect.any(Array) });
+    expect(JSON.parse(text ?? '')).toMatchObject({ status: 'tier_b_hit', hit_class: expect.any(String), transactions: expect.any(Array) });
     await screenshot(page, 'report-benchmark-local-drilldown');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('#drawer.open').count()).toBe(0);
