@@ -74,12 +74,12 @@ describeWithFixtures('smi benchmark-local: every flag is wired', ['fixtures', 'f
     const [ptb, direct] = await Promise.all([bench('--use-ptb', '--function-filter', '^fee_of$'), bench('--function-filter', '^fee_of$')]);
     expect(ptb[0]).toMatchObject({ status: 'tier_b_hit', tier_b_details: { path: 'ptb' } });
     expect(direct[0]).toMatchObject({ failure_stage: 'B1', tier_b_details: { path: 'direct' } });
-    const rows = await bench('--use-ptb', '--no-strict-crypto', '--clock-base-ms', '5000', '--random-seed', '0x07', '--no-phase-errors', '--function-filter', '^needs_42$');
+    const rows = await bench('--use-ptb', '--no-strict-crypto', '--clock-base-ms', '5000', '--random-seed', '0x07', '--no-phase-errors', '--function-filter', '^never_thirds$');
     expect(rows[0].permissive_crypto).toBe(true);
     expect(rows[0].error_phase).toBeUndefined();
     expect(rows[0].transactions?.[0]).toMatchObject({ action: 'configure', random_seed: `0x07${'00'.repeat(31)}` });
     expect(rows[0].transactions?.[1]).toEqual({ action: 'set_clock', timestamp_ms: '5000' });
-    const phases = await bench('--use-ptb', '--phase-errors', '--function-filter', '^needs_42$');
+    const phases = await bench('--use-ptb', '--phase-errors', '--function-filter', '^never_thirds$');
     expect(phases[0].error_phase).toBe('Execution');
   });
 

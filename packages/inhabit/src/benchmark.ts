@@ -12,12 +12,13 @@ import { SandboxSession } from '@smi/simulation';
 import { type Baseline, buildBaseline } from './baseline.js';
 import { Catalogue, type FunctionDecl, isCoreFramework } from './catalogue.js';
 import { ConstructorGraph, type GraphStats } from './constructor-graph.js';
-import { Planner } from './planner.js';
+import { Planner, resolvedText } from './planner.js';
 import type { BenchmarkRow, StaticCall } from './row.js';
 import { ERROR_CODES, errorSource, isExpectedLimitation, type StageFailure } from './taxonomy.js';
+import { CallIndex } from './call-index.js';
 import { hitClassOf } from './hit-class.js';
 import { TierBRunner } from './tier-b.js';
-import { formatTy } from './types.js';
+import { deref, formatTy } from './types.js';
 
 /** Options of a benchmark (the `smi benchmark-local` flags). */
 export interface BenchmarkOptions {
@@ -54,7 +55,7 @@ export interface BenchmarkOptions {
   moduleFilter?: RegExp | null;
   /** Benchmark 0x1, 0x2, 0x3 too (skipped by default, as the original). */
   includeFramework?: boolean;
-  /** Most Tier B attempts per target (default 5). */
+  /** Most Tier B attempts per target (default {@link DEFAULT_MAX_ATTEMPTS}). */
   maxAttempts?: number;
   /** Gas budget of each transaction, MIST (default 5 SUI). */
   gasBudget?: bigint;
@@ -108,6 +109,9 @@ export function selectTargets(
   return out;
 }
 
+/** Tier B attempts per target unless told otherwise (value profiles, alternatives, sequences). */
+export const DEFAULT_MAX_ATTEMPTS = 12;
+
 /** Default clock: 2024-01-01T00:00:00Z, the original's. */
 export const DEFAULT_CLOCK_BASE_MS = 1_704_067_200_000n;
 
@@ -119,6 +123,7 @@ export class Benchmark {
   /** One planner per target package (its version decides which functions a transaction links). */
   private readonly planners = new Map<string, Planner>();
   private tierB: TierBRunner | null = null;
+  private readonly calls: CallIndex;
   private readonly verified = new Map<string, string | null>();
   private readonly targetIds: ReadonlySet<string>;
 
@@ -130,6 +135,7 @@ export class Benchmark {
   ) {
     this.catalogue = catalogue;
     this.graph = new ConstructorGraph(catalogue);
+    this.calls = new CallIndex(catalogue);
     this.targetIds = new Set(options.targets.map((p) => p.id));
     this.options = {
       framework: options.framework,
@@ -148,7 +154,7 @@ export class Benchmark {
       functionFilter: options.functionFilter ?? null,
       moduleFilter: options.moduleFilter ?? null,
       includeFramework: options.includeFramework ?? false,
-      maxAttempts: options.maxAttempts ?? 5,
+      maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       gasBudget: options.gasBudget ?? 5_000_000_000n,
       timings: options.timings ?? true,
     };
@@ -199,7 +205,7 @@ export class Benchmark {
   }
 
   private get tierBOf(): TierBRunner {
-    this.tierB ??= new TierBRunner(this.session, this.baseline, this.catalogue, {
+    this.tierB ??= new TierBRunner(this.session, this.baseline, this.catalogue, this.calls, {
       usePtb: this.options.usePtb,
       maxAttempts: this.options.maxAttempts,
       sender: this.session.env.sender,
@@ -262,9 +268,16 @@ export class Benchmark {
       return row;
     }
     row.status = 'tier_a_hit';
-    row.tier_a_details = { resolved_params: plan.params.map((p) => p.resolved), bcs_roundtrip_verified: true, has_object_params: plan.hasObjectParams };
+    const tierA = { resolved_params: plan.params.map((p) => p.resolved), bcs_roundtrip_verified: true, has_object_params: plan.hasObjectParams };
+    row.tier_a_details = tierA;
     if (this.options.tierAOnly) return row;
-    const b = await this.tierBOf.run(plan);
+    const b = await this.tierBOf.run(plan, this.plannerFor(fn.packageId));
+    // What Tier B ran: its instantiation and how each argument was obtained.
+    if (b.typeArgs.length > 0) {
+      const chosen = [plan, ...(plan.alternatives ?? [])].find((p) => p.typeArgs.every((a, i) => formatTy(a.type) === formatTy(b.typeArgs[i]))) ?? plan;
+      row.type_args = chosen.typeArgs.map((a) => ({ type: formatTy(a.type), reason: a.reason }));
+    }
+    tierA.resolved_params = b.args.map((a) => (a.$kind === 'TxContext' ? 'synthesizable:TxContext' : resolvedText(a.source, a.use, deref(a.type))));
     const staticCalls: StaticCall[] = fn.calls
       .filter((c) => !isCoreFramework(c.address))
       .map((c) => ({ target_module: `${c.address}::${c.module}`, function_name: c.name, is_generic: c.typeArgs.length > 0 }));
@@ -276,8 +289,12 @@ export class Benchmark {
       path: this.options.usePtb ? 'ptb' : 'direct',
       attempts: b.attempts,
       value_profile: b.profile,
+      ...(b.byteLength !== null ? { byte_length: b.byteLength } : {}),
+      ...(b.values.size > 0 ? { learned_values: Object.fromEntries([...b.values].sort(([x], [y]) => (x < y ? -1 : 1))) } : {}),
       checks: b.checks,
       ...(b.undisposable.length > 0 ? { undisposable: b.undisposable } : {}),
+      ...(b.sequence.length > 0 ? { sequence: b.sequence } : {}),
+      ...(b.consumedBy.length > 0 ? { consumed_by: b.consumedBy } : {}),
     };
     row.gas_used = b.gasUsed;
     row.provenance = b.provenance;

@@ -4,7 +4,7 @@
  * datatype (abilities, type parameters, fields when its module is loaded) and every
  * function (visibility, entry, signature, the calls its body makes).
  */
-import { Ability, canonicalAddress, type CompiledModule, type MovePackage, moduleName } from '@smi/bytecode';
+import { Ability, type Bytecode, canonicalAddress, type CompiledModule, type Constant, type MovePackage, moduleName } from '@smi/bytecode';
 import { type DatatypeTy, datatypeKey, formatTy, handleKey, type Ty, tyFromToken } from './types.js';
 
 /** A type parameter of a datatype. */
@@ -62,6 +62,9 @@ export interface FunctionDecl {
   params: readonly Ty[];
   returns: readonly Ty[];
   calls: readonly CallSite[];
+  /** The body (`null` for a native), and the module's constant pool it loads from. */
+  code: readonly Bytecode[] | null;
+  constants: readonly Constant[];
 }
 
 /** A loaded package. */
@@ -188,6 +191,8 @@ function functionDecls(pkg: MovePackage, m: CompiledModule): FunctionDecl[] {
       params: m.signatures[h.parameters].map((t) => tyFromToken(m, t)),
       returns: m.signatures[h.return].map((t) => tyFromToken(m, t)),
       calls: d.code === null ? [] : callSites(m, d.code.code as { $kind: string; index?: number }[]),
+      code: d.code === null ? null : d.code.code,
+      constants: m.constantPool,
     };
   });
 }
@@ -206,6 +211,7 @@ export class Catalogue {
   /** `address::module` (newest version) → the modules it uses. */
   private readonly moduleDeps = new Map<string, string[]>();
   private readonly linkCache = new Map<string, string | null>();
+  private readonly byName = new Map<string, Map<string, FunctionDecl>>();
 
   constructor(packages: readonly MovePackage[]) {
     const sorted = [...packages].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -290,6 +296,18 @@ export class Catalogue {
   /** Every function of the newest version of each package. */
   *latestFunctions(): Iterable<FunctionDecl> {
     for (const id of [...new Set(this.latest.values())].sort()) yield* this.functionsOf(id);
+  }
+
+  /** Function `module::name` of the newest loaded version of package `originalId`, or `undefined`. */
+  functionByName(originalId: string, module: string, name: string): FunctionDecl | undefined {
+    const id = this.latest.get(originalId);
+    if (id === undefined) return undefined;
+    let index = this.byName.get(id);
+    if (index === undefined) {
+      index = new Map(this.functionsOf(id).map((f) => [`${f.module}::${f.name}`, f]));
+      this.byName.set(id, index);
+    }
+    return index.get(`${module}::${name}`);
   }
 
   /** Storage id of the newest loaded version of the package with original id `originalId`. */

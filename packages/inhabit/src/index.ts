@@ -4,7 +4,7 @@
  * (static stages A1–A5) and Tier B (real PTBs on the simulation), rows in the original's
  * JSONL schema that replay through `smi sandbox-exec`, and a summary.
  */
-export { Benchmark, DEFAULT_CLOCK_BASE_MS } from './benchmark.js';
+export { Benchmark, DEFAULT_CLOCK_BASE_MS, DEFAULT_MAX_ATTEMPTS } from './benchmark.js';
 export type { BenchmarkOptions, TargetRef } from './benchmark.js';
 export { Catalogue, isCoreFramework } from './catalogue.js';
 export type { DatatypeDecl, FunctionDecl, PackageInfo, CallSite, FieldDecl } from './catalogue.js';
@@ -34,3 +34,4 @@ export type { BenchmarkSummary, PackageSummary } from './summary.js';
 export { HIT_KINDS } from './hit-class.js';
 export { selectTargets } from './benchmark.js';
 export { mergeShardRows, isLoadFailureRow, MergeRowsError } from './merge-rows.js';
+export { TRACE_STATS } from './tier-b.js';

@@ -8,8 +8,9 @@ import { canonicalAddress } from '@smi/bytecode';
 import { parseTypeTag, type TypeTagAst } from '@smi/move-vm';
 import { objectTypeTag } from '@smi/ptb';
 import type { SimulationEnvironment } from '@smi/simulation';
-import type { Catalogue } from './catalogue.js';
-import { datatype, type DatatypeTy, datatypeKey, prim, type Ty, vectorOf } from './types.js';
+import { type Catalogue, SUI } from './catalogue.js';
+import type { ParamUse } from './sources.js';
+import { datatype, type DatatypeTy, datatypeKey, deref, isDatatype, prim, shortKey, type Ty, vectorOf } from './types.js';
 
 /** How an object can be passed: owned by the sender, shared, or frozen. */
 export type ObjectOwnership = 'owned' | 'shared' | 'immutable';
@@ -69,4 +70,25 @@ export function inventoryOf(env: SimulationEnvironment, catalogue: Catalogue, or
     out.push({ id, type, typeTag, ownership, origin: SYSTEM_IDS.has(id) ? 'system' : origin });
   }
   return out;
+}
+
+const CLOCK = `${SUI}::clock::Clock`;
+const RANDOM = `${SUI}::random::Random`;
+
+/** How a parameter of type `t` takes its value. */
+export function useOf(t: Ty): ParamUse {
+  return t.$kind === 'Ref' ? (t.mutable ? 'mutref' : 'ref') : 'value';
+}
+
+/** `true` for `TxContext`, by value or by reference. */
+export function isTxContext(t: Ty): boolean {
+  return isDatatype(deref(t), SUI, 'tx_context', 'TxContext');
+}
+
+/** Why object `o` cannot be passed for a parameter used as `use`, or `null` when it can. */
+export function objectTyping(o: InventoryObject, use: ParamUse): string | null {
+  if (o.type.key === CLOCK || o.type.key === RANDOM) return use === 'ref' ? null : `${shortKey(o.type.key)} can only be passed by immutable reference`;
+  if (o.ownership === 'owned') return null;
+  if (o.ownership === 'immutable') return use === 'ref' ? null : `object ${o.id} of type ${shortKey(o.type.key)} is immutable: it can only be passed by &`;
+  return use === 'value' ? `object ${o.id} of type ${shortKey(o.type.key)} is shared: it cannot be passed by value` : null;
 }

@@ -16,10 +16,10 @@
 import type { MoveVM } from '@smi/move-vm';
 import { type Catalogue, type FunctionDecl, SUI } from './catalogue.js';
 import { type ConstructorGraph, isCallable } from './constructor-graph.js';
-import type { InventoryObject } from './inventory.js';
-import { type Arg, chainLength, costOf, type ParamUse, type Source } from './sources.js';
+import { type InventoryObject, isTxContext, objectTyping, useOf } from './inventory.js';
+import { type Arg, chainLength, costOf, type ParamUse, provenanceOf, type Source } from './sources.js';
 import type { StageFailure } from './taxonomy.js';
-import { completeTypeArgs, type ChosenTypeArg } from './type-args.js';
+import { completeTypeArgs, type ChosenTypeArg, typeArgChoices } from './type-args.js';
 import { deref, formatTy, hasParams, isDatatype, shortKey, substTy, type Ty, unify } from './types.js';
 import { bcsRoundTrip, isPureTy, pureValue, type ValueProfile } from './values.js';
 
@@ -55,6 +55,8 @@ export interface TargetPlan {
   typeArgs: readonly ChosenTypeArg[];
   params: readonly ParamPlan[];
   hasObjectParams: boolean;
+  /** Plans of the same target with other type arguments (a generic target), tried after this one. */
+  alternatives?: readonly TargetPlan[];
 }
 
 /** Outcome of planning a target. */
@@ -69,25 +71,16 @@ interface Found {
 }
 
 const K = 3;
+const NO_FIXED: ReadonlyMap<number, Source> = new Map();
+/** Most instantiations of a generic target planned (the first and its alternatives). */
+const MAX_INSTANTIATIONS = 3;
+
+function failure(f: StageFailure, typeArgs: readonly ChosenTypeArg[] = [], resolved: readonly string[] = []): PlanOutcome {
+  return { $kind: 'Failure', failure: f, typeArgs, resolved };
+}
 const CLOCK = `${SUI}::clock::Clock`;
 const RANDOM = `${SUI}::random::Random`;
 const COIN_OF_SUI = `${SUI}::coin::Coin<${SUI}::sui::SUI>`;
-
-function useOf(t: Ty): ParamUse {
-  return t.$kind === 'Ref' ? (t.mutable ? 'mutref' : 'ref') : 'value';
-}
-
-function isTxContext(t: Ty): boolean {
-  return isDatatype(deref(t), SUI, 'tx_context', 'TxContext');
-}
-
-/** `true` when an object can be passed for a parameter used as `use`. */
-function objectTyping(o: InventoryObject, use: ParamUse): string | null {
-  if (o.type.key === CLOCK || o.type.key === RANDOM) return use === 'ref' ? null : `${shortKey(o.type.key)} can only be passed by immutable reference`;
-  if (o.ownership === 'owned') return null;
-  if (o.ownership === 'immutable') return use === 'ref' ? null : `object ${o.id} of type ${shortKey(o.type.key)} is immutable: it can only be passed by &`;
-  return use === 'value' ? `object ${o.id} of type ${shortKey(o.type.key)} is shared: it cannot be passed by value` : null;
-}
 
 function refText(use: ParamUse): string {
   return use === 'ref' ? '&' : use === 'mutref' ? '&mut ' : '';
@@ -111,28 +104,37 @@ export class Planner {
    * type arguments' bounds), with no plan for the parameters.
    */
   planTarget(fn: FunctionDecl, staticOnly = false): PlanOutcome {
-    const fail = (failure: StageFailure, typeArgs: readonly ChosenTypeArg[] = [], resolved: readonly string[] = []): PlanOutcome => ({
-      $kind: 'Failure',
-      failure,
-      typeArgs,
-      resolved,
-    });
     // A1
-    if (!isCallable(fn)) return fail({ stage: 'A1', code: 'E103', reason: `target validation failed: ${fn.module}::${fn.name} is ${fn.visibility.toLowerCase()} and not entry` });
+    if (!isCallable(fn)) return failure({ stage: 'A1', code: 'E103', reason: `target validation failed: ${fn.module}::${fn.name} is ${fn.visibility.toLowerCase()} and not entry` });
     const missing = this.catalogue.missingDependency(fn.address, fn.module);
-    if (missing !== null) return fail({ stage: 'A1', code: 'E101', reason: `target validation failed: module ${fn.module} does not link: ${missing} is not loaded` });
-    // Type arguments: bound by objects of the state, else chosen by their constraints.
-    const typeArgs = completeTypeArgs(fn.typeParams, this.bindFromInventory(fn));
+    if (missing !== null) return failure({ stage: 'A1', code: 'E101', reason: `target validation failed: module ${fn.module} does not link: ${missing} is not loaded` });
+    // Type arguments: bound by objects of the state, else chosen by their constraints; a
+    // generic target is planned with a few instantiations (real coin types, other
+    // objects' type arguments), the first that plans leading, the next as alternatives.
+    const choices = typeArgChoices(fn, this.catalogue, this.inventory);
+    let first: PlanOutcome | null = null;
+    const plans: TargetPlan[] = [];
+    for (const typeArgs of choices) {
+      const outcome = this.planWith(fn, typeArgs, staticOnly);
+      if (outcome.$kind === 'Failure') first ??= outcome;
+      else if (plans.push(outcome.plan) >= MAX_INSTANTIATIONS || staticOnly) break;
+    }
+    if (plans.length === 0) return first as PlanOutcome;
+    return { $kind: 'Plan', plan: plans.length === 1 ? plans[0] : { ...plans[0], alternatives: plans.slice(1) } };
+  }
+
+  /** Stages A2–A5 of `fn` instantiated with `typeArgs`. */
+  private planWith(fn: FunctionDecl, typeArgs: readonly ChosenTypeArg[], staticOnly: boolean): PlanOutcome {
     const types = typeArgs.map((a) => a.type);
     const params = fn.params.map((p) => substTy(p, types));
     // A2
     for (const p of params) {
       const problem = this.layoutProblem(deref(p), new Set());
-      if (problem !== null) return fail(problem, typeArgs);
+      if (problem !== null) return failure(problem, typeArgs);
     }
     if (staticOnly) {
       const bound = this.boundsFailure(fn, typeArgs);
-      return bound !== null ? fail(bound, typeArgs) : { $kind: 'Plan', plan: { fn, typeArgs, params: [], hasObjectParams: false } };
+      return bound !== null ? failure(bound, typeArgs) : { $kind: 'Plan', plan: { fn, typeArgs, params: [], hasObjectParams: false } };
     }
     // A3, A4
     const plans: ParamPlan[] = [];
@@ -147,15 +149,15 @@ export class Planner {
       }
     }
     const a3 = pending.find((f) => f.stage === 'A3');
-    if (a3 !== undefined) return fail(a3, typeArgs, resolved);
+    if (a3 !== undefined) return failure(a3, typeArgs, resolved);
     const a4 = pending.find((f) => f.stage === 'A4') ?? pending[0];
-    if (a4 !== undefined) return fail(a4, typeArgs, resolved);
+    if (a4 !== undefined) return failure(a4, typeArgs, resolved);
     // A5
     const bound = this.boundsFailure(fn, typeArgs);
-    if (bound !== null) return fail(bound, typeArgs, resolved);
+    if (bound !== null) return failure(bound, typeArgs, resolved);
     const refReturn = fn.returns.findIndex((r) => r.$kind === 'Ref');
     if (refReturn >= 0) {
-      return fail(
+      return failure(
         { stage: 'A5', code: 'E201', reason: `return ${refReturn} is a reference (${formatTy(fn.returns[refReturn])}): a transaction cannot call a function that returns one` },
         typeArgs,
         resolved,
@@ -189,25 +191,6 @@ export class Planner {
       }
     }
     return null;
-  }
-
-  /** Bindings of the target's type parameters from the objects of the state its object parameters can take. */
-  private bindFromInventory(fn: FunctionDecl): (Ty | undefined)[] {
-    const bindings: (Ty | undefined)[] = [];
-    for (const p of fn.params) {
-      const inner = deref(p);
-      if (inner.$kind !== 'Datatype' || !hasParams(inner) || isTxContext(p)) continue;
-      const use = useOf(p);
-      for (const o of this.inventory) {
-        if (o.type.key !== inner.key || objectTyping(o, use) !== null) continue;
-        const trial = [...bindings];
-        if (unify(inner, o.type, trial)) {
-          trial.forEach((t, i) => (bindings[i] = t));
-          break;
-        }
-      }
-    }
-    return bindings;
   }
 
   /** Why `t` has no layout, or `null`. */
@@ -358,7 +341,10 @@ export class Planner {
     } else if (this.graph.valueProducers(t.key).length > 0) {
       deepest = { stage: 'A3', code: 'E302', reason: `constructor chain for ${shortKey(t.key)} needs more than ${this.options.multiHop ? this.options.maxChainDepth : 1} steps` };
     }
-    if (!this.options.restrictedState && this.catalogue.isObject(t) && this.catalogue.isDefined(t.key) && this.layoutProblem(t, new Set()) === null) {
+    // Forged objects only where no real path to the type exists: a forged object can hold
+    // state no transaction could make (a version field of 0, an empty registry), so a
+    // target that aborts on the real objects must not pass on forged ones.
+    if (out.length === 0 && !this.options.restrictedState && this.catalogue.isObject(t) && this.catalogue.isDefined(t.key) && this.layoutProblem(t, new Set()) === null) {
       out.push({ $kind: 'Synthesized', type: t });
     }
     if (out.length > 0) {
@@ -393,7 +379,7 @@ export class Planner {
    * `fn` as the target's transaction calls it: a function of the target's own package at
    * the target's version (`null` when that version lacks it), others as they are.
    */
-  private inContext(fn: FunctionDecl): FunctionDecl | null {
+  inContext(fn: FunctionDecl): FunctionDecl | null {
     const context = this.contextPackage;
     if (context === null || fn.packageId === context.id || fn.address !== context.originalId) return fn;
     return this.catalogue.functionsOf(context.id).find((f) => f.module === fn.module && f.name === fn.name && f.visibility === fn.visibility) ?? null;
@@ -406,12 +392,25 @@ export class Planner {
   }
 
   /** Instantiate `fn` with `bindings` (defaults for the rest) and plan its arguments. */
+  /**
+   * Plan a call of `fn` (a step of a sequence, or a call that consumes a leftover value)
+   * whose parameters `fixed` are given (by index): the others are planned as a chain's
+   * arguments, with the type parameters `bindings` leaves open chosen by their
+   * constraints. `null` when some parameter has no source.
+   */
+  planCall(fn: FunctionDecl, fixed: ReadonlyMap<number, Source>, bindings: (Ty | undefined)[]): { typeArgs: Ty[]; args: Arg[] } | null {
+    const remaining = this.options.multiHop ? this.options.maxChainDepth : 1;
+    const call = this.instantiate(fn, [...bindings], remaining, new Set(), { cut: false }, fixed);
+    return call.$kind === 'Ok' ? { typeArgs: call.typeArgs, args: call.args } : null;
+  }
+
   private instantiate(
     fn: FunctionDecl,
     bindings: (Ty | undefined)[],
     remaining: number,
     path: Set<string>,
     ctx: { cut: boolean },
+    fixed: ReadonlyMap<number, Source> = NO_FIXED,
   ): { $kind: 'Ok'; typeArgs: Ty[]; args: Arg[] } | { $kind: 'Failed'; failure: StageFailure } {
     const typeArgs = completeTypeArgs(fn.typeParams, bindings).map((a) => a.type);
     for (const [i, c] of fn.typeParams.entries()) {
@@ -420,7 +419,12 @@ export class Planner {
       }
     }
     const args: Arg[] = [];
-    for (const p of fn.params.map((q) => substTy(q, typeArgs))) {
+    for (const [i, p] of fn.params.map((q) => substTy(q, typeArgs)).entries()) {
+      const given = fixed.get(i);
+      if (given !== undefined) {
+        args.push({ $kind: 'Value', source: given, use: useOf(p), type: p });
+        continue;
+      }
       if (isTxContext(p)) {
         if (p.$kind !== 'Ref') return { $kind: 'Failed', failure: { stage: 'A3', code: 'E303', reason: `${fn.module}::${fn.name} takes TxContext by value` } };
         args.push({ $kind: 'TxContext' });
@@ -436,7 +440,7 @@ export class Planner {
           failure: { stage: 'A3', code: f?.code === 'E302' ? 'E302' : 'E303', reason: `constructor ${fn.module}::${fn.name} needs ${formatTy(inner)}${f ? `: ${f.reason}` : ''}` },
         };
       }
-      args.push({ $kind: 'Value', source: best, use: useOf(p), type: p });
+      args.push({ $kind: 'Value', source: best, use: useOf(p), type: p, options: found.candidates });
     }
     return { $kind: 'Ok', typeArgs, args };
   }
@@ -462,9 +466,14 @@ function vectorNesting(t: Ty): number {
 }
 
 /** What `resolved_params` says of a parameter served by `s`. */
-function resolvedText(s: Source, use: ParamUse, t: Ty): string {
+/**
+ * What `resolved_params` says of a parameter served by `s`: how the value was obtained,
+ * a chain or setup that stands on a forged object saying so (`_on_synthesized`).
+ */
+export function resolvedText(s: Source, use: ParamUse, t: Ty): string {
   const name = t.$kind === 'Datatype' ? shortKey(t.key) : formatTy(t);
   const ref = refText(use);
+  const forged = (s.$kind === 'Call' || s.$kind === 'Setup') && provenanceOf(s) === 'synthesized' ? '_on_synthesized' : '';
   switch (s.$kind) {
     case 'Pure':
       return `pure:${formatTy(t)}`;
@@ -472,9 +481,9 @@ function resolvedText(s: Source, use: ParamUse, t: Ty): string {
       if (s.object.origin === 'system') return `synthesizable:${t.$kind === 'Datatype' ? t.key.split('::')[2] : name}`;
       return `${s.object.origin}:${ref}${name}`;
     case 'Call':
-      return `${use === 'value' ? 'construct' : 'constructible_ref'}_hop${chainLength(s)}:${ref}${name}`;
+      return `${use === 'value' ? 'construct' : 'constructible_ref'}_hop${chainLength(s)}${forged}:${ref}${name}`;
     case 'Setup':
-      return `setup_hop${chainLength(s)}:${ref}${name}`;
+      return `setup_hop${chainLength(s)}${forged}:${ref}${name}`;
     case 'Synthesized':
       return `${use === 'value' ? 'synthesized' : 'synthesized_ref'}:${ref}${name}`;
     case 'Vector':

@@ -7,7 +7,8 @@ import { Ability } from '@smi/bytecode';
 import type { Json } from '@smi/move-vm';
 import { type Catalogue, type FunctionDecl, SUI } from './catalogue.js';
 import type { Arg, ParamUse, Source } from './sources.js';
-import { datatype, formatTy, type Ty } from './types.js';
+import type { PureInput } from './cmp-log.js';
+import { datatype, formatTy, prim, substTy, type Ty } from './types.js';
 import { gasCoinAmount, pureValue, type ValueProfile } from './values.js';
 
 const COIN_OF_SUI = datatype(`${SUI}::coin::Coin`, [datatype(`${SUI}::sui::SUI`)]);
@@ -22,19 +23,51 @@ interface LiveValue {
 /** Object ids made before the transaction for the sources that need one (setup, synthesized). */
 export type PreparedObjects = ReadonlyMap<Source, string>;
 
+/** A call that takes a leftover value of one type by value (parameter `index`), its other arguments resolved. */
+export interface Consumer {
+  fn: FunctionDecl;
+  typeArgs: readonly Ty[];
+  args: readonly Arg[];
+  index: number;
+}
+
+/** Settings of a draft besides the value profile. */
+export interface DraftOptions {
+  /** Where each source of the attempt sits (the owner of the commands it makes). */
+  paths?: ReadonlyMap<Source, string>;
+  /** Length of every `vector<u8>` pure value (a length the code checks), or `null`: the profile's. */
+  byteLength?: number | null;
+  /** Values that replace the profile's for the plain values at these paths (what the code compared them with). */
+  values?: ReadonlyMap<string, Json>;
+}
+
 /** A PTB request under construction. */
 export class PtbDraft {
   readonly inputs: Json[] = [];
   readonly commands: Json[] = [];
+  /** For each command, the path of the source or call that made it (see `resolve.ts`). */
+  readonly owners: string[] = [];
+  /** Calls made by {@link dispose} to consume leftovers (`module::function`). */
+  readonly consumedBy: string[] = [];
+  /** The plain values passed, by path (what a comparison log is matched against). */
+  readonly pureInputs: PureInput[] = [];
   private readonly objectInputs = new Map<string, number>();
   private readonly live: LiveValue[] = [];
+  private owner = '';
 
   constructor(
     private readonly catalogue: Catalogue,
     private readonly profile: ValueProfile,
     private readonly sender: string,
     private readonly prepared: PreparedObjects,
+    private readonly options: DraftOptions = {},
   ) {}
+
+  private pure(type: Ty): Json {
+    const length = this.options.byteLength;
+    if (length !== undefined && length !== null && type.$kind === 'Vector' && type.elem.$kind === 'Prim' && type.elem.name === 'u8') return byteVector(length, this.sender);
+    return pureValue(type, this.profile, this.sender) ?? null;
+  }
 
   private input(json: Json): Json {
     this.inputs.push(json);
@@ -59,9 +92,22 @@ export class PtbDraft {
 
   /** The argument for `source`, used as `use` (commands are added for chains). */
   emit(source: Source, use: ParamUse): Json {
+    const outer = this.owner;
+    this.owner = this.options.paths?.get(source) ?? outer;
+    try {
+      return this.emitSource(source, use);
+    } finally {
+      this.owner = outer;
+    }
+  }
+
+  private emitSource(source: Source, use: ParamUse): Json {
     switch (source.$kind) {
-      case 'Pure':
-        return this.input({ type: 'pure', value: pureValue(source.type, this.profile, this.sender) ?? null, value_type: formatTy(source.type) });
+      case 'Pure': {
+        const value = this.options.values?.get(this.owner) ?? this.pure(source.type);
+        if (this.owner !== '') this.pureInputs.push({ path: this.owner, type: source.type, value });
+        return this.input({ type: 'pure', value, value_type: formatTy(source.type) });
+      }
       case 'Object':
         return this.object(source.object.id, source.object.ownership === 'shared' && use === 'ref');
       case 'Setup':
@@ -71,7 +117,9 @@ export class PtbDraft {
         return this.object(id, source.$kind === 'Setup' && source.outcome === 'shared' && use === 'ref');
       }
       case 'GasCoin': {
-        const amount = this.input({ type: 'pure', value: gasCoinAmount(this.profile), value_type: 'u64' });
+        const value = this.options.values?.get(this.owner) ?? gasCoinAmount(this.profile);
+        if (this.owner !== '') this.pureInputs.push({ path: this.owner, type: prim('u64'), value });
+        const amount = this.input({ type: 'pure', value, value_type: 'u64' });
         const c = this.command({ type: 'split_coins', coin: 'gas', amounts: [amount] });
         return this.track({ nested_result: [c, 0] }, COIN_OF_SUI, use);
       }
@@ -81,7 +129,7 @@ export class PtbDraft {
         return this.track({ result: c }, { $kind: 'Vector', elem: source.elem }, use);
       }
       case 'Call': {
-        const c = this.call(source.fn, source.typeArgs, source.args);
+        const c = this.call(source.fn, source.typeArgs, source.args, this.owner);
         let chosen: Json = { nested_result: [c, source.returnIndex] };
         source.returns.forEach((r, k) => {
           const arg: Json = { nested_result: [c, k] };
@@ -101,14 +149,27 @@ export class PtbDraft {
 
   private command(json: Json): number {
     this.commands.push(json);
+    this.owners.push(this.owner);
     return this.commands.length - 1;
   }
 
-  /** A `move_call` of `fn` with `args`; returns its command index. */
-  call(fn: FunctionDecl, typeArgs: readonly Ty[], args: readonly Arg[]): number {
-    const argJson: Json[] = [];
-    for (const a of args) if (a.$kind === 'Value') argJson.push(this.emit(a.source, a.use));
-    return this.command({ type: 'move_call', package: fn.packageId, module: fn.module, function: fn.name, type_args: typeArgs.map(formatTy), args: argJson });
+  /**
+   * A `move_call` of `fn` with `args` (an argument given as JSON is used as it is);
+   * returns its command index. `owner` names the call in {@link owners}.
+   */
+  call(fn: FunctionDecl, typeArgs: readonly Ty[], args: readonly (Arg | { $kind: 'Json'; json: Json })[], owner = this.owner): number {
+    const outer = this.owner;
+    this.owner = owner;
+    try {
+      const argJson: Json[] = [];
+      for (const a of args) {
+        if (a.$kind === 'Value') argJson.push(this.emit(a.source, a.use));
+        else if (a.$kind === 'Json') argJson.push(a.json);
+      }
+      return this.command({ type: 'move_call', package: fn.packageId, module: fn.module, function: fn.name, type_args: typeArgs.map(formatTy), args: argJson });
+    } finally {
+      this.owner = outer;
+    }
   }
 
   /** Track the returns of command `c` (the target) as alive. */
@@ -117,23 +178,54 @@ export class PtbDraft {
   }
 
   /**
-   * Send every live object the transaction cannot drop (key + store) to the sender.
-   * Returns the types of values it can neither drop nor send (the transaction then runs
-   * with dev-inspect rules, which let values go unused).
+   * Values the transaction can neither drop nor send are given to the call that consumes
+   * their type (`consumers`, by type), as the package meant them to be (a receipt repaid,
+   * a capability destroyed); then every live object it cannot drop (key + store) is sent
+   * to the sender. Returns the types of values still left (the transaction then runs with
+   * dev-inspect rules, which let values go unused).
    */
-  dispose(): string[] {
+  dispose(consumers: ReadonlyMap<string, Consumer> = new Map()): string[] {
+    for (let round = 0; round < 3; round++) {
+      let progress = false;
+      for (const [i, v] of [...this.live.entries()]) {
+        if (v.consumed || v.type.$kind === 'Ref' || !this.stuck(v.type)) continue;
+        const consumer = consumers.get(formatTy(v.type));
+        if (consumer === undefined) continue;
+        v.consumed = true;
+        const args = consumer.args.map((a, k) => (k === consumer.index ? { $kind: 'Json' as const, json: v.arg } : a));
+        const c = this.call(consumer.fn, consumer.typeArgs, args, `c${i}`);
+        this.consumedBy.push(`${consumer.fn.module}::${consumer.fn.name}`);
+        consumer.fn.returns.forEach((r, k) => this.live.push({ arg: { nested_result: [c, k] }, type: substTy(r, consumer.typeArgs), consumed: false }));
+        progress = true;
+      }
+      if (!progress) break;
+    }
     const send: Json[] = [];
     const stuck: string[] = [];
     for (const v of this.live) {
-      if (v.consumed) continue;
-      if (v.type.$kind === 'Ref') continue;
+      if (v.consumed || v.type.$kind === 'Ref') continue;
       const a = this.catalogue.abilities(v.type);
       if ((a & Ability.Drop) !== 0) continue;
       if ((a & Ability.Key) !== 0 && (a & Ability.Store) !== 0) send.push(v.arg);
       else stuck.push(formatTy(v.type));
     }
-    if (send.length > 0) this.command({ type: 'transfer_objects', objects: send, recipient: this.sender });
+    if (send.length > 0) {
+      this.owner = 'dispose';
+      this.command({ type: 'transfer_objects', objects: send, recipient: this.sender });
+      this.owner = '';
+    }
     return stuck;
+  }
+
+  /** `true` for a value the transaction can neither drop nor send. */
+  stuck(type: Ty): boolean {
+    const a = this.catalogue.abilities(type);
+    return (a & Ability.Drop) === 0 && !((a & Ability.Key) !== 0 && (a & Ability.Store) !== 0);
+  }
+
+  /** Types of the live values the transaction can neither drop nor send, as they are now. */
+  leftovers(): Ty[] {
+    return this.live.filter((v) => !v.consumed && v.type.$kind !== 'Ref' && this.stuck(v.type)).map((v) => v.type);
   }
 
   /** The `execute_ptb` request. */
@@ -142,4 +234,15 @@ export class PtbDraft {
     if (checks === 'relaxed') r.checks = 'relaxed';
     return r;
   }
+}
+
+/**
+ * A `vector<u8>` of `length` bytes: the sender's address bytes when 32 long (ids and
+ * addresses are often passed as bytes), else the bytes 1, 2, 3, ...
+ */
+export function byteVector(length: number, sender: string): string {
+  if (length === 32) return sender;
+  let hex = '0x';
+  for (let i = 0; i < length; i++) hex += ((i + 1) & 0xff).toString(16).padStart(2, '0');
+  return hex;
 }

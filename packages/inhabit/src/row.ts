@@ -53,8 +53,20 @@ export interface TierBDetails {
   value_profile: string;
   /** New: `relaxed` when the transaction ran with dev-inspect rules (a value it could neither drop nor send). */
   checks: 'strict' | 'relaxed';
+  /** New: the length given to every byte vector (a length the target's code checks), when one was. */
+  byte_length?: number;
+  /**
+   * New: plain values the search took from what the code compared the inputs with, by
+   * position (the target's parameter `i` is `"i"`, argument `k` of the call feeding it
+   * `"i.k"`; a step of a sequence `"step:<site>:<n>..."`).
+   */
+  learned_values?: Record<string, Json>;
   /** New: values the transaction could neither drop nor send (why it ran relaxed). */
   undisposable?: string[];
+  /** New: calls made first to set up the state the target reads (`module::function`, in order). */
+  sequence?: string[];
+  /** New: calls that consumed values the transaction could not drop or send (`module::function`). */
+  consumed_by?: string[];
   /** New: instruction coverage of the target function in the transaction reported. */
   coverage?: Coverage;
 }
@@ -71,7 +83,8 @@ export interface AbortInfo {
 /** A type argument and why it was chosen. */
 export interface TypeArgJson {
   type: string;
-  reason: 'bound' | 'default';
+  /** `bound` by an object of the state, a real `coin` type of the state, or the `default` for its constraints. */
+  reason: 'bound' | 'default' | 'coin';
 }
 
 /** One row. */

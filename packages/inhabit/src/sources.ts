@@ -38,8 +38,14 @@ export type Source =
   | { readonly $kind: 'GasCoin' }
   | { readonly $kind: 'Vector'; readonly elem: Ty; readonly item: Source | null };
 
-/** An argument of a call: the transaction context (supplied by the runtime) or a value. */
-export type Arg = { readonly $kind: 'TxContext' } | { readonly $kind: 'Value'; readonly source: Source; readonly use: ParamUse; readonly type: Ty };
+/**
+ * An argument of a call: the transaction context (supplied by the runtime) or a value.
+ * A planned value lists its `options` (best first; `source` is the first): Tier B's
+ * search picks another when one fails. A value of a transaction being built has one.
+ */
+export type Arg =
+  | { readonly $kind: 'TxContext' }
+  | { readonly $kind: 'Value'; readonly source: Source; readonly use: ParamUse; readonly type: Ty; readonly options?: readonly Source[] };
 
 /** How the inputs of a row were obtained, weakest last. */
 export type Provenance = 'chain' | 'init_state' | 'synthesized';

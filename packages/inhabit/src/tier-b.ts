@@ -1,25 +1,34 @@
 /**
  * Tier B: a target's plan run as real transactions on the baseline state, through
  * `SandboxSession` requests (recorded, so the row replays in `smi sandbox-exec`).
- * Objects are made first (forged ones with `create_test_object`, setup transactions that
- * share or send new objects), then one PTB: the constructor chain as `MoveCall`s feeding
- * the target through `Result`/`NestedResult`, and what remains sent to the sender.
- * Without `--use-ptb` each call is its own `call_function` transaction instead (the
- * original's direct path): only objects and pure values can pass between calls.
- * Attempts differ by value profile and, after that, by alternative sources; the first
- * success wins, else the attempt that got furthest is reported.
+ * Objects are made first (setup transactions that share or send new objects, forged ones
+ * with `create_test_object` where nothing real makes the type), then one PTB: the steps of
+ * a sequence on the target's objects, the constructor chain as `MoveCall`s feeding the
+ * target through `Result`/`NestedResult`, the target, calls that consume what the
+ * transaction cannot drop, and the rest sent to the sender. Without `--use-ptb` each call
+ * is its own `call_function` transaction instead (the original's direct path): only
+ * objects and pure values pass between calls.
+ *
+ * Attempts follow the search of `search.ts`: the first success wins, else the attempt
+ * that got furthest (the target ran, B2, beats a failure before it, B1) is reported.
  */
 import type { Json } from '@smi/move-vm';
-import type { SandboxResponse, SandboxSession } from '@smi/simulation';
+import type { SandboxResponse, SandboxSession, StateSnapshot } from '@smi/simulation';
 import type { Baseline } from './baseline.js';
+import type { CallIndex } from './call-index.js';
 import { type Catalogue, isCoreFramework, SUI } from './catalogue.js';
 import { tyFromTag } from './inventory.js';
-import type { TargetPlan } from './planner.js';
-import { type PreparedObjects, PtbDraft } from './ptb-draft.js';
-import { type Arg, argsProvenance, type Provenance, type Source } from './sources.js';
+import type { Planner, TargetPlan } from './planner.js';
+import { type Consumer, type PreparedObjects, PtbDraft } from './ptb-draft.js';
+import { type Resolved, resolveArgs, resolveMore } from './resolve.js';
+import { type FailedAt, type FailureFacts, firstVariant, refine, type Variant, variantKey } from './search.js';
+import { consumerOf, type FailureHint, idOf, objectUses, type PlannedCall, sequenceStep, sequenceSteps } from './sequences.js';
+import { type Arg, argsProvenance, type Provenance, type Source, weaker } from './sources.js';
 import { type AbortCategory, abortCategory, type ErrorCode, type Stage } from './taxonomy.js';
 import { datatype, formatTy, substTy, type Ty } from './types.js';
-import { gasCoinAmount, isPureTy, pureValue, VALUE_PROFILES, type ValueProfile } from './values.js';
+import { byteLengthHints } from './value-hints.js';
+import { type Comparison, ComparisonLog, type Proposal, proposals } from './cmp-log.js';
+import { gasCoinAmount, isPureTy, pureValue, type ValueProfile } from './values.js';
 
 const COIN_OF_SUI = datatype(`${SUI}::coin::Coin`, [datatype(`${SUI}::sui::SUI`)]);
 
@@ -27,7 +36,7 @@ const COIN_OF_SUI = datatype(`${SUI}::coin::Coin`, [datatype(`${SUI}::sui::SUI`)
 export interface TierBOptions {
   /** `true`: one PTB with the whole chain; `false`: one transaction per call. */
   usePtb: boolean;
-  /** Most attempts per target (default 5). */
+  /** Most attempts per target. */
   maxAttempts: number;
   sender: string;
 }
@@ -52,33 +61,29 @@ export interface TierBOutcome {
   modulesAccessed: string[];
   /** The target's arguments in the attempt reported. */
   args: readonly Arg[];
+  /** The instantiation of the target in the attempt reported. */
+  typeArgs: readonly Ty[];
+  /** Calls made before the target (and before setups) to set up state: `module::function`. */
+  sequence: string[];
+  /** Calls that consumed values the transaction could not drop: `module::function`. */
+  consumedBy: string[];
+  /** Length given to byte vectors (a length the code checks), when one was. */
+  byteLength: number | null;
+  /** Plain values replaced by what the code compared them with, by path. */
+  values: ReadonlyMap<string, Json>;
 }
 
-/** A failure to report, with how far the attempt got (B2 beats B1). */
+/** A failure to report, with how far the attempt got and where it failed. */
 class AttemptFailure extends Error {
   constructor(
     readonly stage: 'B1' | 'B2',
     readonly code: ErrorCode,
     message: string,
+    readonly at: FailedAt,
     readonly response: SandboxResponse | null = null,
   ) {
     super(message);
   }
-}
-
-interface Choice {
-  profile: ValueProfile;
-  /** Index of the candidate of each parameter. */
-  pick: number;
-}
-
-function choices(plan: TargetPlan, maxAttempts: number): Choice[] {
-  const usesValues = plan.params.some((p) => p.candidates.some((c) => c.$kind === 'Value' && mentionsValues(c.source)));
-  const out: Choice[] = [];
-  for (const profile of usesValues ? VALUE_PROFILES : VALUE_PROFILES.slice(0, 1)) out.push({ profile, pick: 0 });
-  const most = Math.max(...plan.params.map((p) => p.candidates.length), 1);
-  for (let pick = 1; pick < most; pick++) out.push({ profile: VALUE_PROFILES[0], pick });
-  return out.slice(0, Math.max(1, maxAttempts));
 }
 
 function mentionsValues(s: Source): boolean {
@@ -89,14 +94,10 @@ function mentionsValues(s: Source): boolean {
       return true;
     case 'Call':
     case 'Setup':
-      return s.args.some((a) => a.$kind === 'Value' && mentionsValues(a.source));
+      return s.args.some((a) => a.$kind === 'Value' && (a.options ?? [a.source]).some(mentionsValues));
     default:
       return false;
   }
-}
-
-function pickArgs(plan: TargetPlan, pick: number): Arg[] {
-  return plan.params.map((p) => p.candidates[Math.min(pick, p.candidates.length - 1)]);
 }
 
 /** Sources that need an object made before the transaction (children first). */
@@ -126,132 +127,421 @@ function gasOf(r: SandboxResponse): number {
   return typeof r.gas_used === 'number' ? r.gas_used : 0;
 }
 
+/** What an abort says about the state, for ranking the steps of a sequence. */
+function hintOf(r: SandboxResponse | null): FailureHint {
+  const error = r?.error ?? '';
+  const where = typeof r?.abort_module === 'string' ? r.abort_module : null;
+  const missingField = /dynamic_field::borrow_child_object|dynamic_field::remove_child_object/.test(error) || (where !== null && /^(table|bag|object_table|object_bag|linked_table)::/.test(where));
+  return { missingField, module: where === null ? null : where.split('::')[0] };
+}
+
+/** Compare how far two attempts got (lexicographic; an empty one is the start). */
+function compareProgress(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? -Infinity) - (b[i] ?? -Infinity);
+    if (d !== 0) return d > 0 ? 1 : -1;
+  }
+  return 0;
+}
+
+/** A request's answer and the state it left, for a sequence of requests from the baseline. */
+interface CachedAnswer {
+  id: string;
+  response: SandboxResponse;
+  snapshot: StateSnapshot;
+  accessed: string[];
+  /** The comparisons the request's code made, once it was run with a log (a failure). */
+  log?: readonly Comparison[];
+  /** Instructions the failing command of a failed request ran. */
+  steps: number;
+}
+
+export const TRACE_STATS = { runs: 0, ms: 0, calls: 0 };
+/** Runs with a comparison log per target. */
+const MAX_LOGGED_RUNS = 6;
+/** Values proposed from one failure's comparisons. */
+const MAX_PROPOSALS = 6;
+
+/** Cached answers kept (the cache starts over when full). */
+const CACHE_LIMIT = 2048;
+
+/** One attempt: the resolved values, the steps planned for each site, and the objects prepared. */
+interface AttemptState {
+  plan: TargetPlan;
+  variant: Variant;
+  planner: Planner;
+  resolved: Resolved;
+  requests: Json[];
+  prepared: Map<Source, string>;
+  sequence: string[];
+  /** The response of the failing request, for ranking the next steps. */
+  hint: FailureHint;
+  /** The draft of the last transaction built (its plain inputs), and its request. */
+  lastDraft: PtbDraft | null;
+}
+
 /** Runs plans on a session whose baseline it restores before every attempt. */
 export class TierBRunner {
+  /** Modules (outside 0x1/0x2/0x3) the last transaction sent ran code of. */
+  private accessed: string[] = [];
+  /** Answers to request sequences from the baseline (see {@link send}). */
+  private readonly cache = new Map<string, CachedAnswer>();
+  private ids = 0;
+  /** The cache id of the requests sent so far in this attempt (`0`: none). */
+  private prefix = '0';
+  /** The state to restore before the next request that must run, if any. */
+  private pending: StateSnapshot | null = null;
+  /** The state after the requests sent so far in this attempt, and before the last one. */
+  private prefixSnapshot: StateSnapshot | null = null;
+  private beforeLast: StateSnapshot | null = null;
+  /** The cache key of the last request sent. */
+  private lastKey = '';
+  /** Instructions the failing command of the last request ran (0 when it did not fail in Move). */
+  private lastSteps = 0;
+
   constructor(
     private readonly session: SandboxSession,
     private readonly baseline: Baseline,
     private readonly catalogue: Catalogue,
+    private readonly calls: CallIndex,
     private readonly options: TierBOptions,
   ) {}
 
   /** Run `plan`: the first attempt that succeeds, or the one that got furthest. */
-  async run(plan: TargetPlan): Promise<TierBOutcome> {
+  async run(plan: TargetPlan, planner: Planner): Promise<TierBOutcome> {
+    const plans = [plan, ...(plan.alternatives ?? [])];
+    const first = firstVariant();
+    // Variants waiting, each with how far the attempt it came from got: the search follows
+    // the attempts that get further (best first), and among equals the order found.
+    const queue: { v: Variant; from: number[]; order: number }[] = [{ v: first, from: [], order: 0 }];
+    let order = 0;
+    const seen = new Set([variantKey(first)]);
+    const usesValues = plans.some((p) => p.params.some((q) => q.candidates.some((c) => c.$kind === 'Value' && mentionsValues(c.source))));
+    const byteLengths = byteLengthHints(plan.fn, this.catalogue);
+    const takesBytes = plan.fn.params.some((p) => formatTy(p).includes('vector<u8>'));
     let best: TierBOutcome | null = null;
-    const list = choices(plan, this.options.maxAttempts);
-    for (const [i, choice] of list.entries()) {
-      const outcome = await this.attempt(plan, choice);
-      outcome.attempts = i + 1;
+    let attempts = 0;
+    // The budget counts attempts that got no further than the furthest so far: a search
+    // that keeps getting further goes on, up to four times the budget.
+    const budget = Math.max(1, this.options.maxAttempts);
+    let stale = 0;
+    let logged = 0;
+    let furthest: number[] = [];
+    while (queue.length > 0 && stale < budget && attempts < budget * 4) {
+      queue.sort((a, b) => compareProgress(b.from, a.from) || a.order - b.order);
+      const { v: variant } = queue.shift() as (typeof queue)[number];
+      attempts++;
+      const target = plans[variant.plan];
+      const { outcome, state, at, progress } = await this.attempt(target, variant, planner);
+      outcome.attempts = attempts;
       if (outcome.success) return outcome;
       if (best === null || (best.stage === 'B1' && outcome.stage === 'B2')) best = outcome;
+      const frontier = compareProgress(progress, furthest);
+      if (frontier > 0) furthest = progress;
+      else stale++;
+      // What the code compared its inputs with, for attempts at the front of the search (a
+      // run with a log costs a few times a plain one).
+      const inCode = at.$kind === 'Target' || at.$kind === 'Chain' || at.$kind === 'Setup' || at.$kind === 'Step';
+      const traced = inCode && this.options.usePtb && frontier >= 0 && logged < MAX_LOGGED_RUNS;
+      if (traced) logged++;
+      const facts: FailureFacts = {
+        proposals: traced ? await this.compared(state) : [],
+        at,
+        choices: state.resolved.choices,
+        params: target.params.length,
+        usesValues,
+        byteLengths,
+        takesBytes,
+        alternatives: plans.length - 1,
+        nextSteps: (site) => this.stepCandidates(state, site).map((c) => idOf(c.fn)),
+      };
+      if (process.env.SMI_DEBUG_SEARCH) console.error(`[${attempts}] ${variantKey(variant)} -> ${at.$kind} ${'path' in at ? at.path : ''} ${JSON.stringify(progress)} ${outcome.reason?.slice(0, 120)} proposals=${JSON.stringify(facts.proposals)}`);
+      for (const next of refine(variant, facts)) {
+        const key = variantKey(next);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        queue.push({ v: next, from: progress, order: ++order });
+      }
     }
-    if (best !== null) best.attempts = list.length;
+    (best as TierBOutcome).attempts = attempts;
     return best as TierBOutcome;
   }
 
-  private async attempt(plan: TargetPlan, choice: Choice): Promise<TierBOutcome> {
-    this.session.env.importState(this.baseline.snapshot);
-    const args = pickArgs(plan, choice.pick);
-    const requests: Json[] = [];
-    const base: TierBOutcome = {
+  /** The call at `site` of an attempt (the target, or a setup's) and the arguments it has. */
+  private siteCall(state: AttemptState, site: string): { fn: TargetPlan['fn']; args: readonly Arg[] } | null {
+    if (site === 'target') return { fn: state.plan.fn, args: state.resolved.args };
+    for (const [s, p] of state.resolved.paths) if (p === site && s.$kind === 'Setup') return { fn: s.fn, args: s.args };
+    return null;
+  }
+
+  /** Steps that could come next before the call at `site`, best first. */
+  private stepCandidates(state: AttemptState, site: string): PlannedCall[] {
+    const call = this.siteCall(state, site);
+    if (call === null) return [];
+    const done = new Set(state.variant.steps.filter((s) => s.site === site).map((s) => s.key));
+    return sequenceSteps(state.planner, this.calls, call.fn, objectUses(call.args), state.hint, done, 4);
+  }
+
+  /** The steps the variant calls before the call at `site`, planned on this attempt's objects, their arguments resolved. */
+  private stepsAt(state: AttemptState, site: string): PlannedCall[] {
+    const out: PlannedCall[] = [];
+    const call = this.siteCall(state, site);
+    if (call === null) return out;
+    const objects = objectUses(call.args);
+    state.variant.steps.forEach((ref, k) => {
+      if (ref.site !== site) return;
+      const step = sequenceStep(state.planner, this.calls, call.fn, objects, ref.key);
+      if (step === undefined) return;
+      out.push({ ...step, args: resolveMore(step.args, `step:${site}:${k}`, state.variant.selection, state.resolved) });
+      state.sequence.push(`${step.fn.module}::${step.fn.name}`);
+    });
+    return out;
+  }
+
+  private async attempt(plan: TargetPlan, variant: Variant, planner: Planner): Promise<{ outcome: TierBOutcome; state: AttemptState; at: FailedAt; progress: number[] }> {
+    this.restart();
+    const resolved = resolveArgs(plan.params, variant.selection);
+    const state: AttemptState = { plan, variant, planner, resolved, requests: [], prepared: new Map(), sequence: [], hint: { missingField: false, module: null }, lastDraft: null };
+    const typeArgs = plan.typeArgs.map((a) => a.type);
+    const out: TierBOutcome = {
       success: false,
       gasUsed: 0,
       createdTypes: [],
-      requests,
+      requests: state.requests,
       attempts: 1,
-      profile: choice.profile,
+      profile: variant.profile,
       checks: 'strict',
       undisposable: [],
-      provenance: argsProvenance(args),
+      provenance: argsProvenance(resolved.args),
       modulesAccessed: [],
-      args,
+      args: resolved.args,
+      typeArgs,
+      sequence: state.sequence,
+      consumedBy: [],
+      byteLength: variant.byteLength,
+      values: variant.values,
     };
-    this.accessed = [];
     try {
-      const prepared = await this.prepare(args, choice.profile, requests);
-      const response = this.options.usePtb ? await this.runPtb(plan, args, choice.profile, prepared, requests, base) : await this.runDirect(plan, args, choice.profile, prepared, requests, base);
-      base.modulesAccessed = this.accessed;
-      base.gasUsed = gasOf(response);
+      const steps = this.options.usePtb ? this.stepsAt(state, 'target') : [];
+      for (const s of steps) out.provenance = weaker(out.provenance, argsProvenance(s.args));
+      await this.prepare(state, [...resolved.args, ...steps.flatMap((s) => s.args)]);
+      const response = this.options.usePtb ? await this.runPtb(state, steps, out) : await this.runDirect(state, out);
+      out.modulesAccessed = this.accessed;
+      out.gasUsed = gasOf(response);
       const created = (response.effects as { created?: { object_type: string }[] } | undefined)?.created ?? [];
-      base.createdTypes = created.map((c) => c.object_type);
-      base.success = true;
-      return base;
+      out.createdTypes = created.map((c) => c.object_type);
+      out.success = true;
+      return { outcome: out, state, at: { $kind: 'Other' }, progress: [] };
     } catch (e) {
       if (!(e instanceof AttemptFailure)) throw e;
-      base.modulesAccessed = this.accessed;
-      base.stage = e.stage;
-      base.code = e.code;
-      base.reason = e.message;
+      out.modulesAccessed = this.accessed;
+      out.stage = e.stage;
+      out.code = e.code;
+      out.reason = e.message;
       const r = e.response;
       if (r !== null) {
-        base.gasUsed = gasOf(r);
-        const error = r.error ?? '';
-        const category = abortCategory(error, r.error_category);
-        if (category === 'unsupported_native' && e.stage === 'B2') base.code = 'E404';
-        base.abort = {
+        out.gasUsed = gasOf(r);
+        const category = abortCategory(r.error ?? '', r.error_category);
+        if (category === 'unsupported_native' && e.stage === 'B2') out.code = 'E404';
+        out.abort = {
           code: r.abort_code === undefined ? null : String(r.abort_code),
-          location: typeof r.abort_module === 'string' ? r.abort_module : null,
+          location: typeof r.abort_module === 'string' ? r.abort_module : typeof r.error_location === 'string' ? r.error_location : null,
           category,
         };
       }
-      return base;
+      state.hint = hintOf(r);
+      // How far it got: transactions that succeeded, then whether the call that failed is the
+      // one the transaction is for (not a step or a chain before it), then the instructions
+      // that call ran before it stopped.
+      const done = state.requests.length - 1;
+      const atSite = e.at.$kind === 'Target' || e.at.$kind === 'Setup' || e.at.$kind === 'Leftovers' ? 1 : 0;
+      return { outcome: out, state, at: e.at, progress: [done, atSite, this.lastSteps] };
     }
   }
 
-  /** Modules (outside 0x1/0x2/0x3) the last transaction sent ran code of. */
-  private accessed: string[] = [];
-
+  /**
+   * Send a request of the current attempt. Attempts start from the baseline and requests
+   * are deterministic, so the answer to a sequence of requests already sent (the same
+   * setup transaction before forty targets of one pool) is taken from a cache with the
+   * state it left, instead of running it again; the state is restored only when a
+   * request must really run.
+   */
   private async send(requests: Json[], request: Json): Promise<SandboxResponse> {
     requests.push(request);
+    const key = `${this.prefix}\u0000${JSON.stringify(request)}`;
+    this.lastKey = key;
+    const hit = this.cache.get(key);
+    this.beforeLast = this.prefixSnapshot;
+    if (hit !== undefined) {
+      this.prefix = hit.id;
+      this.pending = hit.snapshot;
+      this.prefixSnapshot = hit.snapshot;
+      this.accessed = hit.accessed;
+      this.lastSteps = hit.steps;
+      return hit.response;
+    }
+    if (this.pending !== null) {
+      this.session.env.importState(this.pending);
+      this.pending = null;
+    }
     const before = this.session.env.lastOutcome;
     const response = await this.session.handle(request);
     const after = this.session.env.lastOutcome;
     this.accessed = after === null || after === before ? [] : after.modulesTouched.filter((m) => !isCoreFramework(m.split('::')[0]));
+    const failed = typeof response.failed_command_index === 'number' ? response.failed_command_index : -1;
+    this.lastSteps = after === null || after === before ? 0 : after.instructions - (after.instructionsAtCommand[failed] ?? 0);
+    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+    const id = String(++this.ids);
+    const snapshot = this.session.env.captureState();
+    this.cache.set(key, { id, response, snapshot, accessed: this.accessed, steps: this.lastSteps });
+    this.prefix = id;
+    this.prefixSnapshot = snapshot;
     return response;
   }
 
-  /** Make the objects forged or set up before the transaction; their ids by source. */
-  private async prepare(args: readonly Arg[], profile: ValueProfile, requests: Json[]): Promise<Map<Source, string>> {
-    const prepared = new Map<Source, string>();
-    for (const s of preparedSources(args)) {
-      if (s.$kind === 'Synthesized') {
-        const r = await this.send(requests, { action: 'create_test_object', type_tag: formatTy(s.type) });
-        const id = (r.data as { object_id?: string } | undefined)?.object_id;
-        if (!r.success || id === undefined) throw new AttemptFailure('B1', 'E401', `could not synthesize ${formatTy(s.type)}: ${r.error ?? 'no object'}`, r);
-        prepared.set(s, id);
-      } else if (s.$kind === 'Setup') {
-        const draft = new PtbDraft(this.catalogue, profile, this.options.sender, prepared);
-        draft.call(s.fn, s.typeArgs, s.args);
-        const stuck = draft.dispose();
-        const r = await this.send(requests, draft.request(stuck.length > 0 ? 'relaxed' : 'strict'));
-        if (!r.success) throw new AttemptFailure('B1', 'E401', `setup transaction ${s.fn.module}::${s.fn.name} failed: ${r.error ?? ''}`, r);
-        const id = createdOfType(r, s.type, this.catalogue);
-        if (id === undefined) throw new AttemptFailure('B1', 'E401', `setup transaction ${s.fn.module}::${s.fn.name} made no ${formatTy(s.type)}`, r);
-        prepared.set(s, id);
-      }
-    }
-    return prepared;
+  /** Start an attempt from the baseline (restored when a request must run). */
+  private restart(): void {
+    this.prefix = '0';
+    this.pending = this.baseline.snapshot;
+    this.prefixSnapshot = this.baseline.snapshot;
+    this.beforeLast = null;
+    this.accessed = [];
   }
 
-  private async runPtb(plan: TargetPlan, args: readonly Arg[], profile: ValueProfile, prepared: PreparedObjects, requests: Json[], out: TierBOutcome): Promise<SandboxResponse> {
-    const draft = new PtbDraft(this.catalogue, profile, this.options.sender, prepared);
-    const target = draft.call(plan.fn, plan.typeArgs.map((a) => a.type), args);
-    draft.keepReturns(target, plan.fn.returns.map((r) => substTy(r, plan.typeArgs.map((a) => a.type))));
-    out.undisposable = draft.dispose();
-    out.checks = out.undisposable.length > 0 ? 'relaxed' : 'strict';
-    const r = await this.send(requests, draft.request(out.checks));
-    if (r.success) return r;
+  private draft(state: AttemptState): PtbDraft {
+    const draft = new PtbDraft(this.catalogue, state.variant.profile, this.options.sender, state.prepared, {
+      paths: state.resolved.paths,
+      byteLength: state.variant.byteLength,
+      values: state.variant.values,
+    });
+    state.lastDraft = draft;
+    return draft;
+  }
+
+  /**
+   * Run the last request again, from the state it started from, with a comparison log
+   * watching; the values the code compared the draft's plain inputs with.
+   */
+  private async compared(state: AttemptState): Promise<Proposal[]> {
+    const draft = state.lastDraft;
+    const request = state.requests.at(-1);
+    if (draft === null || draft.pureInputs.length === 0 || request === undefined || this.beforeLast === null) return [];
+    TRACE_STATS.calls++;
+    // The log of the same requests from the baseline is the same: kept with the answer.
+    const answer = this.cache.get(this.lastKey);
+    let log = answer?.log;
+    if (log === undefined) {
+      TRACE_STATS.runs++;
+      const t0 = performance.now();
+      const env = this.session.env;
+      const tracer = new ComparisonLog();
+      env.importState(this.beforeLast);
+      env.tracer = tracer;
+      try {
+        await this.session.handle(request);
+      } finally {
+        env.tracer = null;
+        this.pending = this.prefixSnapshot;
+      }
+      log = tracer.entries;
+      TRACE_STATS.ms += performance.now() - t0;
+      if (answer !== undefined) answer.log = log;
+    }
+    return proposals(log, draft.pureInputs, MAX_PROPOSALS);
+  }
+
+  /** Where the failing command of a draft's transaction came from. */
+  private failedAt(draft: PtbDraft, r: SandboxResponse, site: string): FailedAt {
     const index = typeof r.failed_command_index === 'number' ? r.failed_command_index : null;
-    if (index === null) throw new AttemptFailure('B1', 'E401', `transaction rejected: ${r.error ?? ''}`, r);
-    if (index < target) throw new AttemptFailure('B1', r.error_category === 'ContractAbort' ? 'E402' : 'E401', `constructor chain failed at command ${index}: ${r.error ?? ''}`, r);
-    if (index > target) throw new AttemptFailure('B2', 'E403', `the target ran, then its results could not be sent: ${r.error ?? ''}`, r);
-    throw new AttemptFailure('B2', 'E403', `execution failed: ${r.error ?? ''}`, r);
+    if (index === null) return { $kind: 'Other' };
+    const owner = draft.owners[index] ?? '';
+    if (owner === site) return site === 'target' ? { $kind: 'Target' } : { $kind: 'Setup', path: site, abort: r.error_category === 'ContractAbort' };
+    if (owner.startsWith('step:')) return { $kind: 'Step', site };
+    if (owner === 'dispose' || /^c\d+$/.test(owner)) return { $kind: 'Leftovers' };
+    return { $kind: 'Chain', path: owner };
+  }
+
+  /** Make the objects forged or set up before the transaction (ids by source). */
+  private async prepare(state: AttemptState, args: readonly Arg[]): Promise<void> {
+    for (const s of preparedSources(args)) {
+      if (state.prepared.has(s)) continue;
+      const path = state.resolved.paths.get(s) ?? '';
+      if (s.$kind === 'Synthesized') {
+        const r = await this.send(state.requests, { action: 'create_test_object', type_tag: formatTy(s.type) });
+        const id = (r.data as { object_id?: string } | undefined)?.object_id;
+        if (!r.success || id === undefined) throw new AttemptFailure('B1', 'E401', `could not synthesize ${formatTy(s.type)}: ${r.error ?? 'no object'}`, { $kind: 'Chain', path }, r);
+        state.prepared.set(s, id);
+      } else if (s.$kind === 'Setup') {
+        const steps = this.stepsAt(state, path);
+        await this.prepare(state, steps.flatMap((st) => st.args));
+        const draft = this.draft(state);
+        steps.forEach((st, k) => draft.call(st.fn, st.typeArgs, st.args, `step:${path}:${k}`));
+        draft.call(s.fn, s.typeArgs, s.args, path);
+        const stuck = draft.dispose();
+        const r = await this.send(state.requests, draft.request(stuck.length > 0 ? 'relaxed' : 'strict'));
+        if (!r.success) {
+          const at = this.failedAt(draft, r, path);
+          throw new AttemptFailure('B1', r.error_category === 'ContractAbort' ? 'E402' : 'E401', `setup transaction ${s.fn.module}::${s.fn.name} failed: ${r.error ?? ''}`, at, r);
+        }
+        const id = createdOfType(r, s.type, this.catalogue);
+        if (id === undefined) throw new AttemptFailure('B1', 'E401', `setup transaction ${s.fn.module}::${s.fn.name} made no ${formatTy(s.type)}`, { $kind: 'Setup', path, abort: false }, r);
+        state.prepared.set(s, id);
+      }
+    }
+  }
+
+  /** Consumers for the values the draft cannot get rid of, planned on the attempt's objects (none that would need another setup). */
+  private consumers(state: AttemptState, leftovers: readonly Ty[]): Map<string, Consumer> {
+    const out = new Map<string, Consumer>();
+    const objects = objectUses(state.resolved.args);
+    for (const type of leftovers) {
+      const key = formatTy(type);
+      if (out.has(key)) continue;
+      const c = consumerOf(state.planner, this.calls, this.catalogue, type, objects);
+      if (c === null) continue;
+      const args = resolveMore(c.args, `c:${out.size}`, state.variant.selection, state.resolved);
+      if (preparedSources(args.filter((_, k) => k !== c.index)).some((s) => !state.prepared.has(s))) continue;
+      out.set(key, { fn: c.fn, typeArgs: c.typeArgs, args, index: c.index });
+    }
+    return out;
+  }
+
+  private async runPtb(state: AttemptState, steps: readonly PlannedCall[], out: TierBOutcome): Promise<SandboxResponse> {
+    const { plan, resolved } = state;
+    const draft = this.draft(state);
+    steps.forEach((st, k) => draft.call(st.fn, st.typeArgs, st.args, `step:target:${k}`));
+    const typeArgs = plan.typeArgs.map((a) => a.type);
+    const target = draft.call(plan.fn, typeArgs, resolved.args, 'target');
+    draft.keepReturns(target, plan.fn.returns.map((r) => substTy(r, typeArgs)));
+    const consumers = state.variant.relaxed ? new Map<string, Consumer>() : this.consumers(state, draft.leftovers());
+    for (const c of consumers.values()) out.provenance = weaker(out.provenance, argsProvenance(c.args.filter((_, k) => k !== c.index)));
+    out.undisposable = draft.dispose(consumers);
+    out.consumedBy = [...draft.consumedBy];
+    out.checks = out.undisposable.length > 0 ? 'relaxed' : 'strict';
+    const r = await this.send(state.requests, draft.request(out.checks));
+    if (r.success) return r;
+    const at = this.failedAt(draft, r, 'target');
+    switch (at.$kind) {
+      case 'Other':
+        throw new AttemptFailure('B1', 'E401', `transaction rejected: ${r.error ?? ''}`, at, r);
+      case 'Step':
+        throw new AttemptFailure('B1', 'E402', `a call of the sequence before the target failed: ${r.error ?? ''}`, at, r);
+      case 'Chain':
+        throw new AttemptFailure('B1', r.error_category === 'ContractAbort' ? 'E402' : 'E401', `constructor chain failed at command ${String(r.failed_command_index)}: ${r.error ?? ''}`, at, r);
+      case 'Leftovers':
+        throw new AttemptFailure('B2', 'E403', `the target ran, then its results could not be consumed or sent: ${r.error ?? ''}`, at, r);
+      default:
+        throw new AttemptFailure('B2', 'E403', `execution failed: ${r.error ?? ''}`, at, r);
+    }
   }
 
   /** The original's direct path: every call its own transaction; objects and pure values carry over. */
-  private async runDirect(plan: TargetPlan, args: readonly Arg[], profile: ValueProfile, prepared: PreparedObjects, requests: Json[], out: TierBOutcome): Promise<SandboxResponse> {
+  private async runDirect(state: AttemptState, out: TierBOutcome): Promise<SandboxResponse> {
+    const { plan, resolved, variant } = state;
+    const profile = variant.profile;
     const values = new Map<Source, Json>();
     const valueOf = async (s: Source, param: Ty): Promise<Json> => {
+      const path = resolved.paths.get(s) ?? '';
       switch (s.$kind) {
         case 'Pure':
           return pureValue(s.type, profile, this.options.sender) ?? null;
@@ -259,36 +549,36 @@ export class TierBRunner {
           return s.object.id;
         case 'Setup':
         case 'Synthesized':
-          return prepared.get(s) as string;
+          return state.prepared.get(s) as string;
         case 'Vector':
-          throw new AttemptFailure('B1', 'E401', `the direct path cannot pass a vector of ${formatTy(s.elem)} (use --use-ptb)`);
+          throw new AttemptFailure('B1', 'E401', `the direct path cannot pass a vector of ${formatTy(s.elem)} (use --use-ptb)`, { $kind: 'Other' });
         case 'GasCoin':
-          return this.splitGasCoin(profile, requests);
+          return this.splitGasCoin(profile, state.requests, path);
         case 'Call': {
           const known = values.get(s);
           if (known !== undefined) return known;
-          const r = await this.call(s.fn, s.typeArgs, s.args, valueOf, requests, 'strict');
-          if (!r.success) throw new AttemptFailure('B1', r.error_category === 'ContractAbort' ? 'E402' : 'E401', `constructor ${s.fn.module}::${s.fn.name} failed: ${r.error ?? ''}`, r);
+          const r = await this.call(s.fn, s.typeArgs, s.args, valueOf, state.requests, 'strict');
+          if (!r.success) throw new AttemptFailure('B1', r.error_category === 'ContractAbort' ? 'E402' : 'E401', `constructor ${s.fn.module}::${s.fn.name} failed: ${r.error ?? ''}`, { $kind: 'Chain', path }, r);
           const ret = s.returns[s.returnIndex];
           let v: Json | undefined;
           if (this.catalogue.isObject(ret)) v = createdOfType(r, ret, this.catalogue);
           else if (isPureTy(ret)) v = ((r.data as { returns?: { value: Json }[] } | undefined)?.returns ?? [])[s.returnIndex]?.value;
-          if (v === undefined) throw new AttemptFailure('B1', 'E401', `the direct path cannot carry a ${formatTy(param)} from ${s.fn.module}::${s.fn.name} to the next call (use --use-ptb)`, r);
+          if (v === undefined) throw new AttemptFailure('B1', 'E401', `the direct path cannot carry a ${formatTy(param)} from ${s.fn.module}::${s.fn.name} to the next call (use --use-ptb)`, { $kind: 'Other' }, r);
           values.set(s, v);
           return v;
         }
       }
     };
-    const r = await this.call(plan.fn, plan.typeArgs.map((a) => a.type), args, valueOf, requests, out.checks);
+    const r = await this.call(plan.fn, plan.typeArgs.map((a) => a.type), resolved.args, valueOf, state.requests, out.checks);
     if (!r.success) {
       const failed = /takes .* arguments|does not resolve|TYPE_MISMATCH/.test(r.error ?? '') && r.error_category !== 'ContractAbort';
-      throw new AttemptFailure(failed ? 'B1' : 'B2', failed ? 'E401' : 'E403', `execution failed: ${r.error ?? ''}`, r);
+      throw new AttemptFailure(failed ? 'B1' : 'B2', failed ? 'E401' : 'E403', `execution failed: ${r.error ?? ''}`, failed ? { $kind: 'Other' } : { $kind: 'Target' }, r);
     }
     return r;
   }
 
   /** A `Coin<SUI>` split from the gas coin and sent to the sender (the direct path's coins). */
-  private async splitGasCoin(profile: ValueProfile, requests: Json[]): Promise<string> {
+  private async splitGasCoin(profile: ValueProfile, requests: Json[], path: string): Promise<string> {
     const r = await this.send(requests, {
       action: 'execute_ptb',
       inputs: [{ type: 'pure', value: gasCoinAmount(profile), value_type: 'u64' }],
@@ -298,7 +588,7 @@ export class TierBRunner {
       ],
     });
     const id = createdOfType(r, COIN_OF_SUI, this.catalogue);
-    if (!r.success || id === undefined) throw new AttemptFailure('B1', 'E401', `could not split a coin from the gas coin: ${r.error ?? ''}`, r);
+    if (!r.success || id === undefined) throw new AttemptFailure('B1', 'E401', `could not split a coin from the gas coin: ${r.error ?? ''}`, { $kind: 'Chain', path }, r);
     return id;
   }
 

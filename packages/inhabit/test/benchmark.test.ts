@@ -79,10 +79,27 @@ describeWithFixtures('benchmark: the demo package, Tier A and B', ['fixtures', '
     expect(rowOf(rows, 'now').tier_a_details?.resolved_params).toEqual(['synthesizable:Clock']);
   });
 
-  it('a value the transaction can neither drop nor send: the transaction runs relaxed, and the row says so', () => {
+  it('a value the transaction can neither drop nor send is given to a public function that takes it, and the transaction stays strict', () => {
     const r = rowOf(rows, 'leave_receipt');
     expect(r.status).toBe('tier_b_hit');
-    expect(r.tier_b_details).toMatchObject({ checks: 'relaxed', undisposable: [`${DEMO}::shop::Receipt`] });
+    expect(r.tier_b_details).toMatchObject({ checks: 'strict', consumed_by: ['shop::finish_purchase'] });
+    expect(r.tier_b_details?.undisposable).toBeUndefined();
+    const ptb = r.transactions?.at(-1) as { commands: { function?: string; args?: unknown[] }[] };
+    expect(ptb.commands.map((c) => c.function)).toEqual(['leave_receipt', 'new_config', 'finish_purchase']);
+    expect(ptb.commands[2].args?.[0]).toEqual({ nested_result: [0, 0] });
+  });
+
+  it('a value nothing takes: the transaction runs relaxed, and the row says so (a loose hit, not a real one)', () => {
+    const r = rowOf(rows, 'issue_ticket');
+    expect(r.status).toBe('tier_b_hit');
+    expect(r.tier_b_details).toMatchObject({ checks: 'relaxed', undisposable: [`${DEMO}::shop::Ticket`] });
+  });
+
+  it('a value the code compares an input with is passed on a later attempt, and the row says which', () => {
+    const r = rowOf(rows, 'needs_42');
+    expect(r).toMatchObject({ status: 'tier_b_hit', tier_b_details: { attempts: 2, learned_values: { '0': '42' } } });
+    const ptb = r.transactions?.at(-1) as { inputs: { value: unknown }[] };
+    expect(ptb.inputs[0].value).toBe('42');
   });
 
   it('value profiles are tried in turn: a function that needs large values succeeds on a later attempt', () => {
@@ -90,9 +107,11 @@ describeWithFixtures('benchmark: the demo package, Tier A and B', ['fixtures', '
   });
 
   it('B2: an abort keeps its code, location and category; status stays tier_a_hit', () => {
-    const r = rowOf(rows, 'needs_42');
-    expect(r).toMatchObject({ status: 'tier_a_hit', failure_stage: 'B2', error_code: 'E403', abort: { code: '7', location: 'shop::needs_42', category: 'assertion_failed' } });
-    expect(r.tier_b_details?.attempts).toBe(3);
+    const r = rowOf(rows, 'never_thirds');
+    expect(r).toMatchObject({ status: 'tier_a_hit', failure_stage: 'B2', error_code: 'E403', abort: { code: '7', location: 'shop::never_thirds', category: 'assertion_failed' } });
+    // Every profile was tried, and what the code compared (0 * 3 with 1000) too; the first failure is reported.
+    expect(r.tier_b_details?.attempts).toBeGreaterThanOrEqual(4);
+    expect(r.tier_b_details?.value_profile).toBe('one');
     expect(rowOf(rows, 'always_underflow').abort?.category).toBe('arithmetic_error');
     // A loop that never ends stops when its gas does.
     expect(rowOf(rows, 'spin')).toMatchObject({ failure_stage: 'B2', abort: { category: 'out_of_gas' } });
@@ -111,7 +130,7 @@ describeWithFixtures('benchmark: the demo package, Tier A and B', ['fixtures', '
   });
 
   it('rows carry the schema keys, with phase errors on failures', () => {
-    const r = rowOf(rows, 'needs_42');
+    const r = rowOf(rows, 'never_thirds');
     expect(Object.keys(JSON.parse(rowLine(r)) as object)).toEqual([
       'target_package',
       'target_module',
@@ -194,14 +213,14 @@ describeWithFixtures('benchmark: options', ['fixtures', 'framework'], () => {
   });
 
   it('crypto, clock, seed, phase errors and filters are wired', async () => {
-    const rows = await run({ strictCrypto: false, clockBaseMs: 5000n, randomSeed: new Uint8Array(32).fill(7), phaseErrors: false, functionFilter: /^(needs_42|fee_of)$/ });
-    expect(rows.map((r) => r.target_function)).toEqual(['fee_of', 'needs_42']);
+    const rows = await run({ strictCrypto: false, clockBaseMs: 5000n, randomSeed: new Uint8Array(32).fill(7), phaseErrors: false, functionFilter: /^(never_thirds|fee_of)$/ });
+    expect(rows.map((r) => r.target_function)).toEqual(['fee_of', 'never_thirds']);
     expect(rows.every((r) => r.permissive_crypto === true)).toBe(true);
     const txs = rowOf(rows, 'fee_of').transactions as { action: string; timestamp_ms?: string; random_seed?: string }[];
     expect(txs[0]).toMatchObject({ action: 'configure', random_seed: `0x${'07'.repeat(32)}` });
     expect(txs[1]).toEqual({ action: 'set_clock', timestamp_ms: '5000' });
-    expect(rowOf(rows, 'needs_42').error_phase).toBeUndefined();
-    expect(rowOf(rows, 'needs_42').error_code).toBe('E403');
+    expect(rowOf(rows, 'never_thirds').error_phase).toBeUndefined();
+    expect(rowOf(rows, 'never_thirds').error_code).toBe('E403');
     expect((await run({ moduleFilter: /^nope$/ })).length).toBe(0);
   });
 });

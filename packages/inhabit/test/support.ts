@@ -29,6 +29,7 @@ module demo::shop {
     public struct Board has key { id: UID, posts: u64 }
     public struct Plaque has key, store { id: UID }
     public struct Wrapped has drop { config: Config }
+    public struct Ticket { serial: u64 }
 
     fun init(_otw: SHOP, ctx: &mut TxContext) {
         transfer::transfer(AdminCap { id: object::new(ctx) }, ctx.sender());
@@ -63,12 +64,14 @@ module demo::shop {
     public fun keep<T: key + store>(obj: T, ctx: &TxContext) { transfer::public_transfer(obj, ctx.sender()) }
     public fun name_len(s: String): u64 { s.length() }
     public fun leave_receipt(amount: u64): Receipt { start_purchase(amount) }
+    public fun issue_ticket(serial: u64): Ticket { Ticket { serial } }
     public fun needs_large(x: u64): u64 { x - 1000 }
     public fun now(c: &Clock): u64 { c.timestamp_ms() }
     entry fun private_entry(x: u64) { assert!(x < 1000000000000, 3) }
 
     // Tier B failures.
     public fun needs_42(x: u64) { assert!(x == 42, 7) }
+    public fun never_thirds(x: u64) { assert!(x * 3 == 1000, 7) }
     public fun always_underflow(x: u8): u8 { x - 200 }
     public fun spin() { loop {} }
 

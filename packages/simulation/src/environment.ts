@@ -13,7 +13,7 @@
  * ```
  */
 import { addressBytes, canonicalAddress, type MovePackage, pushUleb128 } from '@smi/bytecode';
-import { formatType, type Json, MoveVM, objectStorageCost, type ProtocolConfig, suiNativeRegistry, type SuiRegistryOptions, valueFromJson } from '@smi/move-vm';
+import { formatType, type Json, MoveVM, objectStorageCost, type ProtocolConfig, suiNativeRegistry, type SuiRegistryOptions, type Tracer, valueFromJson } from '@smi/move-vm';
 import {
   type CheckMode,
   type ExecutionResult,
@@ -131,6 +131,12 @@ export class SimulationEnvironment {
 
   protected constructor(options: SimulationOptions) {
     this.protocolConfig = options.protocolConfig;
+  /**
+   * Watches the Move calls of every transaction {@link execute} runs (not the system's), or
+   * `null`. A tool sets it around the transactions it wants to observe (coverage,
+   * comparison logs); calls then run in the interpreter's slow mode.
+   */
+  tracer: Tracer | null = null;
     this.seedRandomness = options.seedRandomness ?? true;
     this.vm = MoveVM.create({ packages: options.packages, natives: suiNativeRegistry(options.natives ?? {}), protocolConfig: options.protocolConfig });
     this.basePackageIds = new Set(options.packages.map((p) => p.id));
@@ -293,6 +299,7 @@ export class SimulationEnvironment {
     this.finish(result, options.commit ?? true, mock ? gasCoin : null);
     this.last = { ...result, digest, gasCoin };
     return this.last;
+      ...(this.tracer === null ? {} : { tracer: this.tracer }),
   }
 
   /** The last transaction {@link execute} ran (any request that ran one), or `null`. */

@@ -4,7 +4,7 @@
  * that names the flag.
  */
 import { availableParallelism } from 'node:os';
-import type { RunOptions } from '@smi/inhabit';
+import { DEFAULT_MAX_ATTEMPTS, type RunOptions } from '@smi/inhabit';
 import { UsageError } from '../errors.js';
 import type { BenchmarkLocalArgs } from './benchmark-local.js';
 
@@ -73,7 +73,7 @@ export function parseBenchmarkFlags(args: BenchmarkLocalArgs): BenchmarkFlags {
     functionFilter: regex('function-filter', args['function-filter']),
     moduleFilter: regex('module-filter', args['module-filter']),
     includeFramework: args['include-framework'],
-    maxAttempts: integer('max-attempts', args['max-attempts'], 1) ?? 5,
+    maxAttempts: integer('max-attempts', args['max-attempts'], 1) ?? DEFAULT_MAX_ATTEMPTS,
     ...(gas === undefined ? {} : { gasBudget: gas }),
     timings: args.timings,
     // One job runs in this thread (no worker to start); more run on worker threads.

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { findPackageDirs, loadPackageDir, type MovePackage, PackageError } from '@smi/bytecode';
-import { type BenchmarkRow, type BenchmarkSummary, rowLine, runBenchmark, runTargets, summaryText } from '@smi/inhabit';
+import { type BenchmarkRow, type BenchmarkSummary, DEFAULT_MAX_ATTEMPTS, rowLine, runBenchmark, runTargets, summaryText } from '@smi/inhabit';
 import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { defineCommand } from '../command.js';
 import { inputError } from '../errors.js';
@@ -40,7 +40,7 @@ export interface BenchmarkLocalArgs {
   summary?: string;
   resume: boolean;
   timings: boolean;
-  'max-attempts': number;
+  'max-attempts'?: number;
   'gas-budget'?: string;
   'timeout-ms': number;
   framework?: string;
@@ -119,7 +119,7 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     summary: { type: 'string', describe: 'Write the summary JSON to this file, or - for standard output', file: 'write' },
     resume: { type: 'boolean', default: false, describe: 'Keep the rows an interrupted run wrote to --output and do the rest' },
     timings: { type: 'boolean', default: true, describe: 'elapsed_ms in rows (--no-timings: output is byte-for-byte the same on every run)' },
-    'max-attempts': { type: 'number', default: 5, describe: 'Tier B attempts per function (value profiles, then alternative sources)' },
+    'max-attempts': { type: 'number', describe: `Tier B attempts per function that get no further than the furthest so far (default ${DEFAULT_MAX_ATTEMPTS}; a search that keeps getting further may use up to four times as many): value profiles, values the code compared the inputs with, other constructors and objects, other instantiations, sequences` },
     'gas-budget': { type: 'string', describe: 'Gas budget of each transaction, MIST (default 5000000000)' },
     'timeout-ms': { type: 'number', default: 60000, describe: 'Wall-clock limit of one function (with --jobs 2 or more; gas bounds every function anyway)' },
     framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },

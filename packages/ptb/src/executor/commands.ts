@@ -20,6 +20,7 @@ import {
   type CallResult,
   type InstructionMeter,
   type LoadedFunction,
+  type Tracer,
 } from '@smi/move-vm';
 import { normalizeAddress } from '../bcs/codec.js';
 import type { MoveLocation } from '../bcs/execution-status.js';
@@ -62,6 +63,10 @@ export interface CommandEnv {
   modulesTouched?: Set<string>;
   /** The natives' extensions of the transaction's Move calls (the object runtime). */
   extensions?: Map<string, unknown>;
+  /** Watches the Move calls of the commands (see `ExecutionInput.tracer`). */
+  tracer?: Tracer;
+  /** The instruction count when each command started. */
+  instructionsAtCommand?: number[];
 }
 
 function isTxContext(t: Type): boolean {
@@ -326,6 +331,7 @@ export function moveCall(env: CommandEnv, call: ProgrammableMoveCall): CommandRe
     gasBudget: env.gasLeft,
     extensions: (env.extensions ??= new Map([[OBJECT_RUNTIME_KEY, env.runtime]])),
     meter: (env.meter ??= { instructions: 0 }),
+    ...(env.tracer === undefined ? {} : { tracer: env.tracer }),
   });
   env.gasLeft -= r.gasUsed;
   for (const m of r.modulesTouched) (env.modulesTouched ??= new Set()).add(m);

@@ -453,6 +453,8 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
     gasUsed,
     loadedChildObjects: [...children].map(([id, c]) => ({ id, version: c.version })),
     modulesTouched: [...(a.env.modulesTouched ?? [])].sort(),
+    instructions: a.env.meter?.instructions ?? 0,
+    instructionsAtCommand: a.env.instructionsAtCommand ?? [],
   };
 }
 

@@ -312,6 +312,7 @@ function execute(vm: MoveVM, store: ObjectStore, input: ExecutionInput): Executi
     txDigest: input.digest,
     published: [],
     eventModule: null,
+    ...(input.tracer === undefined ? {} : { tracer: input.tracer }),
   };
   const commandResults: CommandResult[] = [];
   // The packages the commands load: read (and charged) before anything runs, and effects' dependencies.
@@ -355,6 +356,7 @@ function execute(vm: MoveVM, store: ObjectStore, input: ExecutionInput): Executi
     input.transaction.commands.forEach((c, i) => {
       if (failure !== null) return;
       try {
+        (env.instructionsAtCommand ??= []).push(env.meter?.instructions ?? 0);
         commandResults.push(runCommand(env, c));
       } catch (e) {
         if (!(e instanceof ExecutionFailure)) {

@@ -3,7 +3,7 @@
  * (sender, gas, epoch...), and what comes back (status, effects, events, per-command
  * results, the new object states).
  */
-import type { ProtocolConfig } from '@smi/move-vm';
+import type { ProtocolConfig, Tracer } from '@smi/move-vm';
 import type { GasCostSummary, TransactionEffects } from '../bcs/effects.js';
 import type { ExecutionFailureStatus } from '../bcs/execution-status.js';
 import type { ObjectRef, SuiObject } from '../bcs/object.js';
@@ -68,6 +68,11 @@ export interface ExecutionInput {
    * loaded from bytecode never ran them.
    */
   runInitsOf?: { package: string; modules?: readonly string[] };
+  /**
+   * Watches every Move call of the commands, instruction by instruction (the calls then run
+   * in the interpreter's slow mode): coverage, comparison logs, traces.
+   */
+  tracer?: Tracer;
 }
 
 /** A value a command returned or a reference it mutated, with its type tag and BCS. */
@@ -130,4 +135,8 @@ export interface ExecutionResult {
   loadedChildObjects: { id: string; version: bigint }[];
   /** Modules whose code the transaction's Move calls ran (`0x…::module`, sorted). */
   modulesTouched: string[];
+  /** Move instructions the transaction executed. */
+  instructions: number;
+  /** The count of {@link instructions} when each command started (up to the failing one): how far each got. */
+  instructionsAtCommand: number[];
 }

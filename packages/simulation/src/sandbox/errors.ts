@@ -129,6 +129,12 @@ export function transactionFailure(status: Extract<ExecutionStatusResult, { $kin
     out.abort_code = numberOrString(code);
     out.abort_module = `${location.module.name}::${fn}`;
     out.error = `Contract abort in ${location.module.name}::${fn} with code ${code} (${location.module.address}::${location.module.name}, instruction ${location.instruction})`;
+  } else if (status.error.$kind === 'MovePrimitiveRuntimeError' && status.error.MovePrimitiveRuntimeError !== null) {
+    // A runtime error keeps where it happened, as an abort does.
+    const location = status.error.MovePrimitiveRuntimeError;
+    const fn = location.functionName ?? `#${location.function}`;
+    out.error_location = `${location.module.name}::${fn}`;
+    out.error = `${out.error} (in ${location.module.address}::${location.module.name}::${fn}, instruction ${location.instruction})`;
   }
   if (status.command !== null) {
     out.failed_command_index = status.command;

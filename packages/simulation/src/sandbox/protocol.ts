@@ -131,6 +131,8 @@ export interface SandboxResponse {
   abort_code?: number | string;
   /** `module::function` of the abort. */
   abort_module?: string;
+  /** `module::function` where a runtime error that is not an abort happened (arithmetic, vector bounds, ...), when known. */
+  error_location?: string;
   data?: Json;
   effects?: SandboxEffects;
   events?: SandboxEvent[];
@@ -151,6 +153,7 @@ const FIELD_ORDER: readonly (keyof SandboxResponse)[] = [
   'error_category',
   'abort_code',
   'abort_module',
+  'error_location',
   'data',
   'effects',
   'events',
