@@ -152,4 +152,6 @@ export type {
 } from './natives/sui/index.js';
 export { suiNativeRegistry, blsMinSigBackend } from './natives/sui-registry.js';
 export { blake2b256Of } from './natives/sui/crypto/blake2b.js';
+export { blsMinSigKeyPair, blsMinSigSign, ed25519PublicKey } from './natives/sui/crypto/keys.js';
+export type { BlsMinSigKeyPair } from './natives/sui/crypto/keys.js';
 export type { SuiRegistryOptions } from './natives/sui-registry.js';

@@ -41,7 +41,9 @@ import { decodeState, encodeState, readStateFile, type StateFile, type StateSnap
 import { SimulationError } from './errors.js';
 import { objectView, type ObjectView } from './object-view.js';
 import { InMemoryObjectStore, versionOf } from './store.js';
-import { ACCUMULATOR_ROOT_ID, CLOCK_ID, RANDOM_ID, SYSTEM_ADDRESS, SYSTEM_OBJECTS, syntheticDigest, syntheticId } from './system.js';
+import { genesisPlan } from './genesis.js';
+import { cachedGenesis, genesisKey, rememberGenesis } from './genesis-cache.js';
+import { ACCUMULATOR_ROOT_ID, CLOCK_ID, RANDOM_ID, SYSTEM_ADDRESS, syntheticDigest, syntheticId } from './system.js';
 
 /** Default sender: a plain user address (not the system address 0x0). */
 export const DEFAULT_SENDER = canonicalAddress('0xa11ce');
@@ -127,18 +129,20 @@ export class SimulationEnvironment {
   /** Counters behind deterministic digests and ids. */
   protected counters = { tx: 0n, system: 0n, created: 0n, randomRound: 0n };
   private readonly seedRandomness: boolean;
+  private readonly nativeOptions: SuiRegistryOptions;
   private last: TransactionOutcome | null = null;
-
-  protected constructor(options: SimulationOptions) {
-    this.protocolConfig = options.protocolConfig;
   /**
    * Watches the Move calls of every transaction {@link execute} runs (not the system's), or
    * `null`. A tool sets it around the transactions it wants to observe (coverage,
    * comparison logs); calls then run in the interpreter's slow mode.
    */
   tracer: Tracer | null = null;
+
+  protected constructor(options: SimulationOptions) {
+    this.protocolConfig = options.protocolConfig;
     this.seedRandomness = options.seedRandomness ?? true;
-    this.vm = MoveVM.create({ packages: options.packages, natives: suiNativeRegistry(options.natives ?? {}), protocolConfig: options.protocolConfig });
+    this.nativeOptions = options.natives ?? {};
+    this.vm = MoveVM.create({ packages: options.packages, natives: suiNativeRegistry(this.nativeOptions), protocolConfig: options.protocolConfig });
     this.basePackageIds = new Set(options.packages.map((p) => p.id));
     // Packages are objects too (transactions name them; their previous transactions are dependencies).
     this.baseObjects = options.packages.map((p) => [p.id, packageObjectOf(p)]);
@@ -295,11 +299,11 @@ export class SimulationEnvironment {
       protocolConfig: this.protocolConfig,
       checks,
       ...(options.runInitsOf === undefined ? {} : { runInitsOf: { ...options.runInitsOf, package: canonicalAddress(options.runInitsOf.package) } }),
+      ...(this.tracer === null ? {} : { tracer: this.tracer }),
     });
     this.finish(result, options.commit ?? true, mock ? gasCoin : null);
     this.last = { ...result, digest, gasCoin };
     return this.last;
-      ...(this.tracer === null ? {} : { tracer: this.tracer }),
   }
 
   /** The last transaction {@link execute} ran (any request that ran one), or `null`. */
@@ -317,8 +321,12 @@ export class SimulationEnvironment {
     if (mockGas !== null) this.store.delete(mockGas);
   }
 
-  /** Run a transaction as the system address, unmetered, with relaxed checks. */
-  protected systemTransaction(ptb: ProgrammableTransaction, label: string): ExecutionResult {
+  /**
+   * Run a transaction as the system address, unmetered, with relaxed checks (which let it
+   * call the framework's private functions and pass any value as pure bytes, as upstream's
+   * genesis and system transactions do); at the configured epoch unless `epoch` is given.
+   */
+  protected systemTransaction(ptb: ProgrammableTransaction, label: string, epoch: bigint = this.config.epoch): ExecutionResult {
     const digest = syntheticDigest(`system-${label}`, this.counters.system);
     this.counters.system += 1n;
     const result = executeProgrammableTransaction(this.vm, this.store, {
@@ -326,7 +334,7 @@ export class SimulationEnvironment {
       transaction: ptb,
       gas: { payment: [], owner: SYSTEM_ADDRESS, price: this.config.gasPrice, budget: 0n },
       digest,
-      epoch: this.config.epoch,
+      epoch,
       epochTimestampMs: this.config.clockMs,
       protocolConfig: this.protocolConfig,
       checks: 'relaxed',
@@ -377,18 +385,24 @@ export class SimulationEnvironment {
     return v;
   }
 
-  /** Create the system objects the framework knows how to create (Clock, Random, DenyList...). */
+  /**
+   * Create the system objects (see `genesis.ts`): one system transaction at epoch 0, as
+   * upstream's genesis, whatever epoch the environment starts at; then the clock is set to
+   * the configured time and Random 0x8 gets its first randomness.
+   */
   protected genesis(): void {
-    const tx = new PtbBuilder();
-    for (const s of SYSTEM_OBJECTS) {
-      // Objects of features the protocol version does not enable are not created (as upstream's genesis).
-      if (s.featureFlag !== undefined && !this.protocolConfig.flag(s.featureFlag)) continue;
-      const [, module, fn] = s.creator.split('::');
-      if (this.vm.resolveFunctionIfExists('0x2', module, fn) !== undefined) tx.moveCall(s.creator);
+    const inputs = { chainStartMs: this.config.clockMs, gasPrice: this.config.gasPrice, natives: this.nativeOptions, systemCounter: this.counters.system };
+    const key = genesisKey(this.vm, inputs);
+    const cached = cachedGenesis(this.protocolConfig, key);
+    if (cached === undefined) {
+      rememberGenesis(this.protocolConfig, key, this.systemTransaction(genesisPlan(this.vm, this.protocolConfig, this.config.clockMs).transaction, 'genesis', 0n));
+    } else {
+      // The same transaction on the same code and inputs (see `genesis-cache.ts`): what it wrote, as it wrote it.
+      this.counters.system += 1n;
+      this.store.apply(cached);
     }
-    this.systemTransaction(tx.build(), 'genesis');
-    // The first randomness update is round 0 only in epoch 0 (`random::update_randomness_state`).
-    this.counters.randomRound = this.config.epoch === 0n ? 0n : 1n;
+    // Random was created at epoch 0: its first update is round 0 (`random::update_randomness_state`).
+    this.counters.randomRound = 0n;
     // `clock::create` starts at 0: only a later time needs the prologue.
     if (this.store.has(CLOCK_ID) && this.config.clockMs !== 0n) this.setClock(this.config.clockMs);
     if (this.store.has(RANDOM_ID) && this.seedRandomness) this.setRandomSeed(this.config.randomSeed);

@@ -24,10 +24,25 @@ export { compileAndPublish, compilablePackages } from './compile.js';
 export type { CompileAndPublishOptions, CompileAndPublishOutcome } from './compile.js';
 export { encodeState, decodeState, parseStateFile, readStateFile, writeFileAtomic, STATE_FORMAT, STATE_VERSION } from './state-file.js';
 export type { StateFile, StateSnapshot } from './state-file.js';
-export { SYSTEM_OBJECTS, SYSTEM_ADDRESS, CLOCK_ID, RANDOM_ID, DENY_LIST_ID, COIN_REGISTRY_ID, SYSTEM_STATE_ID, ACCUMULATOR_ROOT_ID } from './system.js';
+export {
+  SYSTEM_OBJECTS,
+  SYSTEM_ADDRESS,
+  CLOCK_ID,
+  RANDOM_ID,
+  DENY_LIST_ID,
+  COIN_REGISTRY_ID,
+  SYSTEM_STATE_ID,
+  ACCUMULATOR_ROOT_ID,
+  AUTHENTICATOR_STATE_ID,
+  BRIDGE_ID,
+} from './system.js';
+export type { SystemObjectInfo, SystemObjectName } from './system.js';
+export { genesisPlan, genesisChainParameters, tokenDistributionSchedule, TOTAL_SUPPLY_MIST, VALIDATOR_LOW_STAKE_THRESHOLD_MIST, BRIDGE_CHAIN_ID_SUI_CUSTOM } from './genesis.js';
+export type { GenesisPlan } from './genesis.js';
+export { genesisValidators, ed25519Address, GENESIS_VALIDATOR_COUNT, DEFAULT_VALIDATOR_GAS_PRICE, DEFAULT_COMMISSION_RATE } from './genesis-validators.js';
+export type { GenesisValidator } from './genesis-validators.js';
 export { balanceAccumulatorId, collectSettlements, isBalanceAccumulator } from './accumulators.js';
 export type { AccumulatorSettlement } from './accumulators.js';
-export type { SystemObjectInfo } from './system.js';
 export { FRAMEWORK_BUNDLES, loadFrameworkDir, fromFixtures, frameworkSnapshotFor, loadCorpus, mergePackages } from './framework.js';
 export { parseReplaySnapshot, readReplaySnapshot } from './replay/snapshot.js';
 export type { ReplaySnapshot, RecordedEffects, RecordedRef } from './replay/snapshot.js';

@@ -246,11 +246,16 @@ describeWithFixtures('SandboxSession', ['fixtures', 'framework'], () => {
 
   it('coins: register persists as a real CoinMetadata object; SUI is built in', async () => {
     const s = session();
-    expect(okData(await s.handle({ action: 'get_coin_metadata', coin_type: '0x2::sui::SUI' }))).toMatchObject({ decimals: 9, symbol: 'SUI' });
+    // SUI's metadata is the frozen CoinMetadata<SUI> genesis made (`sui::new`), as on chain.
+    const sui = okData(await s.handle({ action: 'get_coin_metadata', coin_type: '0x2::sui::SUI' }));
+    expect(sui).toMatchObject({ decimals: 9, symbol: 'SUI', name: 'Sui' });
+    expect(okData(await s.handle({ action: 'inspect_object', object_id: sui.object_id as string }))).toMatchObject({ version: 1, ownership: 'immutable' });
     const reg = okData(await s.handle({ action: 'register_coin', coin_type: '0x2::sui::SUI', decimals: 6, symbol: 'XS', name: 'Ex' }));
+    expect(reg.metadata_object_id).toBe(sui.object_id);
+    expect(reg.version).toBe(2);
     const again = okData(await s.handle({ action: 'register_coin', coin_type: '0x2::sui::SUI', decimals: 7, symbol: 'XS', name: 'Ex' }));
     expect(again.metadata_object_id).toBe(reg.metadata_object_id);
-    expect(again.version).toBe(2);
+    expect(again.version).toBe(3);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'smi-sandbox-'));
     s.saveState(path.join(dir, 'state.json'));
     const t = session();

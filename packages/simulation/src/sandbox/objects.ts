@@ -10,7 +10,7 @@ import type { OwnerSpec } from '../create-object.js';
 import type { SimulationEnvironment } from '../environment.js';
 import { SimulationError } from '../errors.js';
 import type { ObjectView, OwnerJson } from '../object-view.js';
-import { CLOCK_ID, SYSTEM_OBJECTS, SYSTEM_STATE_ID } from '../system.js';
+import { CLOCK_ID, SYSTEM_OBJECTS } from '../system.js';
 import { RequestError, type RequestOf } from './request.js';
 import { resolveTypeString } from './values.js';
 
@@ -166,18 +166,18 @@ export function setClock(env: SimulationEnvironment, ms: bigint): Json {
   return { ...clockJson(env), message: `Clock set to ${ms} ms through 0x2::clock::consensus_commit_prologue` };
 }
 
-const SYSTEM_STATE = {
-  name: 'system_state',
-  id: SYSTEM_STATE_ID,
-  type: '0x3::sui_system::SuiSystemState',
-  description: 'Shared Sui system state (validators, stake, epoch); wraps the versioned inner state. Not created offline: it needs a validator set.',
+const NAME_ALIASES: Record<string, string> = {
+  denylist: 'deny_list',
+  system: 'system_state',
+  sui_system_state: 'system_state',
+  registry: 'coin_registry',
+  authenticator: 'authenticator_state',
+  accumulator: 'accumulator_root',
 };
-
-const NAME_ALIASES: Record<string, string> = { denylist: 'deny_list', system: 'system_state', sui_system_state: 'system_state', registry: 'coin_registry' };
 
 /** `get_system_object_info`: what a system object is, its fields (from the bytecode) and whether it exists here. */
 export function systemObjectInfo(env: SimulationEnvironment, nameOrId: string): Json {
-  const all = [...SYSTEM_OBJECTS.map((s) => ({ name: s.name, id: s.id, type: s.type, description: s.description })), SYSTEM_STATE];
+  const all = SYSTEM_OBJECTS;
   const key = nameOrId.trim().toLowerCase();
   let wanted: (typeof all)[number] | undefined;
   if (/^(0x)?[0-9a-f]{1,64}$/.test(key) && key.startsWith('0x')) {

@@ -46,6 +46,11 @@ export function blsMinSigVerify(sig: Uint8Array, pk: Uint8Array, msg: Uint8Array
   if (s === null) return false;
   const k = g2Blst(pk);
   if (k === null || k.is0() || !k.isTorsionFree() || !bls.inSubgroup(s)) return false;
+  return blsMinSigPairingCheck(s, k, msg);
+}
+
+/** The pairing equation of min_sig verification, `e(s, -g2) · e(H(msg), k) = 1`, on points already checked. */
+export function blsMinSigPairingCheck(s: bls.G1, k: bls.G2, msg: Uint8Array): boolean {
   const lhs = bls.multiPairing([
     [s, bls.G2Point.BASE.negate()],
     [bls.hashToG1(msg), k],
