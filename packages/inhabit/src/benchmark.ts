@@ -295,6 +295,7 @@ export class Benchmark {
       ...(b.undisposable.length > 0 ? { undisposable: b.undisposable } : {}),
       ...(b.sequence.length > 0 ? { sequence: b.sequence } : {}),
       ...(b.consumedBy.length > 0 ? { consumed_by: b.consumedBy } : {}),
+      ...(b.coverage === undefined ? {} : { coverage: b.coverage }),
     };
     row.gas_used = b.gasUsed;
     row.provenance = b.provenance;
@@ -315,8 +316,9 @@ export class Benchmark {
     row.error_code = f.code;
     if (this.options.phaseErrors) {
       row.error_phase = ERROR_CODES[f.code].phase;
-      row.error_source = errorSource(f.code);
-      row.is_expected_limitation = isExpectedLimitation(f.code);
+      const context = { reason: f.reason, ...(row.provenance === undefined ? {} : { provenance: row.provenance }), ...(row.abort === undefined ? {} : { category: row.abort.category }) };
+      row.error_source = errorSource(f.code, context);
+      row.is_expected_limitation = isExpectedLimitation(f.code, context);
     }
     return row;
   }

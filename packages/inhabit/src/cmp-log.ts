@@ -160,3 +160,32 @@ export function proposals(log: readonly Comparison[], inputs: readonly PureInput
   }
   return out;
 }
+
+/** A tracer that marks the instructions of one function it sees run. */
+export class CoverageLog implements Tracer {
+  private readonly seen: Uint8Array;
+
+  constructor(
+    private readonly module: string,
+    private readonly name: string,
+    readonly total: number,
+  ) {
+    this.seen = new Uint8Array(total);
+  }
+
+  openFrame(): void {}
+  closeFrame(): void {}
+  afterInstruction(): void {}
+  error(): void {}
+
+  beforeInstruction(inst: FunctionInstance, pc: number): void {
+    if (inst.fn.name === this.name && inst.fn.module.id === this.module && pc < this.total) this.seen[pc] = 1;
+  }
+
+  /** Distinct instructions seen. */
+  get executed(): number {
+    let n = 0;
+    for (const b of this.seen) n += b;
+    return n;
+  }
+}

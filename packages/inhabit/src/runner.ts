@@ -15,6 +15,7 @@ import type { BenchmarkRow } from './row.js';
 import { serializeOptions } from './serialize.js';
 import { type BenchmarkSummary, SummaryBuilder } from './summary.js';
 import type { InitRun } from './baseline.js';
+import { errorSource, isExpectedLimitation } from './taxonomy.js';
 
 /** Options of a run. */
 export interface RunOptions extends BenchmarkOptions {
@@ -49,7 +50,7 @@ export type WorkerMessage =
   | { type: 'fatal'; message: string };
 
 /** The row of a target that could not be run to the end (an internal error, a time limit). */
-export function unfinishedRow(t: TargetRef, reason: string): BenchmarkRow {
+export function unfinishedRow(t: TargetRef, reason: string, phaseErrors = true): BenchmarkRow {
   return {
     target_package: t.packageId,
     target_module: t.module,
@@ -59,6 +60,7 @@ export function unfinishedRow(t: TargetRef, reason: string): BenchmarkRow {
     failure_stage: 'B2',
     failure_reason: reason,
     error_code: 'E403',
+    ...(phaseErrors ? { error_phase: 'Execution' as const, error_source: errorSource('E403', { reason }), is_expected_limitation: isExpectedLimitation('E403', { reason }) } : {}),
     abort: { code: null, location: null, category: 'unknown' },
   };
 }
@@ -112,7 +114,7 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
       try {
         row = await bench.runTarget(t);
       } catch (e) {
-        row = unfinishedRow(t, `internal error: ${e instanceof Error ? e.message : String(e)}`);
+        row = unfinishedRow(t, `internal error: ${e instanceof Error ? e.message : String(e)}`, options.phaseErrors ?? true);
       }
       emit(row, i + 1);
     }
@@ -252,7 +254,7 @@ async function runOnWorkers(
         const [position, ...rest] = slot.busy.pending;
         slot.busy = null;
         void slot.worker.terminate();
-        results[position] = unfinishedRow(todo[position], `time limit exceeded: the target ran for more than ${timeoutMs} ms`);
+        results[position] = unfinishedRow(todo[position], `time limit exceeded: the target ran for more than ${timeoutMs} ms`, options.phaseErrors ?? true);
         if (rest.length > 0) chunks.splice(next, 0, rest);
         flush();
         slots[i] = spawn();

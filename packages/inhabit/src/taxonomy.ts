@@ -31,9 +31,14 @@ export type ErrorCode =
 /** Phases of the taxonomy. */
 export type Phase = 'Resolution' | 'TypeCheck' | 'Synthesis' | 'Execution' | 'Validation';
 
-/** Who is at fault. */
-export type ErrorSource = 'infrastructure_limitation' | 'target_package_limitation' | 'unknown';
-
+/**
+ * Why a row failed, as a diagnosis: a package the target needs is not loaded
+ * (`missing_dependency`), the harness could not build or pass what the target needs
+ * although a real way exists, or a forged input made it fail (`harness_limitation`), the
+ * target itself stopped a real transaction on real inputs, or cannot be called by one
+ * (`target_package_limitation`), or something SMI does not support (`unsupported`).
+ */
+export type ErrorSource = 'missing_dependency' | 'harness_limitation' | 'target_package_limitation' | 'unsupported';
 /** Categories of a Move abort or execution error. */
 export type AbortCategory =
   | 'unsupported_native'
@@ -90,19 +95,53 @@ export const STAGE_CODES: Readonly<Record<Stage, ErrorCode>> = {
   B2: 'E403',
 };
 
-/** Limitations of the sandbox or of what construction can reach, not of the target's types. */
-const EXPECTED: ReadonlySet<ErrorCode> = new Set(['E404', 'E302', 'E303', 'E101', 'E205']);
-
-/** `true` when the failure is an expected limitation (unsupported native, chain depth, missing packages). */
-export function isExpectedLimitation(code: ErrorCode): boolean {
-  return EXPECTED.has(code);
+/** What a row's failure is known by besides its code. */
+export interface FailureContext {
+  reason: string;
+  /** How the inputs of the Tier B attempt reported were obtained. */
+  provenance?: 'chain' | 'init_state' | 'synthesized';
+  /** The category of the abort, for a Tier B failure. */
+  category?: AbortCategory;
 }
 
-/** Who is at fault for a code. */
-export function errorSource(code: ErrorCode): ErrorSource {
-  if (code === 'E404' || code === 'E302' || code === 'E303' || code === 'E304' || code === 'E401') return 'infrastructure_limitation';
-  if (code === 'E101' || code === 'E205' || code === 'E402' || code === 'E403' || code === 'E301') return 'target_package_limitation';
-  return 'unknown';
+/** Who is at fault for a failure (see {@link ErrorSource}). */
+export function errorSource(code: ErrorCode, context: FailureContext): ErrorSource {
+  switch (code) {
+    case 'E101':
+      return /does not link|is not loaded|package failed to load/.test(context.reason) ? 'missing_dependency' : 'unsupported';
+    case 'E205':
+      return 'missing_dependency';
+    case 'E102':
+    case 'E103':
+    case 'E201':
+    case 'E301':
+      // The target cannot be called by a transaction as declared, or a type it takes has no
+      // public constructor and no object of the state: nothing outside the package can make one.
+      return 'target_package_limitation';
+    case 'E202':
+    case 'E203':
+    case 'E302':
+    case 'E303':
+    case 'E401':
+    case 'E402':
+      return 'harness_limitation';
+    case 'E204':
+    case 'E304':
+    case 'E404':
+    case 'E501':
+    case 'E502':
+      return 'unsupported';
+    case 'E403':
+      if (context.category === 'unsupported_native' || context.category === 'out_of_gas') return 'unsupported';
+      if (/^time limit exceeded|^internal error/.test(context.reason)) return 'unsupported';
+      // An abort on a forged input says nothing about the target.
+      return context.provenance === 'synthesized' ? 'harness_limitation' : 'target_package_limitation';
+  }
+}
+
+/** `true` when the failure is a limitation of SMI or of what is loaded, not of the target (it agrees with {@link errorSource}). */
+export function isExpectedLimitation(code: ErrorCode, context: FailureContext): boolean {
+  return errorSource(code, context) !== 'target_package_limitation';
 }
 
 /** A failure at a stage. */
@@ -123,6 +162,8 @@ export function abortCategory(error: string, errorCategory: string | undefined):
   if (errorCategory === 'ContractAbort') {
     const m = /\((0x[0-9a-f]+)::([A-Za-z0-9_]+), instruction/.exec(error);
     if (m && /^0x0+2$/.test(m[1]) && OBJECT_MODULES.has(m[2])) return 'object_error';
+    // `std::vector` aborts only with EINDEX_OUT_OF_BOUNDS (remove, insert, swap_remove...).
+    if (m && /^0x0+1$/.test(m[1]) && m[2] === 'vector') return 'vector_bounds_error';
     return 'assertion_failed';
   }
   const kind = /^([A-Za-z]+)/.exec(error)?.[1] ?? '';

@@ -27,7 +27,7 @@ import { type Arg, argsProvenance, type Provenance, type Source, weaker } from '
 import { type AbortCategory, abortCategory, type ErrorCode, type Stage } from './taxonomy.js';
 import { datatype, formatTy, substTy, type Ty } from './types.js';
 import { byteLengthHints } from './value-hints.js';
-import { type Comparison, ComparisonLog, type Proposal, proposals } from './cmp-log.js';
+import { type Comparison, ComparisonLog, CoverageLog, type Proposal, proposals } from './cmp-log.js';
 import { gasCoinAmount, isPureTy, pureValue, type ValueProfile } from './values.js';
 
 const COIN_OF_SUI = datatype(`${SUI}::coin::Coin`, [datatype(`${SUI}::sui::SUI`)]);
@@ -71,6 +71,8 @@ export interface TierBOutcome {
   byteLength: number | null;
   /** Plain values replaced by what the code compared them with, by path. */
   values: ReadonlyMap<string, Json>;
+  /** Instructions of the target function the successful transaction executed, of all it has. */
+  coverage?: { executed: number; total: number };
 }
 
 /** A failure to report, with how far the attempt got and where it failed. */
@@ -154,6 +156,8 @@ interface CachedAnswer {
   log?: readonly Comparison[];
   /** Instructions the failing command of a failed request ran. */
   steps: number;
+  /** The coverage of each target function measured on this request (a success), by `address::module::name`. */
+  coverage?: Map<string, { executed: number; total: number }>;
 }
 
 export const TRACE_STATS = { runs: 0, ms: 0, calls: 0 };
@@ -194,6 +198,8 @@ export class TierBRunner {
   /** The state after the requests sent so far in this attempt, and before the last one. */
   private prefixSnapshot: StateSnapshot | null = null;
   private beforeLast: StateSnapshot | null = null;
+  /** The requests of the current attempt. */
+  private requests: Json[] = [];
   /** The cache key of the last request sent. */
   private lastKey = '';
   /** Instructions the failing command of the last request ran (0 when it did not fail in Move). */
@@ -234,7 +240,10 @@ export class TierBRunner {
       const target = plans[variant.plan];
       const { outcome, state, at, progress } = await this.attempt(target, variant, planner);
       outcome.attempts = attempts;
-      if (outcome.success) return outcome;
+      if (outcome.success) {
+        outcome.coverage = await this.coverage(plan.fn);
+        return outcome;
+      }
       if (best === null || (best.stage === 'B1' && outcome.stage === 'B2')) best = outcome;
       const frontier = compareProgress(progress, furthest);
       if (frontier > 0) furthest = progress;
@@ -368,6 +377,7 @@ export class TierBRunner {
    */
   private async send(requests: Json[], request: Json): Promise<SandboxResponse> {
     requests.push(request);
+    this.requests = requests;
     const key = `${this.prefix}\u0000${JSON.stringify(request)}`;
     this.lastKey = key;
     const hit = this.cache.get(key);
@@ -448,6 +458,33 @@ export class TierBRunner {
       if (answer !== undefined) answer.log = log;
     }
     return proposals(log, draft.pureInputs, MAX_PROPOSALS);
+  }
+
+  /**
+   * How much of the target's code the last request (the successful transaction) ran: the
+   * request run again from the state it started from, with a log of the target's
+   * instructions (kept with the cached answer).
+   */
+  private async coverage(fn: TargetPlan['fn']): Promise<{ executed: number; total: number } | undefined> {
+    const answer = this.cache.get(this.lastKey);
+    const fnKey = `${fn.address}::${fn.module}::${fn.name}`;
+    const known = answer?.coverage?.get(fnKey);
+    if (known !== undefined) return known;
+    const request = this.requests.at(-1);
+    if (fn.code === null || request === undefined || this.beforeLast === null) return undefined;
+    const env = this.session.env;
+    const tracer = new CoverageLog(`${fn.address}::${fn.module}`, fn.name, fn.code.length);
+    env.importState(this.beforeLast);
+    env.tracer = tracer;
+    try {
+      await this.session.handle(request);
+    } finally {
+      env.tracer = null;
+      this.pending = this.prefixSnapshot;
+    }
+    const coverage = { executed: tracer.executed, total: tracer.total };
+    if (answer !== undefined) (answer.coverage ??= new Map()).set(fnKey, coverage);
+    return coverage;
   }
 
   /** Where the failing command of a draft's transaction came from. */

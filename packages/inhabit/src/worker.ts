@@ -14,14 +14,15 @@ if (port === null) throw new Error('worker.ts runs as a worker thread of runBenc
 const post = (m: WorkerMessage): void => port.postMessage(m);
 
 try {
-  const bench = await Benchmark.create(deserializeOptions(workerData as SerializedOptions));
+  const options = deserializeOptions(workerData as SerializedOptions);
+  const bench = await Benchmark.create(options);
   // One target at a time: they share the session, whose state each one restores.
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (m: { type: 'run'; position: number; target: TargetRef }) => {
     queue = queue.then(() =>
       bench.runTarget(m.target).then(
         (row) => post({ type: 'row', position: m.position, row }),
-        (e: unknown) => post({ type: 'row', position: m.position, row: unfinishedRow(m.target, `internal error: ${e instanceof Error ? e.message : String(e)}`) }),
+        (e: unknown) => post({ type: 'row', position: m.position, row: unfinishedRow(m.target, `internal error: ${e instanceof Error ? e.message : String(e)}`, options.phaseErrors ?? true) }),
       ),
     );
   });

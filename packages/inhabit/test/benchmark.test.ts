@@ -10,6 +10,12 @@ import { SandboxSession } from '@smi/simulation';
 import { describeWithFixtures } from '../../../test-support/fixtures.js';
 import { DEMO, demoPackage, framework, rowOf } from './support.js';
 
+let demoCompiled: Awaited<ReturnType<typeof demoPackage>> | null = null;
+function demoModule(): Awaited<ReturnType<typeof demoPackage>>['modules'][number]['module'] {
+  if (demoCompiled === null) throw new Error('demo package not compiled yet');
+  return demoCompiled.modules[0].module;
+}
+
 async function run(options: Partial<BenchmarkOptions> = {}, reverse = false): Promise<BenchmarkRow[]> {
   const demo = await demoPackage();
   const bench = await Benchmark.create({ ...framework(), targets: [demo], usePtb: true, timings: false, ...options });
@@ -22,6 +28,7 @@ async function run(options: Partial<BenchmarkOptions> = {}, reverse = false): Pr
 describeWithFixtures('benchmark: the demo package, Tier A and B', ['fixtures', 'framework'], () => {
   let rows: BenchmarkRow[];
   beforeAll(async () => {
+    demoCompiled = await demoPackage();
     rows = await run();
   }, 120_000);
 
@@ -100,6 +107,52 @@ describeWithFixtures('benchmark: the demo package, Tier A and B', ['fixtures', '
     expect(r).toMatchObject({ status: 'tier_b_hit', tier_b_details: { attempts: 2, learned_values: { '0': '42' } } });
     const ptb = r.transactions?.at(-1) as { inputs: { value: unknown }[] };
     expect(ptb.inputs[0].value).toBe('42');
+  });
+
+  it('a sequence: a function that reads a registry runs after one that registers in it, on the same shared object, in one PTB', () => {
+    const r = rowOf(rows, 'lookup');
+    expect(r).toMatchObject({ status: 'tier_b_hit', provenance: 'init_state', hit_class: 'structured', tier_b_details: { checks: 'strict', sequence: ['shop::register'] } });
+    const ptb = r.transactions?.at(-1) as { inputs: { type: string; object_id?: string }[]; commands: { function?: string; args?: unknown[] }[] };
+    expect(ptb.commands.map((c) => c.function)).toEqual(['register', 'lookup']);
+    // The same input object for both calls, and the same key.
+    expect(ptb.commands[0].args?.[0]).toEqual(ptb.commands[1].args?.[0]);
+    expect(ptb.inputs.filter((i) => i.type === 'object')).toHaveLength(1);
+  });
+
+  it('a constructor that aborts is replaced by another constructor of the type', () => {
+    const r = rowOf(rows, 'token_value');
+    expect(r).toMatchObject({ status: 'tier_b_hit', tier_a_details: { resolved_params: ['constructible_ref_hop1:&shop::Token'] } });
+    const ptb = r.transactions?.at(-1) as { commands: { function?: string }[] };
+    expect(ptb.commands.map((c) => c.function)).toEqual(['mint_token', 'token_value']);
+    expect(rowOf(rows, 'mint_token_checked').status).toBe('tier_a_hit');
+  });
+
+  it('a byte vector of the length the code compares it with', () => {
+    const r = rowOf(rows, 'check_key');
+    expect(r.status).toBe('tier_b_hit');
+    const ptb = r.transactions?.at(-1) as { inputs: { value: string }[] };
+    expect(Buffer.from(ptb.inputs[0].value.slice(2), 'hex')).toHaveLength(32);
+  });
+
+  it('hits record how much of the target ran: every instruction of straight-line code, part of code with a failure branch', () => {
+    const demo = rowOf(rows, 'post').tier_b_details?.coverage;
+    expect(demo).toEqual({ executed: 9, total: 9 });
+    const buy = rowOf(rows, 'buy').tier_b_details?.coverage;
+    // The bytecode's own length, read independently of the benchmark.
+    const module = demoModule();
+    const def = module.functionDefs.find((d) => module.identifiers[module.functionHandles[d.function].name] === 'buy');
+    expect(buy?.total).toBe(def?.code?.code.length);
+    expect(buy?.executed).toBeGreaterThan(0);
+    expect(buy?.executed).toBeLessThan(buy?.total ?? 0);
+    expect(rowOf(rows, 'never_thirds').tier_b_details?.coverage).toBeUndefined();
+  });
+
+  it('failures say whose limitation they are', () => {
+    expect(rowOf(rows, 'never_thirds')).toMatchObject({ error_source: 'target_package_limitation', is_expected_limitation: false });
+    // An abort on a forged input says nothing about the target.
+    expect(rowOf(rows, 'burn_secret')).toMatchObject({ failure_stage: 'B2', provenance: 'synthesized', error_source: 'harness_limitation', is_expected_limitation: true });
+    expect(rowOf(rows, 'spin')).toMatchObject({ error_source: 'unsupported', is_expected_limitation: true });
+    expect(rowOf(rows, 'set_clock')).toMatchObject({ error_source: 'target_package_limitation', is_expected_limitation: false });
   });
 
   it('value profiles are tried in turn: a function that needs large values succeeds on a later attempt', () => {

@@ -30,10 +30,13 @@ module demo::shop {
     public struct Plaque has key, store { id: UID }
     public struct Wrapped has drop { config: Config }
     public struct Ticket { serial: u64 }
+    public struct Registry has key { id: UID, entries: sui::table::Table<u64, u64> }
+    public struct Token has drop { v: u64 }
 
     fun init(_otw: SHOP, ctx: &mut TxContext) {
         transfer::transfer(AdminCap { id: object::new(ctx) }, ctx.sender());
         transfer::share_object(Shop { id: object::new(ctx), items: 0, owner: ctx.sender() });
+        transfer::share_object(Registry { id: object::new(ctx), entries: sui::table::new(ctx) });
     }
 
     // Constructors.
@@ -69,11 +72,20 @@ module demo::shop {
     public fun now(c: &Clock): u64 { c.timestamp_ms() }
     entry fun private_entry(x: u64) { assert!(x < 1000000000000, 3) }
 
+    // Found by the search: a state set up first, another constructor, a length the code checks.
+    public fun register(reg: &mut Registry, key: u64, value: u64) { reg.entries.add(key, value) }
+    public fun lookup(reg: &Registry, key: u64): u64 { *reg.entries.borrow(key) }
+    public fun mint_token_checked(v: u64): Token { assert!(v * 0 == 1, 9); Token { v } }
+    public fun mint_token(v: u64): Token { Token { v } }
+    public fun token_value(t: &Token): u64 { t.v }
+    public fun check_key(key: vector<u8>): u64 { assert!(key.length() == 32, 11); 1 }
+
     // Tier B failures.
     public fun needs_42(x: u64) { assert!(x == 42, 7) }
     public fun never_thirds(x: u64) { assert!(x * 3 == 1000, 7) }
     public fun always_underflow(x: u8): u8 { x - 200 }
     public fun spin() { loop {} }
+    public fun burn_secret(_s: &Secret) { abort 5 }
 
     // Tier A failures.
     public fun read_secret(s: &Secret): bool { let _ = s; true }
