@@ -94,7 +94,7 @@ export interface ExecuteOptions {
   /** `false`: run, report, keep nothing (a dry run). Default `true`. */
   commit?: boolean;
   /** Before the commands, run the `init` functions of this loaded package (see {@link SimulationEnvironment.runPackageInits}). */
-  runInitsOf?: { package: string; modules?: readonly string[] };
+  runInitsOf?: { package: string; modules?: readonly string[]; upgradeCap?: boolean };
 }
 
 /** What {@link SimulationEnvironment.execute} returns. */
@@ -498,13 +498,17 @@ export class SimulationEnvironment {
    * the sender (default: the configured one), no commands, each module's `init` in
    * dependency order with its one-time witness (only the inits of `modules` when given).
    * What the inits create (shared objects, capabilities sent to the sender) is then in the
-   * store, as on chain after the publish.
+   * store, as on chain after the publish. `upgradeCap` (default: `modules` not given): the
+   * sender also gets the package's `UpgradeCap { package, version, policy: 0 }`, naming the
+   * newest loaded version with the same original id, as the publisher holds it after the
+   * upgrades; a caller running the inits module by module asks for it once (`modules: []`).
    */
-  runPackageInits(packageId: string, options: ExecuteOptions & { modules?: readonly string[] } = {}): TransactionOutcome {
+  runPackageInits(packageId: string, options: ExecuteOptions & { modules?: readonly string[]; upgradeCap?: boolean } = {}): TransactionOutcome {
     const id = canonicalAddress(packageId);
     if (this.vm.packageById(id) === undefined) throw new SimulationError('MISSING_PACKAGE', `package ${id} is not loaded`, { packageId: id });
-    const { modules, ...rest } = options;
-    return this.execute({ inputs: [], commands: [] }, { ...rest, runInitsOf: { package: id, ...(modules === undefined ? {} : { modules }) } });
+    const { modules, upgradeCap, ...rest } = options;
+    const runInitsOf = { package: id, ...(modules === undefined ? {} : { modules }), ...(upgradeCap === undefined ? {} : { upgradeCap }) };
+    return this.execute({ inputs: [], commands: [] }, { ...rest, runInitsOf });
   }
 
   /** Load a package as it is (bytecode at its own address; no `init`). */

@@ -346,7 +346,7 @@ function execute(vm: MoveVM, store: ObjectStore, input: ExecutionInput): Executi
   }
   if (failure === null && input.runInitsOf !== undefined) {
     try {
-      runPackageInits(env, input.runInitsOf.package, input.runInitsOf.modules);
+      runPackageInits(env, input.runInitsOf.package, input.runInitsOf.modules, input.runInitsOf.upgradeCap);
     } catch (e) {
       if (!(e instanceof ExecutionFailure)) throw e;
       failure = e;

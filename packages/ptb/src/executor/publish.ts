@@ -178,10 +178,29 @@ export function dependencyOrder(modules: readonly CompiledModule[]): CompiledMod
 }
 
 /**
- * Run the `init` functions of package `id`, already loaded, as its publish did (dependency
- * order, one-time witnesses): state that a package loaded from its bytecode never got.
+ * The package version an `UpgradeCap` of package `id` names after its upgrades: the newest
+ * loaded version with the same original id (storage id and version; a version not known is 1).
  */
-export function runPackageInits(env: CommandEnv, id: string, only?: readonly string[]): void {
+function newestVersion(env: CommandEnv, pkg: BytecodeMovePackage): { id: string; version: bigint } {
+  let best = { id: canonicalAddress(pkg.id), version: BigInt(pkg.version ?? 1) };
+  for (const storageId of env.vm.packageIds()) {
+    const p = env.vm.packageById(storageId);
+    if (p === undefined || canonicalAddress(p.originalId) !== canonicalAddress(pkg.originalId)) continue;
+    const version = BigInt(p.version ?? 1);
+    if (version > best.version) best = { id: canonicalAddress(p.id), version };
+  }
+  return best;
+}
+
+/**
+ * Run the `init` functions of package `id`, already loaded, as its publish did (dependency
+ * order, one-time witnesses): state that a package loaded from its bytecode never got. Only
+ * the modules `only` names when given. With `upgradeCap` (default: when every module's `init`
+ * runs), the sender then also gets the package's `UpgradeCap`, as the publisher did: a new
+ * object naming the newest loaded version of the package (what the cap names after the
+ * upgrades that made it) and that version's number, policy compatible (0).
+ */
+export function runPackageInits(env: CommandEnv, id: string, only?: readonly string[], upgradeCap: boolean = only === undefined): void {
   const pkg = env.vm.packageById(id);
   if (pkg === undefined) throw simpleFailure('PublishUpgradeMissingDependency', `package ${id} is not loaded`);
   const modules = dependencyOrder(pkg.modules.map((m) => m.module));
@@ -190,6 +209,12 @@ export function runPackageInits(env: CommandEnv, id: string, only?: readonly str
     if (missing.length > 0) throw simpleFailure('PublishUpgradeMissingDependency', `package ${id} has no module ${missing.join(', ')}`);
   }
   runInits(env, canonicalAddress(id), only === undefined ? modules : modules.filter((m) => only.includes(moduleName(m))));
+  if (!upgradeCap) return;
+  // After the inits, as a publish creates the cap after running them.
+  const newest = newestVersion(env, pkg);
+  const capType = env.vm.resolveType(`${SUI}::package::UpgradeCap`, SUI);
+  const cap = [[[env.runtime.freshId()]], [newest.id], newest.version, UPGRADE_POLICY.compatible];
+  env.runtime.transfer({ $kind: 'AddressOwner', address: env.runtime.tx.sender }, capType, cap);
 }
 
 function chargeBytes(env: CommandEnv, bytes: readonly Uint8Array[]): void {

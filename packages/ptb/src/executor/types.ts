@@ -65,9 +65,10 @@ export interface ExecutionInput {
   /**
    * Before the commands, run the `init` functions of this already-loaded package (storage
    * id) as its publish did (only those of `modules` when given). Simulation only: a package
-   * loaded from bytecode never ran them.
+   * loaded from bytecode never ran them. `upgradeCap` (default: `modules` not given): the
+   * sender also gets the package's `UpgradeCap`, naming its newest loaded version.
    */
-  runInitsOf?: { package: string; modules?: readonly string[] };
+  runInitsOf?: { package: string; modules?: readonly string[]; upgradeCap?: boolean };
   /**
    * Watches every Move call of the commands, instruction by instruction (the calls then run
    * in the interpreter's slow mode): coverage, comparison logs, traces.

@@ -90,8 +90,12 @@ export const ACTION_SCHEMAS = {
   }),
   get_struct_info: z.object({ type_path: name }),
   create_test_object: z.object({ type_tag: name, value: jsonValue.optional(), object_id: address.optional(), owner: owner.optional() }),
-  /** Run the `init` functions of a loaded package, as its publish did (new); `modules`: only theirs. */
-  init_package: z.object({ package: address, modules: z.array(name).optional(), ...txOptions }),
+  /**
+   * Run the `init` functions of a loaded package, as its publish did (new); `modules`: only
+   * theirs. `upgrade_cap` (default: `true` without `modules`, `false` with them): the sender
+   * also gets the package's `UpgradeCap`, as the publisher did.
+   */
+  init_package: z.object({ package: address, modules: z.array(name).optional(), upgrade_cap: z.boolean().optional(), ...txOptions }),
   /** Settings of the environment (new): each one given is changed, the others stay. */
   configure: z.object({
     sender: address.optional(),

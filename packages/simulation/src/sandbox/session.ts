@@ -134,12 +134,23 @@ const HANDLERS: { [A in SandboxAction]: Handler<A> } = {
   compile_move: (s, p) => compileMove(s.env, p),
   get_struct_info: (s, p) => ok(structInfo(s.env, p.type_path)),
   create_test_object: (s, p) => ok(createTestObject(s.env, p)),
-  init_package: (s, p) => {
-    const out = s.env.runPackageInits(p.package, { ...txOptions(p), ...(p.modules === undefined ? {} : { modules: p.modules }) });
-    return transactionResponse(s.env, out, { mockGas: p.gas_coin === undefined, describe: () => `init of package ${p.package}` }, { package: p.package, modules: p.modules ?? null });
-  },
+  init_package: initPackage,
   configure: (s, p) => ok(configure(s.env, p)),
 };
+
+const UPGRADE_CAP = '0x0000000000000000000000000000000000000000000000000000000000000002::package::UpgradeCap';
+
+/** `init_package`: the inits of a loaded package (and its `UpgradeCap`), one transaction. */
+function initPackage(s: SandboxSession, p: RequestOf<'init_package'>): SandboxResponse {
+  const out = s.env.runPackageInits(p.package, {
+    ...txOptions(p),
+    ...(p.modules === undefined ? {} : { modules: p.modules }),
+    ...(p.upgrade_cap === undefined ? {} : { upgradeCap: p.upgrade_cap }),
+  });
+  const cap = out.written.find((w) => w.kind === 'created' && w.object.data.$kind === 'Move' && s.env.getObject(w.id)?.type === UPGRADE_CAP);
+  const data: Json = { package: p.package, modules: p.modules ?? null, upgrade_cap_id: cap?.id ?? null };
+  return transactionResponse(s.env, out, { mockGas: p.gas_coin === undefined, describe: () => `init of package ${p.package}` }, data);
+}
 
 /** Apply the settings a `configure` request gives; answer with all of them. */
 function configure(env: SimulationEnvironment, p: RequestOf<'configure'>): Json {
