@@ -110,7 +110,7 @@ export function selectTargets(
 }
 
 /** Tier B attempts per target unless told otherwise (value profiles, alternatives, sequences). */
-export const DEFAULT_MAX_ATTEMPTS = 12;
+export const DEFAULT_MAX_ATTEMPTS = 8;
 
 /** Default clock: 2024-01-01T00:00:00Z, the original's. */
 export const DEFAULT_CLOCK_BASE_MS = 1_704_067_200_000n;

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Benchmark, type BenchmarkOptions, selectTargets, type TargetRef } from './benchmark.js';
 import { Catalogue } from './catalogue.js';
+import { ChunkQueue } from './chunk-queue.js';
 import type { GraphStats } from './constructor-graph.js';
 import type { BenchmarkRow } from './row.js';
 import { serializeOptions } from './serialize.js';
@@ -144,24 +145,8 @@ interface Slot {
   /** The chunk being run: positions not answered yet, and since when the current one runs. */
   busy: { pending: number[]; since: number } | null;
   ready: boolean;
-}
-
-/**
- * Targets in chunks of one module each (consecutive in output order): a worker verifies
- * and plans a module's types once, and its rows come back in order.
- */
-function chunksOf(todo: readonly TargetRef[]): number[][] {
-  const chunks: number[][] = [];
-  let key = '';
-  todo.forEach((t, i) => {
-    const k = `${t.packageId}::${t.module}`;
-    if (k !== key || chunks[chunks.length - 1].length >= 64) {
-      chunks.push([]);
-      key = k;
-    }
-    chunks[chunks.length - 1].push(i);
-  });
-  return chunks;
+  /** The package of the last chunk it ran. */
+  package: string | null;
 }
 
 async function runOnWorkers(
@@ -174,8 +159,7 @@ async function runOnWorkers(
   const init = serializeOptions(benchmarkOptions);
   const timeoutMs = options.timeoutMs ?? 60_000;
   const results: (BenchmarkRow | undefined)[] = new Array(todo.length);
-  const chunks = chunksOf(todo);
-  let next = 0;
+  const chunks = new ChunkQueue(todo);
   let emitted = 0;
   let started = false;
   let stopping = false;
@@ -202,16 +186,18 @@ async function runOnWorkers(
         if (slots.every((s) => s.busy === null)) finish(emitted < todo.length);
         return;
       }
-      if (next >= chunks.length) {
+      const chunk = chunks.take(slot.package);
+      if (chunk === null) {
         if (slots.every((s) => s.busy === null)) finish(false);
         return;
       }
-      const positions = chunks[next++];
+      const positions = chunk.positions;
+      slot.package = chunk.package;
       slot.busy = { pending: [...positions], since: performance.now() };
       for (const position of positions) slot.worker.postMessage({ type: 'run', position, target: todo[position] });
     };
     const spawn = (): Slot => {
-      const slot: Slot = { worker: new Worker(workerUrl(), { workerData: init }), busy: null, ready: false };
+      const slot: Slot = { worker: new Worker(workerUrl(), { workerData: init }), busy: null, ready: false, package: null };
       slot.worker.on('message', (m: WorkerMessage) => {
         if (m.type === 'ready') {
           slot.ready = true;
@@ -253,9 +239,10 @@ async function runOnWorkers(
         // The first pending target is the one running; the rest of the chunk goes back in line.
         const [position, ...rest] = slot.busy.pending;
         slot.busy = null;
+        const pkg = slot.package;
         void slot.worker.terminate();
         results[position] = unfinishedRow(todo[position], `time limit exceeded: the target ran for more than ${timeoutMs} ms`, options.phaseErrors ?? true);
-        if (rest.length > 0) chunks.splice(next, 0, rest);
+        if (pkg !== null) chunks.putBack({ package: pkg, positions: rest });
         flush();
         slots[i] = spawn();
       }
