@@ -2,7 +2,8 @@
  * The state every function's Tier B starts from: the clock and randomness set, and the
  * `init` functions of every non-framework package run once, as their publish did (one
  * module at a time, in dependency order, so a module that cannot link does not keep the
- * others from running). It is built from `smi sandbox-exec` requests, recorded, so that
+ * others from running), and the publisher (the sender) holding each package's
+ * `UpgradeCap`. It is built from `smi sandbox-exec` requests, recorded, so that
  * a row's transactions begin with them and replay from a fresh session.
  */
 import { canonicalAddress, moduleName } from '@smi/bytecode';
@@ -79,6 +80,10 @@ export async function buildBaseline(session: SandboxSession, catalogue: Catalogu
       // derive from the count), so a replay must run it too.
       inits.push({ package: id, module, success: r.success, ...(r.success ? {} : { error: r.error ?? 'failed' }), created: effects?.created?.length ?? 0 });
     }
+    // The publish gave the publisher the package's UpgradeCap (for the newest version, as
+    // the upgrades left it).
+    const cap = await run(session, requests, { action: 'init_package', package: id, modules: [], upgrade_cap: true });
+    if (!cap.success) inits.push({ package: id, module: '(upgrade cap)', success: false, error: cap.error ?? 'failed', created: 0 });
   }
   const snapshot = session.env.captureState();
   return { requests, inits, snapshot, inventory: inventoryOf(session.env, catalogue, 'init_state') };

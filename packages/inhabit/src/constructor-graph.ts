@@ -7,8 +7,8 @@
  * functions whose body shares, freezes or transfers a new object of the type directly
  * (`transfer::share_object<T>` ...): calling one in a setup transaction makes that object.
  */
-import { type Catalogue, type FunctionDecl, SUI } from './catalogue.js';
-import { deref, type Ty } from './types.js';
+import { type Catalogue, type FunctionDecl, isCoreFramework, SUI } from './catalogue.js';
+import { type DatatypeTy, deref, formatTy, hasParams, type Ty } from './types.js';
 
 /** How a function yields a value of a datatype. */
 export type EdgeKind = 'constructor' | 'producer' | 'reference';
@@ -55,6 +55,9 @@ const SETUP_CALLS: Readonly<Record<string, SetupEdge['outcome']>> = {
   public_transfer: 'transferred',
 };
 
+/** How many calls deep a setup producer's helpers are searched for the objects they share. */
+const SETUP_DEPTH = 3;
+
 /** `true` when a PTB can call the function. */
 export function isCallable(fn: FunctionDecl): boolean {
   return (fn.visibility === 'Public' || fn.isEntry) && fn.name !== 'init';
@@ -78,13 +81,14 @@ export class ConstructorGraph {
         this.edges.set(inner.key, list);
       });
       if (!callable) continue;
-      for (const site of fn.calls) {
-        const outcome = site.address === SUI && site.module === 'transfer' ? SETUP_CALLS[site.name] : undefined;
-        const t = site.typeArgs[0];
-        if (outcome === undefined || t === undefined || t.$kind !== 'Datatype') continue;
-        const list = this.setups.get(t.key) ?? [];
-        list.push({ fn, type: t, outcome });
-        this.setups.set(t.key, list);
+      const seen = new Set<string>();
+      for (const edge of this.sharedBy(fn, fn, SETUP_DEPTH, new Set())) {
+        const key = `${formatTy(edge.type)}|${edge.outcome}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const list = this.setups.get((edge.type as DatatypeTy).key) ?? [];
+        list.push(edge);
+        this.setups.set((edge.type as DatatypeTy).key, list);
       }
     }
     let constructors = 0;
@@ -110,6 +114,28 @@ export class ConstructorGraph {
       types_with_setup_producers: this.setups.size,
       callable_constructors: callable,
     };
+  }
+
+  /**
+   * The objects `fn` (called as `top`) shares, freezes or transfers: in its own body, or
+   * (`depth` calls deep) in a function of a loaded package it calls when the object's type
+   * is concrete there (an entry function that sets up a protocol through its helpers).
+   */
+  private *sharedBy(top: FunctionDecl, fn: FunctionDecl, depth: number, visiting: Set<FunctionDecl>): Iterable<SetupEdge> {
+    visiting.add(fn);
+    for (const site of fn.calls) {
+      if (site.address === SUI && site.module === 'transfer') {
+        const outcome = SETUP_CALLS[site.name];
+        const t = site.typeArgs[0];
+        if (outcome === undefined || t === undefined || t.$kind !== 'Datatype') continue;
+        // In the function itself the type may name its type parameters; deeper, only a concrete one carries over.
+        if (fn === top || !hasParams(t)) yield { fn: top, type: t, outcome };
+      } else if (depth > 0 && site.address !== SUI && !isCoreFramework(site.address)) {
+        const callee = this.catalogue.functionByName(site.address, site.module, site.name);
+        if (callee !== undefined && !visiting.has(callee)) yield* this.sharedBy(top, callee, depth - 1, visiting);
+      }
+    }
+    visiting.delete(fn);
   }
 
   /** Every function that yields datatype `key` (callable or not), in catalogue order. */

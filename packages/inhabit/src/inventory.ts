@@ -29,7 +29,7 @@ export interface InventoryObject {
 }
 
 /** Ids of the system objects (Clock, Random, DenyList, CoinRegistry, ...): genuine, usable by anyone. */
-const SYSTEM_IDS = new Set(['0x6', '0x8', '0x403', '0xc', '0xacc', '0x5', '0x7'].map((a) => canonicalAddress(a)));
+const SYSTEM_IDS = new Set(['0x5', '0x6', '0x7', '0x8', '0x9', '0xc', '0x403', '0xacc'].map((a) => canonicalAddress(a)));
 
 /**
  * A type tag as a {@link Ty} keyed by original ids: a datatype named by the storage id of

@@ -25,14 +25,22 @@ export interface Resolved {
 /** Resolve `params` (the target's, each with its options) under `selection`. */
 export function resolveArgs(params: readonly { candidates: readonly Arg[] }[], selection: Selection): Resolved {
   const out: Resolved = { args: [], paths: new Map(), choices: new Map() };
+  // An object of the state is one argument: a parameter whose option names an object an
+  // earlier parameter already takes moves on to the next option that does not.
+  const taken = new Set<string>();
   params.forEach((p, i) => {
     const first = p.candidates[0];
     if (first === undefined || first.$kind === 'TxContext') {
       out.args.push(first ?? { $kind: 'TxContext' });
       return;
     }
-    const options = p.candidates.flatMap((c) => (c.$kind === 'Value' ? [c.source] : []));
-    out.args.push(resolveValue({ ...first, options }, String(i), selection, out));
+    const all = p.candidates.flatMap((c) => (c.$kind === 'Value' ? [c.source] : []));
+    const byValue = first.use === 'value';
+    const free = all.filter((s) => !(s.$kind === 'Object' && taken.has(s.object.id) && (byValue || s.object.ownership === 'owned')));
+    const options = free.length > 0 ? free : all;
+    const arg = resolveValue({ ...first, options }, String(i), selection, out);
+    if (arg.$kind === 'Value' && arg.source.$kind === 'Object' && (byValue || arg.source.object.ownership === 'owned')) taken.add(arg.source.object.id);
+    out.args.push(arg);
   });
   return out;
 }

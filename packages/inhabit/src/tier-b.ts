@@ -169,6 +169,23 @@ const MAX_PROPOSALS = 6;
 /** Cached answers kept (the cache starts over when full). */
 const CACHE_LIMIT = 2048;
 
+/**
+ * When the target, after a step of a sequence, looked up a dynamic field that is not there,
+ * the key it used may be one of its plain arguments: registries usually number their
+ * entries from 0, so each integer argument of the target is tried at 0.
+ */
+function keyGuesses(state: AttemptState): Proposal[] {
+  // Only after a step that may have registered something.
+  if (!state.hint.missingField || state.lastDraft === null || !state.variant.steps.some((s) => s.site === 'target')) return [];
+  const out: Proposal[] = [];
+  for (const input of state.lastDraft.pureInputs) {
+    if (!/^\d+$/.test(input.path) || input.type.$kind !== 'Prim' || !/^u\d+$/.test(input.type.name)) continue;
+    const zero = typeof input.value === 'number' ? 0 : '0';
+    if (input.value !== zero) out.push({ path: input.path, value: zero });
+  }
+  return out;
+}
+
 /** One attempt: the resolved values, the steps planned for each site, and the objects prepared. */
 interface AttemptState {
   plan: TargetPlan;
@@ -254,7 +271,7 @@ export class TierBRunner {
       const traced = inCode && this.options.usePtb && frontier >= 0 && logged < MAX_LOGGED_RUNS;
       if (traced) logged++;
       const facts: FailureFacts = {
-        proposals: traced ? await this.compared(state) : [],
+        proposals: [...(traced ? await this.compared(state) : []), ...keyGuesses(state)],
         at,
         choices: state.resolved.choices,
         params: target.params.length,
@@ -363,8 +380,13 @@ export class TierBRunner {
       // one the transaction is for (not a step or a chain before it), then the instructions
       // that call ran before it stopped.
       const done = state.requests.length - 1;
-      const atSite = e.at.$kind === 'Target' || e.at.$kind === 'Setup' || e.at.$kind === 'Leftovers' ? 1 : 0;
-      return { outcome: out, state, at: e.at, progress: [done, atSite, this.lastSteps] };
+      // The target reached comes first, then a setup's own call, then the rest, by the
+      // transactions done and the instructions the failing call ran.
+      const rank = e.at.$kind === 'Target' || e.at.$kind === 'Leftovers' ? 2 : e.at.$kind === 'Setup' ? 1 : 0;
+      // A target reached after steps that ran counts those steps first: what they set up is
+      // what the next attempts (the keys they registered) build on.
+      const steps = variant.steps.filter((st) => st.site === 'target').length;
+      return { outcome: out, state, at: e.at, progress: rank === 2 ? [2, steps, this.lastSteps] : [rank, done, this.lastSteps] };
     }
   }
 

@@ -88,10 +88,17 @@ function inventoryBindings(fn: FunctionDecl, inventory: readonly InventoryObject
   const seen = new Set<string>();
   for (let j = 0; j < limit; j++) {
     const bindings: (Ty | undefined)[] = [];
+    // Each parameter its own object: one object cannot be two arguments.
+    const used = new Set<string>();
     for (const m of matches) {
-      const o = m.objects[Math.min(j, m.objects.length - 1)];
+      const free = m.objects.filter((o) => !used.has(o.id));
+      const o = free[Math.min(j, free.length - 1)];
+      if (o === undefined) continue;
       const trial = [...bindings];
-      if (unify(m.pattern, o.type, trial)) trial.forEach((t, i) => (bindings[i] = t));
+      if (unify(m.pattern, o.type, trial)) {
+        trial.forEach((t, i) => (bindings[i] = t));
+        used.add(o.id);
+      }
     }
     const key = bindings.map((b) => (b === undefined ? '_' : formatTy(b))).join(',');
     if (seen.has(key)) break;
