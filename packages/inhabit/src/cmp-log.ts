@@ -148,11 +148,15 @@ export function proposals(log: readonly Comparison[], inputs: readonly PureInput
           const a = bytesOf(ours);
           const b = bytesOf(theirs);
           if (a !== null && b !== null && Buffer.compare(Buffer.from(a), Buffer.from(mine)) === 0 && Buffer.compare(Buffer.from(a), Buffer.from(b)) !== 0) add(input.path, hexOf(b));
-          // The input's length compared with a constant.
+          // The input's length compared with a constant; or, a vector built from the inputs
+          // (a payload) whose length is off: this input grown or shrunk by the difference.
           const n = asBigInt(ours);
           const want = asBigInt(theirs);
-          if (c.lengthCompare && n !== null && want !== null && n === BigInt(mine.length) && want !== n && want > 0n && want <= 4096n) {
-            for (const m of c.op === 'Eq' || c.op === 'Neq' ? [want] : [want, want + 1n, want - 1n]) if (m > 0n) add(input.path, bytesOfLength(Number(m)));
+          if (c.lengthCompare && n !== null && want !== null && want !== n && want > 0n && want <= 4096n) {
+            const delta = Number(want - n);
+            if (n === BigInt(mine.length)) {
+              for (const m of c.op === 'Eq' || c.op === 'Neq' ? [want] : [want, want + 1n, want - 1n]) if (m > 0n) add(input.path, bytesOfLength(Number(m)));
+            } else if (mine.length + delta > 0) add(input.path, bytesOfLength(mine.length + delta));
           }
         }
       }
