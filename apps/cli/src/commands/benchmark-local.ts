@@ -17,7 +17,7 @@ import { RowFile } from '../row-file.js';
 import { parseBenchmarkFlags } from './benchmark-flags.js';
 
 export interface BenchmarkLocalArgs {
-  'target-corpus': string;
+  'target-corpus': string[];
   output: string;
   'tier-a-only': boolean;
   'restricted-state': boolean;
@@ -52,20 +52,29 @@ function loadFailureRow(id: string, reason: string): BenchmarkRow {
   return { target_package: id, target_module: '', target_function: '', status: 'miss', failure_stage: 'A1', failure_reason: `package failed to load: ${reason}`, error_code: 'E101' };
 }
 
-/** The target packages (each directory read on its own, so one bad package does not stop the run). */
-function loadTargets(io: CliIo, root: string): { packages: MovePackage[]; failures: BenchmarkRow[] } {
-  const dir = resolveInputPath(io, root);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--target-corpus ${root}: not a directory`, 'NOT_A_DIRECTORY');
-  const dirs = existsSync(path.join(dir, 'bytecode_modules')) ? [dir] : findPackageDirs(dir);
-  if (dirs.length === 0) throw new UsageError(`--target-corpus ${root}: no packages (a package directory has bytecode_modules/*.mv)`, 'NO_PACKAGES');
+/**
+ * The target packages of every `--target-corpus` (each directory read on its own, so one
+ * bad package does not stop the run; a package in two of them counts once).
+ */
+function loadTargets(io: CliIo, roots: readonly string[]): { packages: MovePackage[]; failures: BenchmarkRow[] } {
   const packages: MovePackage[] = [];
   const failures: BenchmarkRow[] = [];
-  for (const d of dirs) {
-    try {
-      packages.push(loadPackageDir(d));
-    } catch (e) {
-      if (!(e instanceof PackageError)) throw e;
-      failures.push(loadFailureRow(path.basename(d), e.message));
+  const seen = new Set<string>();
+  for (const root of roots) {
+    const dir = resolveInputPath(io, root);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--target-corpus ${root}: not a directory`, 'NOT_A_DIRECTORY');
+    const dirs = existsSync(path.join(dir, 'bytecode_modules')) ? [dir] : findPackageDirs(dir);
+    if (dirs.length === 0) throw new UsageError(`--target-corpus ${root}: no packages (a package directory has bytecode_modules/*.mv)`, 'NO_PACKAGES');
+    for (const d of dirs) {
+      try {
+        const p = loadPackageDir(d);
+        if (seen.has(p.id)) continue;
+        seen.add(p.id);
+        packages.push(p);
+      } catch (e) {
+        if (!(e instanceof PackageError)) throw e;
+        failures.push(loadFailureRow(path.basename(d), e.message));
+      }
     }
   }
   return { packages, failures };
@@ -96,7 +105,7 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
   command: 'benchmark-local',
   describe: 'Type inhabitation of every public/entry function of a corpus: Tier A (static) and Tier B (real transactions), JSONL rows and a summary',
   options: {
-    'target-corpus': { type: 'string', demandOption: true, describe: 'Packages to benchmark: a corpus root (sui-packages layout) or one package directory' },
+    'target-corpus': { type: 'string', array: true, demandOption: true, describe: 'Packages to benchmark: a corpus root (sui-packages layout) or one package directory (repeatable: the corpora are benchmarked together)' },
     output: { type: 'string', default: '-', describe: 'JSONL rows: a file (written as <file>.partial until the run ends), or - for standard output', file: 'write' },
     'tier-a-only': { type: 'boolean', default: false, describe: 'Static stages only (no transactions)' },
     'restricted-state': { type: 'boolean', default: false, describe: 'Never forge objects from raw BCS: only objects of the state, chains and setup transactions' },
@@ -126,15 +135,20 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     'protocol-version': { type: 'number', describe: 'Protocol version (default: the latest in $SMI_FIXTURES)' },
   },
   examples: [
-    { command: '$0 benchmark-local --target-corpus ../shared/corpus --use-ptb --output results.jsonl', describe: 'the whole shared corpus, Tier A and B, summary on stderr' },
+    { command: '$0 benchmark-local --target-corpus ../shared/corpus --target-corpus ../shared/corpus-mainnet --corpus ../shared/corpus-deps --use-ptb --output results.jsonl', describe: 'both shared corpora together (with the packages the first links to), Tier A and B, summary on stderr' },
     { command: '$0 benchmark-local --target-corpus ../shared/corpus/0xca441b44943c16be0e6e23c5a955bb971537ea3289ae8016fbf33fffe1fd210f --corpus ../shared/corpus --use-ptb --jobs 1 | head -c 300', describe: 'one package, rows on stdout' },
     { command: '$0 benchmark-local --target-corpus ../shared/corpus --tier-a-only --error-distribution --output a.jsonl --summary summary.json', describe: 'Tier A only, with the taxonomy table and a summary file' },
   ],
   epilog:
-    'Rows: the original JSONL schema (target_package, target_module, target_function, status, failure_stage, failure_reason, tier_a_details, tier_b_details) ' +
-    'plus error_code, type_args, abort, gas_used, created_object_types, provenance, elapsed_ms and transactions: the smi sandbox-exec requests that ' +
-    'reproduce the outcome (feed them to smi sandbox-exec --interactive --corpus <the same corpus dirs>). Exit 0 when the run finished, 130 when interrupted ' +
-    '(the rows written are kept; --resume continues), 2 on bad input.',
+    'Rows (one JSON line per function; README of @smi/inhabit has each field): target_package, target_module, target_function, duplicate_of (an upgrade of the same ' +
+    'package has the function: that row counts), status (tier_b_hit, tier_a_hit, miss, static_pass), failure_stage, failure_reason, tier_a_details (resolved_params, ' +
+    'bcs_roundtrip_verified, has_object_params), tier_b_details (execution_success, error, target_modules_accessed, static_calls, path, attempts, value_profile, ' +
+    'byte_length, learned_values, checks, undisposable, sequence, consumed_by, coverage), error_code, error_phase, error_source (missing_dependency, harness_limitation, ' +
+    'target_package_limitation, unsupported), is_expected_limitation, type_args, abort (code, location, category), gas_used, created_object_types, provenance (chain, ' +
+    'init_state, synthesized), hit_class (structured, pure_only, no_args), permissive_crypto, elapsed_ms, transactions (the smi sandbox-exec requests that reproduce the ' +
+    'outcome: feed them to smi sandbox-exec --interactive --corpus <the same corpus dirs>). The summary (stderr, --summary, --json) leads with the headline: real hits ' +
+    '(strict, not synthesized, real signature checks), counted once per function of an original package, and the real structured hits; the loose Tier B rate and its ' +
+    'splits follow. Exit 0 when the run finished, 130 when interrupted (the rows written are kept; --resume continues), 2 on bad input.',
   longRunning: true,
   run: async (args, io) => {
     const flags = parseBenchmarkFlags(args);
