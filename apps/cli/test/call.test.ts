@@ -102,9 +102,16 @@ describeWithFixtures('smi call on the framework', ['fixtures', 'framework'], () 
       fixturePath('corpus', '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb'),
       '--json',
     );
-    // Cetus links integer-mate, which the fixture corpus lacks: the call runs and reports it.
+    // Cetus links integer-mate, which the fixture corpus lacks: the call is reported, naming what is missing.
     expect(missing.code).toBe(0);
+    const cetus = '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb';
+    const mate = '0x714a63a0dba6da4f017b42d5d0fb78867f18bcde904868e51d951a5a6f5b7f57';
     expect(JSON.parse(missing.stdout)).toMatchObject({ status: 'error', error_code: 'MISSING_DEPENDENCY' });
+    expect((JSON.parse(missing.stdout) as { message: string }).message).toContain(`cannot link ${cetus}::clmm_math: package ${mate} is not loaded`);
+    // The VM links eagerly: a function that never reaches integer-mate does not run either.
+    const constant = await smi('call', `${cetus}::tick_math::max_sqrt_price`, '--corpus', fixturePath('corpus', cetus), '--json');
+    expect(constant.code).toBe(0);
+    expect((JSON.parse(constant.stdout) as { message: string }).message).toContain(`used by ${cetus}::tick_math`);
   });
 });
 

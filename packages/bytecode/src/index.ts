@@ -115,6 +115,8 @@ export type { MoveStubOptions, StubManifestOptions, StubPackageNames, StubDepend
 export { frameworkSourceExtras, stubDeclarationsFingerprint, FRAMEWORK_EXTRAS_SOURCE } from './stub-extras.js';
 export type { ModuleSourceExtras } from './stub-extras.js';
 export { frameworkMacros } from './stub-macros.js';
+/** `std::unit_test`, the test-only stdlib module a test build's `unit_test_poison` links to. */
+export { unitTestModule } from './build/test-mode.js';
 export type { MacroDeclaration, GeneratedModuleExtras } from './stub-extras-types.js';
 export {
   verifyModule,

@@ -3,7 +3,7 @@
  */
 export { emptySummary } from './summary.js';
 export type { SuiteSummary, SuiteFailure, SuiteSkip, SuiteOptions } from './summary.js';
-export { findTraceCases, runTraceCase, runTraceSuite, canonicalTraceRecord } from './traces.js';
+export { findTraceCases, runTraceCase, runTraceSuite, canonicalTraceRecord, withUnitTest } from './traces.js';
 export type { TraceCase, TraceOutcome, TraceSuiteOptions } from './traces.js';
 export { TRACE_FRAMEWORK_VERSIONS, TX_CONTEXT_TEST_SOURCE, TraceFrameworkError, traceFramework, publishedPartDiffers } from './traces-framework.js';
 export type { TraceFramework, TraceFrameworkErrorCode } from './traces-framework.js';

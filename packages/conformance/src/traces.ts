@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadBundleFile, packageFromBytes, type MovePackage } from '@smi/bytecode';
+import { canonicalAddress, loadBundleFile, packageFromBytes, serializeModule, type MovePackage, unitTestModule } from '@smi/bytecode';
 import {
   MoveVM,
   OBJECT_RUNTIME_KEY,
@@ -148,6 +148,19 @@ function stdlibFor(buildDir: string, frameworkDir: string): MovePackage {
   return packageFromBytes([...shippedPkg.modules.map((m) => m.bytes), ...latest.modules.filter((m) => !names.has(m.name)).map((m) => m.bytes)]);
 }
 
+/**
+ * The stdlib (0x1) as `sui move test` links it: with the test-only `std::unit_test`. Every
+ * module of a test build has a `unit_test_poison` calling `unit_test::poison`, and the VM
+ * links a module with its whole dependency closure before running any of its functions.
+ */
+export function withUnitTest(packages: readonly MovePackage[]): MovePackage[] {
+  return packages.map((p) => {
+    if (canonicalAddress(p.id) !== canonicalAddress('0x1') || p.modules.some((m) => m.name === 'unit_test')) return p;
+    const unitTest = unitTestModule();
+    return { ...p, modules: [...p.modules, { name: 'unit_test', bytes: serializeModule(unitTest), module: unitTest }].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+  });
+}
+
 function compareGas(expected: TraceJson[], got: TraceJson[]): NonNullable<TraceOutcome['gas']> {
   let equalGasLeft = 0;
   let records = 0;
@@ -252,12 +265,12 @@ export function runTraceCase(c: TraceCase, frameworkDir: string, framework?: Tra
   const recorder = new UpstreamTraceRecorder({ version: version >= 3 ? 3 : 2, variantPushOrder: 'top-first' });
   const gas = unitTestGasSchedule();
   if (needsSui && framework !== undefined) {
-    const vm = MoveVM.create({ packages: [...framework.packages, own], natives: suiNativeRegistry(), gas, protocolConfig: framework.protocolConfig });
+    const vm = MoveVM.create({ packages: [...withUnitTest(framework.packages), own], natives: suiNativeRegistry(), gas, protocolConfig: framework.protocolConfig });
     const extensions = new Map<string, unknown>([[OBJECT_RUNTIME_KEY, unitTestRuntime(vm, framework)]]);
     vm.call(target, { allowPrivate: true, tracer: recorder, gasBudget: budget, extensions });
   } else {
     // `sui move test` ran the old VM's natives (index_of charges the bytes before the match).
-    const vm = MoveVM.create({ packages: [stdlibFor(c.buildDir, frameworkDir), own], gas, stdlibCosts: { ...PROTOCOL_135_STDLIB_COSTS, latestVm: false } });
+    const vm = MoveVM.create({ packages: [...withUnitTest([stdlibFor(c.buildDir, frameworkDir)]), own], gas, stdlibCosts: { ...PROTOCOL_135_STDLIB_COSTS, latestVm: false } });
     vm.call(target, { allowPrivate: true, tracer: recorder, gasBudget: budget });
   }
   const got = recorder.records().map((r) => parseTraceJson(stringifyTraceJson(r)));

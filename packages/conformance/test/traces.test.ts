@@ -18,6 +18,7 @@ import {
   TRACE_FRAMEWORK_VERSIONS,
   traceFramework,
   TraceFrameworkError,
+  withUnitTest,
 } from '@smi/conformance';
 import { describeWithFixtures, FIXTURES_ROOT, fixturePath } from '../../../test-support/fixtures.js';
 
@@ -167,7 +168,8 @@ function nativeBorrowTrace(elems: readonly bigint[]): string[] {
   const dir = fixturePath(...ROOT, 'abort_native_bytecode', 'build', 'abort_native_bytecode', 'bytecode_modules');
   const bytes = mvFiles(dir)[0];
   const own: MovePackage = { ...packageFromBytes([bytes]), modules: [{ name: 'm', bytes, module: withNativeBorrow(deserializeModule(bytes), elems) }] };
-  const vm = MoveVM.create({ packages: [loadBundleFile(fixturePath('fixtures', 'framework', 'move-stdlib')), own] });
+  // A test build links `std::unit_test` (its `unit_test_poison`): the stdlib as `sui move test` has it.
+  const vm = MoveVM.create({ packages: [...withUnitTest([loadBundleFile(fixturePath('fixtures', 'framework', 'move-stdlib'))]), own] });
   const recorder = new UpstreamTraceRecorder({ version: 2 });
   vm.call('0x0::m::test', { allowPrivate: true, tracer: recorder });
   return recorder.records().map((r) => canonical(parseTraceJson(stringifyTraceJson(r))));

@@ -50,6 +50,19 @@ export interface VmLocation {
   instruction: number;
 }
 
+/**
+ * Why a module cannot be linked (`MISSING_DEPENDENCY` from the linker): `module` (`0x…::name`)
+ * of its dependency closure is missing, named by `usedBy`.
+ */
+export interface LinkFailure {
+  /** The module that was loaded (`0x…::name`). */
+  root: string;
+  /** The missing module. */
+  module: string;
+  /** The module whose handle names it. */
+  usedBy: string;
+}
+
 /** Error of the Move VM. */
 export class VmError extends Error {
   override readonly name = 'VmError';
@@ -59,17 +72,20 @@ export class VmError extends Error {
   /** Sub-status of some errors (e.g. `VECTOR_OPERATION_ERROR`'s kind). */
   readonly subStatus: bigint | undefined;
   location: VmLocation | undefined;
+  /** For a module whose dependency closure misses a module: which, and what needs it. */
+  readonly linkFailure: LinkFailure | undefined;
 
   constructor(
     code: VmStatusCode,
     message = '',
-    details: { abortCode?: bigint; subStatus?: bigint; location?: VmLocation } = {},
+    details: { abortCode?: bigint; subStatus?: bigint; location?: VmLocation; linkFailure?: LinkFailure } = {},
   ) {
     super(message === '' ? code : `${code}: ${message}`);
     this.code = code;
     this.abortCode = details.abortCode;
     this.subStatus = details.subStatus ?? details.abortCode;
     this.location = details.location;
+    this.linkFailure = details.linkFailure;
   }
 
   /** Message with the location appended, for humans. */

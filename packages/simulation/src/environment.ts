@@ -36,7 +36,7 @@ import { PtbBuilder } from './builder.js';
 import { EnvTransactionBuilder } from './env-builder.js';
 import { callFunction, type CallOutcome } from './call-function.js';
 import { createObject, type CreateObjectSpec } from './create-object.js';
-import { loadPackage, packageFromObject, packageObjectOf, publishModules, type PublishOutcome } from './packages.js';
+import { checkInitsLink, loadPackage, packageFromObject, packageObjectOf, publishModules, type PublishOutcome } from './packages.js';
 import { decodeState, encodeState, readStateFile, type StateFile, type StateSnapshot, writeFileAtomic } from './state-file.js';
 import { SimulationError } from './errors.js';
 import { objectView, type ObjectView } from './object-view.js';
@@ -507,6 +507,7 @@ export class SimulationEnvironment {
     const id = canonicalAddress(packageId);
     if (this.vm.packageById(id) === undefined) throw new SimulationError('MISSING_PACKAGE', `package ${id} is not loaded`, { packageId: id });
     const { modules, upgradeCap, ...rest } = options;
+    checkInitsLink(this, id, modules);
     const runInitsOf = { package: id, ...(modules === undefined ? {} : { modules }), ...(upgradeCap === undefined ? {} : { upgradeCap }) };
     return this.execute({ inputs: [], commands: [] }, { ...rest, runInitsOf });
   }

@@ -12,6 +12,7 @@ import {
   type MovePackage,
   packageFromBytes,
 } from '@smi/bytecode';
+import { VmError } from '@smi/move-vm';
 import { objectTypeTag, type SuiObject } from '@smi/ptb';
 import type { SimulationEnvironment, ExecuteOptions, TransactionOutcome } from './environment.js';
 import { SimulationError } from './errors.js';
@@ -119,6 +120,25 @@ function typeOf(o: SuiObject): string | null {
  * Load a package as it is (modules at their own address, e.g. corpus bytecode), without
  * running `init`: the package becomes callable and is kept with the state.
  */
+/**
+ * Check, before running the inits of loaded package `id` (those of `modules`, or all), that
+ * their modules link: a module whose dependency closure misses a module cannot run, and the
+ * transaction is refused before it runs, as a call into such a module is.
+ * @throws {SimulationError} `MISSING_PACKAGE` naming the missing module and the module needing it.
+ */
+export function checkInitsLink(env: SimulationEnvironment, id: string, modules: readonly string[] | undefined): void {
+  for (const m of env.vm.packageById(id)?.modules ?? []) {
+    if (modules !== undefined && !modules.includes(m.name)) continue;
+    try {
+      env.vm.resolveFunctionIfExists(id, m.name, 'init');
+    } catch (e) {
+      // No `packageId` detail: the message names what is missing (a fetch reads it there).
+      if (e instanceof VmError) throw new SimulationError('MISSING_PACKAGE', e.message);
+      throw e;
+    }
+  }
+}
+
 export function loadPackage(env: SimulationEnvironment, pkg: MovePackage): void {
   env.vm.addPackage(pkg);
   env.store.put(pkg.id, packageObjectOf(pkg));

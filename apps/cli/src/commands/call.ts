@@ -236,8 +236,12 @@ export const callCommand = defineCommand<CallArgs>({
         extensions: new Map([[OBJECT_RUNTIME_KEY, runtime]]),
       });
     } catch (e) {
-      if (e instanceof VmError) throw toCliError(e);
-      throw e;
+      // A module whose dependency closure misses a module cannot run any function (the VM
+      // links eagerly): the call is reported, as a failed run is, not refused as bad input.
+      if (e instanceof VmError && e.linkFailure !== undefined) {
+        result = { $kind: 'Error', code: e.code, message: e.message, subStatus: undefined, location: undefined, gasUsed: 0, modulesTouched: [] };
+      } else if (e instanceof VmError) throw toCliError(e);
+      else throw e;
     }
     const out = callResultJson(vm, result);
     if (result.$kind === 'Success') Object.assign(out, effectsJson(vm, runtime));

@@ -1,7 +1,9 @@
 /**
  * Loader and linker. A {@link Linker} sees one version of every package (keyed by the
  * package's original id, the address its modules carry) and resolves modules,
- * datatypes and functions across them, lazily and once. Upgraded packages are linked
+ * datatypes and functions across them, once. A module loads only when its whole dependency
+ * closure is present (eager linking, as the Move VM's loader); what it holds is then
+ * resolved lazily. Upgraded packages are linked
  * through the root package's linkage table; datatypes keep their defining id from the
  * type-origin table.
  */
@@ -265,6 +267,10 @@ export class Linker {
   readonly natives: NativeRegistry;
   private readonly packages: Map<string, PackageRecord>;
   private readonly modules = new Map<string, LoadedModule>();
+  /** Modules whose whole dependency closure this linker holds (checked once each). */
+  private readonly linked = new Set<string>();
+  /** Modules whose closure misses a module: the error, thrown again on every load. */
+  private readonly unlinkable = new Map<string, VmError>();
 
   /** `packages`: original id → the version to link against. */
   constructor(types: TypeTable, natives: NativeRegistry, packages: Map<string, PackageRecord>) {
@@ -279,8 +285,12 @@ export class Linker {
   }
 
   /**
-   * Module `address::name`.
-   * @throws {VmError} `MISSING_DEPENDENCY` when the package or module is absent.
+   * Module `address::name`, linked: as the Move VM links a module with its whole dependency
+   * closure before any of its code runs, every module it names (its module handles, through
+   * this linker's versions), and every module those name, must be here, even those its
+   * functions would never reach. Checked once per module.
+   * @throws {VmError} `MISSING_DEPENDENCY` when the package or module is absent, or when a
+   *   module of its closure is (naming that module and the module that needs it).
    */
   module(address: string, name: string): LoadedModule {
     const key = `${address}::${name}`;
@@ -290,9 +300,41 @@ export class Linker {
     if (!pkg) throw new VmError('MISSING_DEPENDENCY', `package ${address} is not loaded (needed for module ${name})`);
     const compiled = pkg.modules.get(name);
     if (!compiled) throw new VmError('MISSING_DEPENDENCY', `module ${key} not found in package ${pkg.storageId}`);
+    this.link(key, compiled);
     m = new LoadedModule(this, pkg, compiled);
     this.modules.set(key, m);
     return m;
+  }
+
+  /** Check that the dependency closure of module `key` is here (see {@link module}). */
+  private link(key: string, compiled: CompiledModule): void {
+    if (this.linked.has(key)) return;
+    const known = this.unlinkable.get(key);
+    if (known) throw known;
+    const seen = new Set([key]);
+    const stack: [string, CompiledModule][] = [[key, compiled]];
+    while (stack.length > 0) {
+      const [user, m] = stack.pop() as [string, CompiledModule];
+      for (let i = 0; i < m.moduleHandles.length; i++) {
+        if (i === m.selfModuleHandleIndex) continue;
+        const h = m.moduleHandles[i];
+        const address = m.addressIdentifiers[h.address];
+        const dep = `${address}::${m.identifiers[h.name]}`;
+        if (seen.has(dep) || this.linked.has(dep)) continue;
+        const pkg = this.packages.get(address);
+        const found = pkg?.modules.get(m.identifiers[h.name]);
+        if (found === undefined) {
+          const missing = pkg === undefined ? `package ${address} is not loaded (module ${dep}, used by ${user})` : `module ${dep} not found in package ${pkg.storageId} (used by ${user})`;
+          const error = new VmError('MISSING_DEPENDENCY', `cannot link ${key}: ${missing}`, { linkFailure: { root: key, module: dep, usedBy: user } });
+          this.unlinkable.set(key, error);
+          throw error;
+        }
+        seen.add(dep);
+        stack.push([dep, found]);
+      }
+    }
+    // Every module reached has its closure here too.
+    for (const k of seen) this.linked.add(k);
   }
 
   /** Modules loaded so far (the set of modules a call touched). */

@@ -15,11 +15,12 @@ import {
   type MovePackage as BytecodeMovePackage,
   canonicalAddress,
 } from '@smi/bytecode';
-import { type CallArg, formatType, OBJECT_RUNTIME_KEY, type Type } from '@smi/move-vm';
+import { type CallArg, formatType, OBJECT_RUNTIME_KEY, type Type, VmError } from '@smi/move-vm';
 import type { MovePackage, SuiObject, TypeOrigin, UpgradeInfo } from '../bcs/object.js';
 import type { Argument } from '../bcs/transaction.js';
 import { callFailure, type CommandEnv } from './commands.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
+import { vmInputFailure } from './state.js';
 import type { CommandResult } from './types.js';
 import { suiVerifierConfig, suiVerifyModule } from './sui-verifier/index.js';
 import { UPGRADE_POLICY, upgradeIncompatibility } from './upgrade-compat.js';
@@ -116,7 +117,14 @@ function originsOf(modules: CompiledModule[], pkg: string, previous: Map<string,
 function runInits(env: CommandEnv, id: string, modules: CompiledModule[]): void {
   for (const m of modules) {
     const name = moduleName(m);
-    const fn = env.vm.resolveFunctionIfExists(id, name, 'init');
+    let fn;
+    try {
+      fn = env.vm.resolveFunctionIfExists(id, name, 'init');
+    } catch (e) {
+      // A module that does not link (a module of its dependency closure is missing) fails the transaction.
+      if (e instanceof VmError) throw vmInputFailure(e);
+      throw e;
+    }
     if (fn === undefined) continue;
     const args: CallArg[] = fn.params.length === 2 ? [{ $kind: 'Raw', value: [true] }] : [];
     args.push({ $kind: 'Raw', value: env.runtime.txContextValue() });
