@@ -16,7 +16,7 @@
  * conformance suites.
  */
 import { canonicalAddress } from '@smi/bytecode';
-import { blake2b256, digestFromBase58, dynamicFieldId, formatTypeTag, parseTypeTag, type TransactionEffects } from '@smi/ptb';
+import { blake2b256, digestFromBase58, dynamicFieldId, formatTypeTag, parseTypeTag, type SuiObject, type TransactionEffects } from '@smi/ptb';
 import { ACCUMULATOR_ROOT_ID } from './system.js';
 
 
@@ -89,4 +89,16 @@ export function balanceAccumulatorId(owner: string, balanceType: string): string
 
 function hexToBytes(address: string): Uint8Array {
   return Uint8Array.from(Buffer.from(address.slice(2), 'hex'));
+}
+
+/**
+ * The settled value of a balance accumulator object (`Field<Key<T>, U128>`), read from its
+ * BCS: `{ id, name: Key { address }, value: U128 { value: u128 } }`, the u128 at bytes 64..80.
+ */
+export function settledValue(o: SuiObject | undefined): bigint | undefined {
+  if (o === undefined || o.data.$kind !== 'Move') return undefined;
+  const bytes = o.data.Move.contents;
+  let v = 0n;
+  for (let i = 79; i >= 64; i--) v = (v << 8n) | BigInt(bytes[i]);
+  return v;
 }

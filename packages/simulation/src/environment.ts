@@ -31,7 +31,7 @@ import {
   transactionInputError,
   checkTransactionInput,
 } from '@smi/ptb';
-import { balanceAccumulatorId, collectSettlements, eventsDigest, isBalanceAccumulator, suiFlows } from './accumulators.js';
+import { balanceAccumulatorId, collectSettlements, eventsDigest, isBalanceAccumulator, settledValue, suiFlows } from './accumulators.js';
 import { PtbBuilder } from './builder.js';
 import { EnvTransactionBuilder } from './env-builder.js';
 import { callFunction, type CallOutcome } from './call-function.js';
@@ -322,9 +322,8 @@ export class SimulationEnvironment {
   }
 
   /**
-   * Run a transaction as the system address, unmetered, with relaxed checks (which let it
-   * call the framework's private functions and pass any value as pure bytes, as upstream's
-   * genesis and system transactions do); at the configured epoch unless `epoch` is given.
+   * Run a transaction as the system address, unmetered, with relaxed checks (private calls and any
+   * pure value allowed, as in upstream's genesis and system transactions), at `epoch` (default: the configured one).
    */
   protected systemTransaction(ptb: ProgrammableTransaction, label: string, epoch: bigint = this.config.epoch): ExecutionResult {
     const digest = syntheticDigest(`system-${label}`, this.counters.system);
@@ -376,23 +375,15 @@ export class SimulationEnvironment {
 
   /** The settled balance of `owner` in `balanceType` (`0x2::balance::Balance<T>`), or `undefined` when it has none. */
   settledBalance(owner: string, balanceType: string): bigint | undefined {
-    const o = this.store.getObject(balanceAccumulatorId(owner, balanceType));
-    if (o === undefined || o.data.$kind !== 'Move') return undefined;
-    // Field<Key<T>, U128> { id, name: Key { address }, value: U128 { value: u128 } }.
-    const bytes = o.data.Move.contents;
-    let v = 0n;
-    for (let i = 79; i >= 64; i--) v = (v << 8n) | BigInt(bytes[i]);
-    return v;
+    return settledValue(this.store.getObject(balanceAccumulatorId(owner, balanceType)));
   }
 
   /**
-   * Create the system objects (see `genesis.ts`): one system transaction at epoch 0, as
-   * upstream's genesis, whatever epoch the environment starts at; then the clock is set to
-   * the configured time and Random 0x8 gets its first randomness.
+   * Create the system objects (`genesis.ts`): one system transaction at epoch 0, as upstream's genesis, whatever
+   * epoch the environment starts at; then the clock is set to the configured time and Random 0x8 gets its first randomness.
    */
   protected genesis(): void {
-    const inputs = { chainStartMs: this.config.clockMs, gasPrice: this.config.gasPrice, natives: this.nativeOptions, systemCounter: this.counters.system };
-    const key = genesisKey(this.vm, inputs);
+    const key = genesisKey(this.vm, { chainStartMs: this.config.clockMs, gasPrice: this.config.gasPrice, natives: this.nativeOptions, systemCounter: this.counters.system });
     const cached = cachedGenesis(this.protocolConfig, key);
     if (cached === undefined) {
       rememberGenesis(this.protocolConfig, key, this.systemTransaction(genesisPlan(this.vm, this.protocolConfig, this.config.clockMs).transaction, 'genesis', 0n));
@@ -498,10 +489,8 @@ export class SimulationEnvironment {
    * the sender (default: the configured one), no commands, each module's `init` in
    * dependency order with its one-time witness (only the inits of `modules` when given).
    * What the inits create (shared objects, capabilities sent to the sender) is then in the
-   * store, as on chain after the publish. `upgradeCap` (default: `modules` not given): the
-   * sender also gets the package's `UpgradeCap { package, version, policy: 0 }`, naming the
-   * newest loaded version with the same original id, as the publisher holds it after the
-   * upgrades; a caller running the inits module by module asks for it once (`modules: []`).
+   * store, as on chain after the publish. `upgradeCap` (default: `modules` not given): the sender also gets the
+   * package's `UpgradeCap` as the publisher holds it after the upgrades (see `ptb` `runPackageInits`).
    */
   runPackageInits(packageId: string, options: ExecuteOptions & { modules?: readonly string[]; upgradeCap?: boolean } = {}): TransactionOutcome {
     const id = canonicalAddress(packageId);
