@@ -385,10 +385,9 @@ export class SimulationEnvironment {
   protected genesis(): void {
     const key = genesisKey(this.vm, { chainStartMs: this.config.clockMs, gasPrice: this.config.gasPrice, natives: this.nativeOptions, systemCounter: this.counters.system });
     const cached = cachedGenesis(this.protocolConfig, key);
-    if (cached === undefined) {
-      rememberGenesis(this.protocolConfig, key, this.systemTransaction(genesisPlan(this.vm, this.protocolConfig, this.config.clockMs).transaction, 'genesis', 0n));
-    } else {
-      // The same transaction on the same code and inputs (see `genesis-cache.ts`): what it wrote, as it wrote it.
+    // A genesis already run on the same code and inputs is applied as it was written (`genesis-cache.ts`).
+    if (cached === undefined) rememberGenesis(this.protocolConfig, key, this.systemTransaction(genesisPlan(this.vm, this.protocolConfig, this.config.clockMs).transaction, 'genesis', 0n));
+    else {
       this.counters.system += 1n;
       this.store.apply(cached);
     }
