@@ -70,6 +70,21 @@ describeWithFixtures('smi benchmark-local', ['corpus'], () => {
     expect([...joined].sort()).toEqual([...full].sort());
   });
 
+  it('the direct path too: the same bytes on one worker or two, and in shards', async () => {
+    const direct = BASE.filter((a) => a !== '--use-ptb');
+    const [one, two, ...shards] = await Promise.all([
+      runSmi([...direct, '--no-timings', '--jobs', '1']),
+      runSmi([...direct, '--no-timings', '--jobs', '2']),
+      ...[1, 2].map((k) => runSmi([...direct, '--no-timings', '--jobs', '1', '--shard', `${k}/2`])),
+    ]);
+    expect([one.code, two.code, ...shards.map((s) => s.code)]).toEqual([0, 0, 0, 0]);
+    const rows = one.stdout.trim().split('\n');
+    expect(rows).toHaveLength(107);
+    expect(rows.every((l) => (JSON.parse(l) as { tier_b_details?: { path: string } }).tier_b_details?.path !== 'ptb')).toBe(true);
+    expect(two.stdout).toBe(one.stdout);
+    expect(shards.flatMap((s) => s.stdout.trim().split('\n')).sort()).toEqual([...rows].sort());
+  });
+
   it('every row replays in smi sandbox-exec --interactive: hits succeed, aborts abort with the same code', async () => {
     const rows = full.map((l) => JSON.parse(l) as Row).filter((r) => r.transactions !== undefined);
     expect(rows.filter((r) => r.status === 'tier_b_hit').length).toBeGreaterThan(30);

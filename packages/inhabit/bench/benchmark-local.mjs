@@ -1,31 +1,93 @@
-// Throughput of the benchmark over the shared corpus: functions per second, Tier A only and
-// Tier A+B, in this thread (the reference, measured in the same run) and on 1 and 2 worker
-// threads. One line per workload. After `pnpm build`, from the repo root:
-//   node packages/inhabit/bench/benchmark-local.mjs   (or: pnpm --filter @smi/inhabit bench)
-import { findPackageDirs, loadPackageDir } from '@smi/bytecode';
-import { runBenchmark } from '@smi/inhabit';
-import { fromFixtures } from '@smi/simulation';
+// benchmark-local over the shared corpora: what it measures (the loose rate, the real rate,
+// the real structured rate, with the splits) and how fast (--jobs 1 and --jobs 2, the
+// speed-up), one line per workload. With SMI_BENCH_REFERENCE=<a built checkout of an
+// earlier SMI>, the same workloads run on that build too, in the same run, for the
+// figures before. After `pnpm build`, from the repo root:
+//   node packages/inhabit/bench/benchmark-local.mjs          (or: pnpm --filter @smi/inhabit bench)
+//   SMI_BENCH_ONLY=mainnet node packages/inhabit/bench/benchmark-local.mjs
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const fixtures = process.env.SMI_FIXTURES ?? new URL('../../../../shared', import.meta.url).pathname;
-const { packages: framework, protocolConfig } = fromFixtures(fixtures);
-const corpus = findPackageDirs(`${fixtures}/corpus`).map((d) => loadPackageDir(d));
-const targets = corpus;
-const frameworkOnly = framework.filter((p) => !corpus.some((c) => c.id === p.id));
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const shared = process.env.SMI_FIXTURES ?? path.join(repo, '..', 'shared');
+const reference = process.env.SMI_BENCH_REFERENCE ?? null;
 
-async function measure(label, options) {
-  const started = performance.now();
-  const { summary } = await runBenchmark({ framework: frameworkOnly, targets, protocolConfig, usePtb: true, timings: false, ...options });
-  const ms = performance.now() - started;
-  return { label, ms, rows: summary.rows, a: summary.tier_a_hits, b: summary.tier_b_hits };
+const WORKLOADS = {
+  corpus: { targets: ['corpus'], deps: ['corpus-deps'] },
+  mainnet: { targets: ['corpus-mainnet'], deps: ['corpus'] },
+  both: { targets: ['corpus', 'corpus-mainnet'], deps: ['corpus-deps'] },
+};
+const only = process.env.SMI_BENCH_ONLY?.split(',') ?? Object.keys(WORKLOADS);
+for (const w of only) {
+  if (!(w in WORKLOADS)) {
+    console.error(`SMI_BENCH_ONLY: unknown workload ${w} (known: ${Object.keys(WORKLOADS).join(', ')})`);
+    process.exit(2);
+  }
 }
 
-const line = (r, ref) =>
-  `benchmark-local: ${r.label.padEnd(26)} | ${r.rows} functions in ${(r.ms / 1000).toFixed(2)} s = ${(r.rows / (r.ms / 1000)).toFixed(0).padStart(4)} functions/s` +
-  ` | Tier A ${r.a}, Tier B ${r.b}` +
-  (ref ? ` | ${(ref.ms / r.ms).toFixed(2)}x the in-thread run (reference ${(ref.ms / 1000).toFixed(2)} s)` : ' | reference');
+const PURE = /^(pure|synthesizable):/;
+/** The class of a row's hit: its own when it has one, else read from resolved_params (rows of earlier builds). */
+function hitClass(r) {
+  if (r.hit_class !== undefined) return r.hit_class;
+  const params = (r.tier_a_details?.resolved_params ?? []).filter((p) => !p.startsWith('synthesizable:'));
+  if (params.length === 0) return 'no_args';
+  return params.every((p) => PURE.test(p)) ? 'pure_only' : 'structured';
+}
 
-for (const tier of [{ name: 'Tier A only', tierAOnly: true }, { name: 'Tier A+B', tierAOnly: false }]) {
-  const ref = await measure(`${tier.name}, in thread`, { tierAOnly: tier.tierAOnly, jobs: 0 });
-  console.log(line(ref));
-  for (const jobs of [1, 2]) console.log(line(await measure(`${tier.name}, --jobs ${jobs}`, { tierAOnly: tier.tierAOnly, jobs }), ref));
+/** Figures of some rows, counted as the summary's headline counts them. */
+function figures(rows) {
+  // Rows of builds before duplicate_of count every row (the figure then says so).
+  const counted = rows.filter((r) => r.duplicate_of === undefined);
+  const dedup = rows.some((r) => r.duplicate_of !== undefined) ? '' : ' (no duplicate_of: every row)';
+  const real = (r) => r.status === 'tier_b_hit' && r.provenance !== 'synthesized' && (r.tier_b_details?.checks ?? 'strict') === 'strict' && r.permissive_crypto !== true;
+  const hits = rows.filter((r) => r.status === 'tier_b_hit');
+  const realHits = counted.filter(real);
+  const structured = realHits.filter((r) => hitClass(r) === 'structured');
+  const split = (key) => {
+    const out = {};
+    for (const r of hits) out[key(r)] = (out[key(r)] ?? 0) + 1;
+    return Object.entries(out).sort().map(([k, v]) => `${k} ${v}`).join(', ');
+  };
+  const pct = (n, d) => (d === 0 ? '0.0%' : `${((100 * n) / d).toFixed(1)}%`);
+  return (
+    `loose ${hits.length}/${rows.length} ${pct(hits.length, rows.length)}` +
+    ` | real ${realHits.length}/${counted.length} ${pct(realHits.length, counted.length)}${dedup}` +
+    ` | real structured ${structured.length}/${counted.length} ${pct(structured.length, counted.length)}` +
+    ` | checks: ${split((r) => r.tier_b_details?.checks ?? 'strict')} | provenance: ${split((r) => r.provenance ?? 'chain')} | class: ${split(hitClass)}`
+  );
+}
+
+/** Run a build's CLI on a workload; rows and wall time. */
+function run(cli, workload, jobs) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'smi-bench-'));
+  const out = path.join(dir, 'rows.jsonl');
+  const args = [cli, 'benchmark-local', ...workload.targets.flatMap((t) => ['--target-corpus', path.join(shared, t)]), ...workload.deps.flatMap((d) => ['--corpus', path.join(shared, d)]), '--use-ptb', '--no-timings', '--quiet', '--jobs', String(jobs), '--output', out];
+  const started = performance.now();
+  const r = spawnSync(process.execPath, args, { cwd: repo, env: { ...process.env, SMI_FIXTURES: shared }, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const seconds = (performance.now() - started) / 1000;
+  if (r.status !== 0) {
+    console.error(`benchmark-local failed (${cli}, jobs ${jobs}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    process.exit(1);
+  }
+  const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  rmSync(dir, { recursive: true, force: true });
+  return { rows, seconds };
+}
+
+const current = path.join(repo, 'apps', 'cli', 'dist', 'cli.js');
+for (const name of only) {
+  const w = WORKLOADS[name];
+  if (reference !== null) {
+    const before = run(path.join(reference, 'apps', 'cli', 'dist', 'cli.js'), w, 1);
+    console.log(`benchmark-local ${name.padEnd(7)} | reference ${path.basename(reference)} | ${before.rows.length} functions, jobs 1 ${before.seconds.toFixed(1)} s | ${figures(before.rows)}`);
+  }
+  const one = run(current, w, 1);
+  const two = run(current, w, 2);
+  const same = JSON.stringify(one.rows) === JSON.stringify(two.rows);
+  console.log(
+    `benchmark-local ${name.padEnd(7)} | this build | ${one.rows.length} functions, jobs 1 ${one.seconds.toFixed(1)} s, jobs 2 ${two.seconds.toFixed(1)} s = ${(one.seconds / two.seconds).toFixed(2)}x${same ? '' : ' (ROWS DIFFER)'} | ${figures(one.rows)}`,
+  );
 }

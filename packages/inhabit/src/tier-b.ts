@@ -199,6 +199,8 @@ interface AttemptState {
   hint: FailureHint;
   /** The draft of the last transaction built (its plain inputs), and its request. */
   lastDraft: PtbDraft | null;
+  /** Values setup transactions of the attempt could not get rid of (they ran relaxed). */
+  relaxedSetup: string[];
 }
 
 /** Runs plans on a session whose baseline it restores before every attempt. */
@@ -327,7 +329,7 @@ export class TierBRunner {
   private async attempt(plan: TargetPlan, variant: Variant, planner: Planner): Promise<{ outcome: TierBOutcome; state: AttemptState; at: FailedAt; progress: number[] }> {
     this.restart();
     const resolved = resolveArgs(plan.params, variant.selection);
-    const state: AttemptState = { plan, variant, planner, resolved, requests: [], prepared: new Map(), sequence: [], hint: { missingField: false, module: null }, lastDraft: null };
+    const state: AttemptState = { plan, variant, planner, resolved, requests: [], prepared: new Map(), sequence: [], hint: { missingField: false, module: null }, lastDraft: null, relaxedSetup: [] };
     const typeArgs = plan.typeArgs.map((a) => a.type);
     const out: TierBOutcome = {
       success: false,
@@ -537,6 +539,8 @@ export class TierBRunner {
         steps.forEach((st, k) => draft.call(st.fn, st.typeArgs, st.args, `step:${path}:${k}`));
         draft.call(s.fn, s.typeArgs, s.args, path);
         const stuck = draft.dispose();
+        // A setup that could not get rid of a value ran with dev-inspect rules: the row is relaxed too.
+        if (stuck.length > 0) state.relaxedSetup.push(...stuck);
         const r = await this.send(state.requests, draft.request(stuck.length > 0 ? 'relaxed' : 'strict'));
         if (!r.success) {
           const at = this.failedAt(draft, r, path);
@@ -574,10 +578,11 @@ export class TierBRunner {
     draft.keepReturns(target, plan.fn.returns.map((r) => substTy(r, typeArgs)));
     const consumers = state.variant.relaxed ? new Map<string, Consumer>() : this.consumers(state, draft.leftovers());
     for (const c of consumers.values()) out.provenance = weaker(out.provenance, argsProvenance(c.args.filter((_, k) => k !== c.index)));
-    out.undisposable = draft.dispose(consumers);
+    const left = draft.dispose(consumers);
     out.consumedBy = [...draft.consumedBy];
+    out.undisposable = [...state.relaxedSetup, ...left];
     out.checks = out.undisposable.length > 0 ? 'relaxed' : 'strict';
-    const r = await this.send(state.requests, draft.request(out.checks));
+    const r = await this.send(state.requests, draft.request(left.length > 0 ? 'relaxed' : 'strict'));
     if (r.success) return r;
     const at = this.failedAt(draft, r, 'target');
     switch (at.$kind) {
