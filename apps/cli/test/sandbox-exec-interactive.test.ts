@@ -157,6 +157,15 @@ describeWithFixtures('smi sandbox-exec --interactive', ['fixtures', 'framework']
     seen.add('init_package');
     await bad({ action: 'init_package', package: '0x999' }, 'MissingPackage');
 
+    // Checkpoints: what a restore undoes is gone, and the same request then gets the same id.
+    const objects = (await good({ action: 'create_checkpoint', name: 'before-coin' })).objects as number;
+    await bad({ action: 'create_checkpoint', name: 7 }, 'ParseError');
+    const made = (await good({ action: 'create_object', object_type: SUI_COIN, fields: { balance: 9 } })).object_id as string;
+    expect(await good({ action: 'restore_checkpoint', name: 'before-coin' })).toEqual({ name: 'before-coin', objects });
+    await bad({ action: 'inspect_object', object_id: made }, 'MissingObject');
+    expect((await good({ action: 'create_object', object_type: SUI_COIN, fields: { balance: 9 } })).object_id).toBe(made);
+    expect((await bad({ action: 'restore_checkpoint', name: 'later' }, 'ExecutionError')).error).toBe('no checkpoint named "later" (checkpoints: before-coin)');
+
     // Reset last: everything but the base packages goes.
     await bad({ action: 'reset', keep_packages: 'no' }, 'ParseError');
     expect(await good({ action: 'reset', keep_packages: true })).toMatchObject({ reset: true });

@@ -232,8 +232,13 @@ describeWithFixtures('smi MCP server (in-process)', ['corpus'], () => {
   it('reaches the rest of the sandbox protocol, and the small actions', async () => {
     const enc = await ok(client, 'sandbox_request', { request: { action: 'encode_bcs', type_str: 'u64', value: 7 } });
     expect(enc).toMatchObject({ success: true, data: { bytes_hex: '0700000000000000' } });
+    // Checkpoints are plain sandbox actions: the clock set after one goes back with its restore.
+    expect(await ok(client, 'sandbox_request', { request: { action: 'create_checkpoint', name: 'mcp' } })).toMatchObject({ success: true, data: { name: 'mcp' } });
     expect(await ok(client, 'set_clock', { timestamp_ms: 1_700_000_000_000 })).toMatchObject({ timestamp_ms: 1_700_000_000_000 });
     expect(await ok(client, 'get_state')).toMatchObject({ timestamp_ms: 1_700_000_000_000 });
+    expect(await ok(client, 'sandbox_request', { request: { action: 'restore_checkpoint', name: 'mcp' } })).toMatchObject({ success: true });
+    expect(await ok(client, 'get_state')).not.toMatchObject({ timestamp_ms: 1_700_000_000_000 });
+    expect(await ok(client, 'set_clock', { timestamp_ms: 1_700_000_000_000 })).toMatchObject({ timestamp_ms: 1_700_000_000_000 });
     const ctors = await ok(client, 'find_constructors', { type: '0x2::coin::Coin' });
     expect(ctors.count).toBeGreaterThan(0);
     const found = await ok(client, 'search_functions', { pattern: '0x1::u64::max' });

@@ -61,6 +61,8 @@ export type { ReplayReport, ReplayOptions, ObjectComparison, Compared, ChangeKin
 export {
   SandboxSession,
   SandboxError,
+  CheckpointError,
+  DEFAULT_CHECKPOINT,
   RequestError as SandboxRequestError,
   parseRequest as parseSandboxRequest,
   describeIssues as describeZodIssues,

@@ -55,9 +55,9 @@ function failed(r: SandboxResponse, category: string): SandboxResponse {
 }
 
 describe('sandbox protocol tables', () => {
-  it('has the 31 actions and 11 categories of the original, plus init_package and configure', () => {
-    expect(SANDBOX_ACTIONS).toHaveLength(33);
-    expect(SANDBOX_ACTIONS.slice(-2)).toEqual(['init_package', 'configure']);
+  it('has the 31 actions and 11 categories of the original, plus init_package, configure and the checkpoints', () => {
+    expect(SANDBOX_ACTIONS).toHaveLength(35);
+    expect(SANDBOX_ACTIONS.slice(-4)).toEqual(['init_package', 'configure', 'create_checkpoint', 'restore_checkpoint']);
     expect(SANDBOX_ERROR_CATEGORIES).toHaveLength(11);
   });
 

@@ -203,7 +203,8 @@ export const sandboxExecCommand = defineCommand<SandboxExecArgs>({
     'Actions: load_module, create_object, execute_ptb, call_function, inspect_object, list_objects, get_state, reset, ' +
     'get_clock/get_time, set_clock/set_time, register_coin, get_coin_metadata, list_coins, list_modules, list_functions, ' +
     'list_structs, get_function_info, find_constructors, search_types, search_functions, inspect_struct, get_struct_info, ' +
-    'disassemble_function, get_system_object_info, validate_type, encode_bcs, decode_bcs, compile_move, create_test_object, init_package, configure ' +
+    'disassemble_function, get_system_object_info, validate_type, encode_bcs, decode_bcs, compile_move, create_test_object, init_package, configure, ' +
+    'create_checkpoint/restore_checkpoint (a named state in memory for the life of the process; it survives reset) ' +
     '(see packages/simulation/README.md). With --enable-fetching a request that needs a package (with its linkage) or an object ' +
     '(current version, or the "version" the request names) the session does not hold fetches it from --rpc-url (default mainnet), ' +
     'tries again, lists it in the response\'s "fetched" and keeps it in the state file; at most 25 fetches per request, and a ' +

@@ -1,7 +1,9 @@
 /**
  * `sandbox_request`: any request of the `smi sandbox-exec` JSON protocol, on this session's
  * simulation — the actions the other tools do not cover (encode_bcs, decode_bcs,
- * validate_type, register_coin, configure, reset, init_package, get_struct_info, ...).
+ * validate_type, register_coin, configure, reset, init_package, get_struct_info,
+ * create_checkpoint / restore_checkpoint, ...). The action list in the description is
+ * `SANDBOX_ACTIONS`, so new actions show up without a change here.
  * Its answer is the protocol's response envelope as it is (`success: false` included); only
  * a request that is not one (unknown action, bad parameters) is a tool error.
  */

@@ -8,6 +8,7 @@ import { BytecodeError, DisassemblerError, PackageError, VerificationError } fro
 import { VmError } from '@smi/move-vm';
 import type { ExecutionFailureStatus, ExecutionStatusResult } from '@smi/ptb';
 import { SimulationError, type SimulationErrorCode } from '../errors.js';
+import { CheckpointError } from './checkpoints.js';
 import { fail, numberOrString, type SandboxErrorCategory, type SandboxResponse } from './protocol.js';
 import { RequestError } from './request.js';
 
@@ -54,6 +55,7 @@ function isBadAddress(e: unknown): boolean {
 export function categoryOf(e: unknown): SandboxErrorCategory {
   if (e instanceof RequestError) return 'ParseError';
   if (e instanceof SandboxError) return e.category;
+  if (e instanceof CheckpointError) return 'ExecutionError';
   if (e instanceof SimulationError) return SIMULATION_CATEGORY[e.code];
   if (e instanceof VmError) return vmCategory(e.code);
   if (e instanceof PackageError || e instanceof BytecodeError || e instanceof VerificationError) return 'DeploymentError';
@@ -67,6 +69,7 @@ export function errorResponse(e: unknown): SandboxResponse {
   const known =
     e instanceof RequestError ||
     e instanceof SandboxError ||
+    e instanceof CheckpointError ||
     e instanceof SimulationError ||
     e instanceof VmError ||
     e instanceof PackageError ||

@@ -1,6 +1,6 @@
 /**
  * The `sandbox-exec` JSON protocol of the original sandbox, on a {@link SandboxSession}:
- * request parsing (zod), the 31 actions, the response envelope and its error categories.
+ * request parsing (zod), the 31 actions of the original and four new ones (`init_package`, `configure`, `create_checkpoint`, `restore_checkpoint`), the response envelope and its error categories.
  */
 export { SandboxSession } from './session.js';
 export type { SandboxSessionOptions } from './session.js';
@@ -19,5 +19,6 @@ export type {
 } from './protocol.js';
 export { MAX_FETCHES } from './fetching.js';
 export { SandboxError, categoryOf } from './errors.js';
+export { CheckpointError, DEFAULT_CHECKPOINT } from './checkpoints.js';
 export { effectsJson, eventsJson } from './effects.js';
 export type { PtbArgSpec, PtbInputSpec, PtbCommandSpec } from './ptb-request.js';

@@ -106,9 +106,13 @@ export const ACTION_SCHEMAS = {
     /** 32 bytes of hex (`0x` optional): new randomness behind Random 0x8. */
     random_seed: z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'expected 32 bytes of hex').optional(),
   }),
+  /** Keep the whole state in memory under `name` (the original's `create_checkpoint`). */
+  create_checkpoint: z.object({ name: name.default('default') }),
+  /** Bring the session back to the state kept under `name`. */
+  restore_checkpoint: z.object({ name: name.default('default') }),
 } as const;
 
-/** Action names (33, aliases included). */
+/** Action names (35, aliases included). */
 export type SandboxAction = keyof typeof ACTION_SCHEMAS;
 
 /** Every action name. */

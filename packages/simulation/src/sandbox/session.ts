@@ -13,6 +13,7 @@ import type { MovePackage } from '@smi/bytecode';
 import type { Json, ProtocolConfig, SuiRegistryOptions } from '@smi/move-vm';
 import type { SuiDataSource } from '../data-source.js';
 import { SimulationEnvironment, type ExecuteOptions, type SimulationConfig } from '../environment.js';
+import { Checkpoints } from './checkpoints.js';
 import { getCoinMetadata, listCoins, registerCoin } from './coins.js';
 import { transactionResponse } from './effects.js';
 import { errorResponse } from './errors.js';
@@ -136,6 +137,8 @@ const HANDLERS: { [A in SandboxAction]: Handler<A> } = {
   create_test_object: (s, p) => ok(createTestObject(s.env, p)),
   init_package: initPackage,
   configure: (s, p) => ok(configure(s.env, p)),
+  create_checkpoint: (s, p) => ok(s.checkpoints.create(s.env, p.name)),
+  restore_checkpoint: (s, p) => ok(s.checkpoints.restore(s.env, p.name)),
 };
 
 const UPGRADE_CAP = '0x0000000000000000000000000000000000000000000000000000000000000002::package::UpgradeCap';
@@ -174,6 +177,8 @@ function configure(env: SimulationEnvironment, p: RequestOf<'configure'>): Json 
 /** A sandbox session: an environment plus the protocol's dispatcher. */
 export class SandboxSession {
   readonly cwd: string;
+  /** Named states of the session (`create_checkpoint`); they survive `reset` and `loadState`. */
+  readonly checkpoints = new Checkpoints();
   private readonly options: SandboxSessionOptions;
   private current: SimulationEnvironment;
 
