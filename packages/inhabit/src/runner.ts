@@ -28,6 +28,8 @@ export interface RunOptions extends BenchmarkOptions {
   done?: readonly BenchmarkRow[];
   /** Rows of target packages that could not be read (written by the caller): counted in the summary. */
   loadFailures?: readonly BenchmarkRow[];
+  /** The targets, when the caller computed them already ({@link runTargets} of the same options). */
+  selected?: readonly TargetRef[];
   /** Wall-clock limit of one target on a worker (default 60 s). */
   timeoutMs?: number;
   /** Stop between targets when aborted (rows done so far are kept). */
@@ -87,7 +89,7 @@ function workerUrl(): URL {
 /** Run the benchmark. */
 export async function runBenchmark(options: RunOptions): Promise<RunResult> {
   const started = performance.now();
-  const selected = runTargets(options);
+  const selected = options.selected ?? runTargets(options);
   const skipped = Math.min(options.done?.length ?? 0, selected.length);
   const todo = selected.slice(skipped);
   const summary = new SummaryBuilder();
@@ -155,7 +157,7 @@ async function runOnWorkers(
   emit: (row: BenchmarkRow, done: number) => void,
   onReady: (graph: GraphStats, inits: InitRun[]) => void,
 ): Promise<{ interrupted: boolean }> {
-  const { jobs, signal, onRow: _onRow, onStart: _onStart, shard: _shard, done: _done, timeoutMs: _t, loadFailures: _l, ...benchmarkOptions } = options;
+  const { jobs, signal, onRow: _onRow, onStart: _onStart, shard: _shard, done: _done, timeoutMs: _t, loadFailures: _l, selected: _s, ...benchmarkOptions } = options;
   const init = serializeOptions(benchmarkOptions);
   const timeoutMs = options.timeoutMs ?? 60_000;
   const results: (BenchmarkRow | undefined)[] = new Array(todo.length);

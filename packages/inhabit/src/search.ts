@@ -123,9 +123,9 @@ export function refine(v: Variant, f: FailureFacts): Variant[] {
       }
     }
   };
-  const profiles = (): void => {
+  const profiles = (which: readonly ValueProfile[] = ['zero', 'large']): void => {
     if (!f.usesValues || v.profile !== 'one') return;
-    for (const profile of ['zero', 'large'] as const) out.push({ ...v, profile });
+    for (const profile of which) out.push({ ...v, profile });
   };
   const sequences = (site: string): void => {
     const here = v.steps.filter((s) => s.site === site);
@@ -146,14 +146,17 @@ export function refine(v: Variant, f: FailureFacts): Variant[] {
       if (f.at.abort) sequences(f.at.path);
       break;
     case 'Target': {
-      profiles();
+      // Sequences first (they make real state the target reads), then zeros, lengths the
+      // code checks, other options and instantiations, and large values last.
+      sequences('target');
+      profiles(['zero']);
       if (v.byteLength === null && f.takesBytes) for (const n of f.byteLengths) out.push({ ...v, byteLength: n });
       for (let i = 0; i < f.params; i++) {
         const n = f.choices.get(String(i)) ?? 1;
         if ((v.selection.get(String(i)) ?? 0) === 0 && n > 1) out.push(select(v, String(i), 1));
       }
       if (v.plan === 0) for (let k = 1; k <= f.alternatives; k++) out.push({ ...v, plan: k, selection: new Map() });
-      sequences('target');
+      profiles(['large']);
       break;
     }
     case 'Leftovers':

@@ -204,6 +204,7 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
         jobs: flags.jobs === 1 ? 0 : flags.jobs,
         done: doneTargets,
         loadFailures: failures,
+        selected,
         ...(io.signal ? { signal: io.signal } : {}),
         onStart: (info) => {
           if (!args.quiet) {
