@@ -34,4 +34,3 @@ export type { BenchmarkSummary, PackageSummary } from './summary.js';
 export { HIT_KINDS } from './hit-class.js';
 export { selectTargets } from './benchmark.js';
 export { mergeShardRows, isLoadFailureRow, MergeRowsError } from './merge-rows.js';
-export { TRACE_STATS } from './tier-b.js';

@@ -13,10 +13,10 @@
  * that got furthest (the target ran, B2, beats a failure before it, B1) is reported.
  */
 import type { Json } from '@smi/move-vm';
-import type { SandboxResponse, SandboxSession, StateSnapshot } from '@smi/simulation';
+import type { SandboxResponse, SandboxSession } from '@smi/simulation';
 import type { Baseline } from './baseline.js';
 import type { CallIndex } from './call-index.js';
-import { type Catalogue, isCoreFramework, SUI } from './catalogue.js';
+import { type Catalogue, SUI } from './catalogue.js';
 import { tyFromTag } from './inventory.js';
 import type { Planner, TargetPlan } from './planner.js';
 import { type Consumer, type PreparedObjects, PtbDraft } from './ptb-draft.js';
@@ -27,7 +27,8 @@ import { type Arg, argsProvenance, type Provenance, type Source, weaker } from '
 import { type AbortCategory, abortCategory, type ErrorCode, type Stage } from './taxonomy.js';
 import { datatype, formatTy, substTy, type Ty } from './types.js';
 import { byteLengthHints } from './value-hints.js';
-import { type Comparison, ComparisonLog, CoverageLog, type Proposal, proposals } from './cmp-log.js';
+import { ComparisonLog, CoverageLog, type Proposal, proposals } from './cmp-log.js';
+import { CachedSession, type Coverage } from './request-cache.js';
 import { gasCoinAmount, isPureTy, pureValue, type ValueProfile } from './values.js';
 
 const COIN_OF_SUI = datatype(`${SUI}::coin::Coin`, [datatype(`${SUI}::sui::SUI`)]);
@@ -146,28 +147,10 @@ function compareProgress(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
-/** A request's answer and the state it left, for a sequence of requests from the baseline. */
-interface CachedAnswer {
-  id: string;
-  response: SandboxResponse;
-  snapshot: StateSnapshot;
-  accessed: string[];
-  /** The comparisons the request's code made, once it was run with a log (a failure). */
-  log?: readonly Comparison[];
-  /** Instructions the failing command of a failed request ran. */
-  steps: number;
-  /** The coverage of each target function measured on this request (a success), by `address::module::name`. */
-  coverage?: Map<string, { executed: number; total: number }>;
-}
-
-export const TRACE_STATS = { runs: 0, ms: 0, calls: 0 };
 /** Runs with a comparison log per target. */
 const MAX_LOGGED_RUNS = 6;
 /** Values proposed from one failure's comparisons. */
 const MAX_PROPOSALS = 6;
-
-/** Cached answers kept (the cache starts over when full). */
-const CACHE_LIMIT = 2048;
 
 /**
  * When the target, after a step of a sequence, looked up a dynamic field that is not there,
@@ -205,24 +188,7 @@ interface AttemptState {
 
 /** Runs plans on a session whose baseline it restores before every attempt. */
 export class TierBRunner {
-  /** Modules (outside 0x1/0x2/0x3) the last transaction sent ran code of. */
-  private accessed: string[] = [];
-  /** Answers to request sequences from the baseline (see {@link send}). */
-  private readonly cache = new Map<string, CachedAnswer>();
-  private ids = 0;
-  /** The cache id of the requests sent so far in this attempt (`0`: none). */
-  private prefix = '0';
-  /** The state to restore before the next request that must run, if any. */
-  private pending: StateSnapshot | null = null;
-  /** The state after the requests sent so far in this attempt, and before the last one. */
-  private prefixSnapshot: StateSnapshot | null = null;
-  private beforeLast: StateSnapshot | null = null;
-  /** The requests of the current attempt. */
-  private requests: Json[] = [];
-  /** The cache key of the last request sent. */
-  private lastKey = '';
-  /** Instructions the failing command of the last request ran (0 when it did not fail in Move). */
-  private lastSteps = 0;
+  private readonly cached: CachedSession;
 
   constructor(
     private readonly session: SandboxSession,
@@ -230,7 +196,9 @@ export class TierBRunner {
     private readonly catalogue: Catalogue,
     private readonly calls: CallIndex,
     private readonly options: TierBOptions,
-  ) {}
+  ) {
+    this.cached = new CachedSession(session, baseline.snapshot);
+  }
 
   /** Run `plan`: the first attempt that succeeds, or the one that got furthest. */
   async run(plan: TargetPlan, planner: Planner): Promise<TierBOutcome> {
@@ -283,6 +251,7 @@ export class TierBRunner {
         alternatives: plans.length - 1,
         nextSteps: (site) => this.stepCandidates(state, site).map((c) => idOf(c.fn)),
       };
+      // SMI_DEBUG_SEARCH=1: every attempt of the search on stderr (what it tried, where it failed, what it learned).
       if (process.env.SMI_DEBUG_SEARCH) console.error(`[${attempts}] ${variantKey(variant)} -> ${at.$kind} ${'path' in at ? at.path : ''} ${JSON.stringify(progress)} ${outcome.reason?.slice(0, 120)} proposals=${JSON.stringify(facts.proposals)}`);
       for (const next of refine(variant, facts)) {
         const key = variantKey(next);
@@ -327,7 +296,7 @@ export class TierBRunner {
   }
 
   private async attempt(plan: TargetPlan, variant: Variant, planner: Planner): Promise<{ outcome: TierBOutcome; state: AttemptState; at: FailedAt; progress: number[] }> {
-    this.restart();
+    this.cached.restart();
     const resolved = resolveArgs(plan.params, variant.selection);
     const state: AttemptState = { plan, variant, planner, resolved, requests: [], prepared: new Map(), sequence: [], hint: { missingField: false, module: null }, lastDraft: null, relaxedSetup: [] };
     const typeArgs = plan.typeArgs.map((a) => a.type);
@@ -354,7 +323,7 @@ export class TierBRunner {
       for (const s of steps) out.provenance = weaker(out.provenance, argsProvenance(s.args));
       await this.prepare(state, [...resolved.args, ...steps.flatMap((s) => s.args)]);
       const response = this.options.usePtb ? await this.runPtb(state, steps, out) : await this.runDirect(state, out);
-      out.modulesAccessed = this.accessed;
+      out.modulesAccessed = this.cached.accessed;
       out.gasUsed = gasOf(response);
       const created = (response.effects as { created?: { object_type: string }[] } | undefined)?.created ?? [];
       out.createdTypes = created.map((c) => c.object_type);
@@ -362,7 +331,7 @@ export class TierBRunner {
       return { outcome: out, state, at: { $kind: 'Other' }, progress: [] };
     } catch (e) {
       if (!(e instanceof AttemptFailure)) throw e;
-      out.modulesAccessed = this.accessed;
+      out.modulesAccessed = this.cached.accessed;
       out.stage = e.stage;
       out.code = e.code;
       out.reason = e.message;
@@ -388,58 +357,13 @@ export class TierBRunner {
       // A target reached after steps that ran counts those steps first: what they set up is
       // what the next attempts (the keys they registered) build on.
       const steps = variant.steps.filter((st) => st.site === 'target').length;
-      return { outcome: out, state, at: e.at, progress: rank === 2 ? [2, steps, this.lastSteps] : [rank, done, this.lastSteps] };
+      return { outcome: out, state, at: e.at, progress: rank === 2 ? [2, steps, this.cached.steps] : [rank, done, this.cached.steps] };
     }
   }
 
-  /**
-   * Send a request of the current attempt. Attempts start from the baseline and requests
-   * are deterministic, so the answer to a sequence of requests already sent (the same
-   * setup transaction before forty targets of one pool) is taken from a cache with the
-   * state it left, instead of running it again; the state is restored only when a
-   * request must really run.
-   */
   private async send(requests: Json[], request: Json): Promise<SandboxResponse> {
     requests.push(request);
-    this.requests = requests;
-    const key = `${this.prefix}\u0000${JSON.stringify(request)}`;
-    this.lastKey = key;
-    const hit = this.cache.get(key);
-    this.beforeLast = this.prefixSnapshot;
-    if (hit !== undefined) {
-      this.prefix = hit.id;
-      this.pending = hit.snapshot;
-      this.prefixSnapshot = hit.snapshot;
-      this.accessed = hit.accessed;
-      this.lastSteps = hit.steps;
-      return hit.response;
-    }
-    if (this.pending !== null) {
-      this.session.env.importState(this.pending);
-      this.pending = null;
-    }
-    const before = this.session.env.lastOutcome;
-    const response = await this.session.handle(request);
-    const after = this.session.env.lastOutcome;
-    this.accessed = after === null || after === before ? [] : after.modulesTouched.filter((m) => !isCoreFramework(m.split('::')[0]));
-    const failed = typeof response.failed_command_index === 'number' ? response.failed_command_index : -1;
-    this.lastSteps = after === null || after === before ? 0 : after.instructions - (after.instructionsAtCommand[failed] ?? 0);
-    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
-    const id = String(++this.ids);
-    const snapshot = this.session.env.captureState();
-    this.cache.set(key, { id, response, snapshot, accessed: this.accessed, steps: this.lastSteps });
-    this.prefix = id;
-    this.prefixSnapshot = snapshot;
-    return response;
-  }
-
-  /** Start an attempt from the baseline (restored when a request must run). */
-  private restart(): void {
-    this.prefix = '0';
-    this.pending = this.baseline.snapshot;
-    this.prefixSnapshot = this.baseline.snapshot;
-    this.beforeLast = null;
-    this.accessed = [];
+    return this.cached.send(request);
   }
 
   private draft(state: AttemptState): PtbDraft {
@@ -453,62 +377,21 @@ export class TierBRunner {
   }
 
   /**
-   * Run the last request again, from the state it started from, with a comparison log
-   * watching; the values the code compared the draft's plain inputs with.
+   * The values the code compared the last draft's plain inputs with: the failed request run
+   * again with a comparison log.
    */
   private async compared(state: AttemptState): Promise<Proposal[]> {
     const draft = state.lastDraft;
-    const request = state.requests.at(-1);
-    if (draft === null || draft.pureInputs.length === 0 || request === undefined || this.beforeLast === null) return [];
-    TRACE_STATS.calls++;
-    // The log of the same requests from the baseline is the same: kept with the answer.
-    const answer = this.cache.get(this.lastKey);
-    let log = answer?.log;
-    if (log === undefined) {
-      TRACE_STATS.runs++;
-      const t0 = performance.now();
-      const env = this.session.env;
-      const tracer = new ComparisonLog();
-      env.importState(this.beforeLast);
-      env.tracer = tracer;
-      try {
-        await this.session.handle(request);
-      } finally {
-        env.tracer = null;
-        this.pending = this.prefixSnapshot;
-      }
-      log = tracer.entries;
-      TRACE_STATS.ms += performance.now() - t0;
-      if (answer !== undefined) answer.log = log;
-    }
-    return proposals(log, draft.pureInputs, MAX_PROPOSALS);
+    if (draft === null || draft.pureInputs.length === 0) return [];
+    const log = await this.cached.traceLast('comparisons', () => new ComparisonLog(), (t) => t.entries);
+    return log === undefined ? [] : proposals(log, draft.pureInputs, MAX_PROPOSALS);
   }
 
-  /**
-   * How much of the target's code the last request (the successful transaction) ran: the
-   * request run again from the state it started from, with a log of the target's
-   * instructions (kept with the cached answer).
-   */
-  private async coverage(fn: TargetPlan['fn']): Promise<{ executed: number; total: number } | undefined> {
-    const answer = this.cache.get(this.lastKey);
-    const fnKey = `${fn.address}::${fn.module}::${fn.name}`;
-    const known = answer?.coverage?.get(fnKey);
-    if (known !== undefined) return known;
-    const request = this.requests.at(-1);
-    if (fn.code === null || request === undefined || this.beforeLast === null) return undefined;
-    const env = this.session.env;
-    const tracer = new CoverageLog(`${fn.address}::${fn.module}`, fn.name, fn.code.length);
-    env.importState(this.beforeLast);
-    env.tracer = tracer;
-    try {
-      await this.session.handle(request);
-    } finally {
-      env.tracer = null;
-      this.pending = this.prefixSnapshot;
-    }
-    const coverage = { executed: tracer.executed, total: tracer.total };
-    if (answer !== undefined) (answer.coverage ??= new Map()).set(fnKey, coverage);
-    return coverage;
+  /** How much of the target's code the last request (the successful transaction) ran. */
+  private async coverage(fn: TargetPlan['fn']): Promise<Coverage | undefined> {
+    if (fn.code === null) return undefined;
+    const total = fn.code.length;
+    return this.cached.traceLast(`coverage:${fn.address}::${fn.module}::${fn.name}`, () => new CoverageLog(`${fn.address}::${fn.module}`, fn.name, total), (t) => ({ executed: t.executed, total: t.total }));
   }
 
   /** Where the failing command of a draft's transaction came from. */
