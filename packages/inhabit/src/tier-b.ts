@@ -238,7 +238,7 @@ export class TierBRunner {
       // What the code compared its inputs with, for attempts at the front of the search (a
       // run with a log costs a few times a plain one).
       const inCode = at.$kind === 'Target' || at.$kind === 'Chain' || at.$kind === 'Setup' || at.$kind === 'Step';
-      const traced = inCode && this.options.usePtb && frontier >= 0 && logged < MAX_LOGGED_RUNS;
+      const traced = inCode && this.options.usePtb && (attempts === 1 || frontier > 0) && logged < MAX_LOGGED_RUNS;
       if (traced) logged++;
       const facts: FailureFacts = {
         proposals: [...(traced ? await this.compared(state) : []), ...keyGuesses(state)],
