@@ -11,7 +11,7 @@
  * env.execute(tx.build());
  * ```
  */
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, pushUleb128 } from '@smi/bytecode';
 import { type Argument, type CallArg, type Command, type ObjectArg, parseTypeTag, type ProgrammableTransaction, type TypeTag } from '@smi/ptb';
 import { SimulationError } from './errors.js';
 
@@ -125,4 +125,20 @@ export class PtbBuilder {
   build(): ProgrammableTransaction {
     return { inputs: [...this.inputList], commands: [...this.commandList] };
   }
+}
+
+/** `n` as 8 little-endian bytes (BCS `u64`). */
+export function u64le(n: bigint): Uint8Array {
+  return leBytes(n, 8);
+}
+
+export function leBytes(n: bigint, size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  for (let i = 0; i < size; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
+  return out;
+}
+
+/** BCS of a `vector<u8>`: ULEB128 length, then the bytes. */
+export function vecU8(bytes: Uint8Array): Uint8Array {
+  return Uint8Array.from([...pushUleb128([], bytes.length), ...bytes]);
 }

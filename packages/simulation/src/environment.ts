@@ -12,7 +12,7 @@
  * const out = env.execute(tx.build());   // out.status, out.effects, out.written...
  * ```
  */
-import { addressBytes, canonicalAddress, type MovePackage, pushUleb128 } from '@smi/bytecode';
+import { addressBytes, canonicalAddress, type MovePackage } from '@smi/bytecode';
 import { formatType, type Json, MoveVM, objectStorageCost, type ProtocolConfig, suiNativeRegistry, type SuiRegistryOptions, type Tracer, valueFromJson } from '@smi/move-vm';
 import {
   type CheckMode,
@@ -32,7 +32,7 @@ import {
   checkTransactionInput,
 } from '@smi/ptb';
 import { balanceAccumulatorId, collectSettlements, eventsDigest, isBalanceAccumulator, settledValue, suiFlows } from './accumulators.js';
-import { PtbBuilder } from './builder.js';
+import { leBytes, PtbBuilder, u64le, vecU8 } from './builder.js';
 import { EnvTransactionBuilder } from './env-builder.js';
 import { callFunction, type CallOutcome } from './call-function.js';
 import { createObject, type CreateObjectSpec } from './create-object.js';
@@ -41,9 +41,9 @@ import { decodeState, encodeState, readStateFile, type StateFile, type StateSnap
 import { SimulationError } from './errors.js';
 import { objectView, type ObjectView } from './object-view.js';
 import { InMemoryObjectStore, versionOf } from './store.js';
-import { genesisPlan } from './genesis.js';
+import { genesisPlan, systemStateUpgrade } from './genesis.js';
 import { cachedGenesis, genesisKey, rememberGenesis } from './genesis-cache.js';
-import { ACCUMULATOR_ROOT_ID, CLOCK_ID, RANDOM_ID, SYSTEM_ADDRESS, syntheticDigest, syntheticId } from './system.js';
+import { ACCUMULATOR_ROOT_ID, CLOCK_ID, RANDOM_ID, SYSTEM_ADDRESS, SYSTEM_STATE_ID, syntheticDigest, syntheticId } from './system.js';
 
 /** Default sender: a plain user address (not the system address 0x0). */
 export const DEFAULT_SENDER = canonicalAddress('0xa11ce');
@@ -379,17 +379,22 @@ export class SimulationEnvironment {
   }
 
   /**
-   * Create the system objects (`genesis.ts`): one system transaction at epoch 0, as upstream's genesis, whatever
-   * epoch the environment starts at; then the clock is set to the configured time and Random 0x8 gets its first randomness.
+   * Create the system objects (`genesis.ts`): one system transaction at epoch 0, as upstream's genesis, whatever epoch the
+   * environment starts at, and a second one upgrading 0x5's inner state as on mainnet; then the clock is set to the
+   * configured time and Random 0x8 gets its first randomness.
    */
   protected genesis(): void {
     const key = genesisKey(this.vm, { chainStartMs: this.config.clockMs, gasPrice: this.config.gasPrice, natives: this.nativeOptions, systemCounter: this.counters.system });
     const cached = cachedGenesis(this.protocolConfig, key);
     // A genesis already run on the same code and inputs is applied as it was written (`genesis-cache.ts`).
-    if (cached === undefined) rememberGenesis(this.protocolConfig, key, this.systemTransaction(genesisPlan(this.vm, this.protocolConfig, this.config.clockMs).transaction, 'genesis', 0n));
-    else {
-      this.counters.system += 1n;
-      this.store.apply(cached);
+    if (cached === undefined) {
+      const results = [this.systemTransaction(genesisPlan(this.vm, this.protocolConfig, this.config.clockMs).transaction, 'genesis', 0n)];
+      const upgrade = this.store.has(SYSTEM_STATE_ID) ? systemStateUpgrade(this.vm, this.objectArg(SYSTEM_STATE_ID)) : null;
+      if (upgrade !== null) results.push(this.systemTransaction(upgrade, 'system-state-upgrade', 0n));
+      rememberGenesis(this.protocolConfig, key, results);
+    } else {
+      for (const r of cached) this.store.apply(r);
+      this.counters.system += BigInt(cached.length);
     }
     // Random was created at epoch 0: its first update is round 0 (`random::update_randomness_state`).
     this.counters.randomRound = 0n;
@@ -580,20 +585,4 @@ export class SimulationEnvironment {
     this.counters.created += 1n;
     return id;
   }
-}
-
-/** `n` as 8 little-endian bytes (BCS `u64`). */
-function u64le(n: bigint): Uint8Array {
-  return leBytes(n, 8);
-}
-
-function leBytes(n: bigint, size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  for (let i = 0; i < size; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
-  return out;
-}
-
-/** BCS of a `vector<u8>`: ULEB128 length, then the bytes. */
-function vecU8(bytes: Uint8Array): Uint8Array {
-  return Uint8Array.from([...pushUleb128([], bytes.length), ...bytes]);
 }

@@ -4,7 +4,9 @@
  * costly: `validator::new` checks each validator's BLS proof of possession, a pairing
  * computed in JS. Its result depends only on what it runs on, so a second environment over
  * the same framework and protocol config re-applies the first one's result: the same
- * objects, ids, versions and digests, and the same counters.
+ * objects, ids, versions and digests, and the same counters. A genesis is its system
+ * transactions in order (the one creating the system objects, then the SuiSystemState's
+ * upgrade), each result kept.
  *
  * What the genesis transaction depends on, and so the key:
  * - the protocol config (by identity: configs are immutable and loaded once per file);
@@ -23,7 +25,7 @@ const GENESIS_PACKAGES = new Set(['0x1', '0x2', '0x3', '0xb'].map((a) => canonic
 /** Results kept per protocol config (different clocks or gas prices each make one). */
 const MAX_PER_CONFIG = 16;
 
-const results = new WeakMap<ProtocolConfig, Map<string, ExecutionResult>>();
+const results = new WeakMap<ProtocolConfig, Map<string, readonly ExecutionResult[]>>();
 const digests = new WeakMap<MovePackage, string>();
 
 function packageDigest(p: MovePackage): string {
@@ -54,13 +56,13 @@ export function genesisKey(vm: MoveVM, inputs: GenesisInputs): string {
   return JSON.stringify([framework, String(inputs.chainStartMs), String(inputs.gasPrice), inputs.natives, String(inputs.systemCounter)]);
 }
 
-/** The result of an earlier genesis with this config and key, if one was kept. */
-export function cachedGenesis(config: ProtocolConfig, key: string): ExecutionResult | undefined {
+/** The results of an earlier genesis with this config and key (its system transactions in order), if they were kept. */
+export function cachedGenesis(config: ProtocolConfig, key: string): readonly ExecutionResult[] | undefined {
   return results.get(config)?.get(key);
 }
 
-/** Keep a genesis result (the oldest of the config's goes when it has too many). */
-export function rememberGenesis(config: ProtocolConfig, key: string, result: ExecutionResult): void {
+/** Keep the results of a genesis (the oldest of the config's goes when it has too many). */
+export function rememberGenesis(config: ProtocolConfig, key: string, result: readonly ExecutionResult[]): void {
   let byKey = results.get(config);
   if (byKey === undefined) results.set(config, (byKey = new Map()));
   byKey.set(key, result);

@@ -9,13 +9,15 @@
  * - the Bridge: `0xb::bridge::create(object::bridge(), SuiCustom)`;
  * - the SuiSystemState: `object::sui_system_state()` and `sui::new()` (the whole supply)
  *   passed to `0x3::genesis::create` with upstream's default chain parameters, the genesis
- *   validators and upstream's `TokenDistributionSchedule::new_for_validators_with_default_allocation`.
+ *   validators and upstream's `TokenDistributionSchedule::new_for_validators_with_default_allocation`;
+ *   then, in a second system transaction, its inner state upgraded to the current version as
+ *   mainnet's is ({@link SYSTEM_STATE_UPGRADE}).
  *
  * Nothing is encoded by hand: the parameters are typed JSON encoded with the framework's
  * own struct layouts, and the framework code builds the objects.
  */
 import { type Json, type MoveVM, type ProtocolConfig, valueFromJson, VmError } from '@smi/move-vm';
-import type { ProgrammableTransaction } from '@smi/ptb';
+import type { ObjectArg, ProgrammableTransaction } from '@smi/ptb';
 import { parseTarget, PtbBuilder } from './builder.js';
 import { type GenesisValidator, genesisValidators } from './genesis-validators.js';
 import { SYSTEM_OBJECTS, type SystemObjectInfo } from './system.js';
@@ -129,6 +131,31 @@ function addCreation(tx: PtbBuilder, vm: MoveVM, config: ProtocolConfig, s: Syst
     default:
       tx.moveCall(s.creator);
   }
+}
+
+/**
+ * The call that brings the SuiSystemState's inner state to the framework's current version.
+ * `genesis::create` stores it at version 1 (`sui_system_state_inner::create` always makes the
+ * genesis type), and only a mutable load upgrades it: `sui_system::load_inner_maybe_upgrade`,
+ * which every function taking `&mut SuiSystemState` goes through (`load_system_state_mut`);
+ * until then the functions taking `&SuiSystemState`, which borrow the current version's type,
+ * abort. Mainnet's was upgraded long ago, so the environment's genesis calls it once, in a
+ * second system transaction (the first one shared the object). The function itself rather
+ * than a public caller: it has no other effect, and every framework since the V2 state has it
+ * (`active_validator_addresses`, the obvious public caller, came later). A system transaction
+ * may call a private function and leave its returned reference unused, as dev-inspect may.
+ */
+export const SYSTEM_STATE_UPGRADE = '0x3::sui_system::load_inner_maybe_upgrade';
+
+/**
+ * The second genesis transaction (see {@link SYSTEM_STATE_UPGRADE}) on the SuiSystemState
+ * `state` (its shared input, mutable), or `null` when the framework has no such function.
+ */
+export function systemStateUpgrade(vm: MoveVM, state: ObjectArg): ProgrammableTransaction | null {
+  if (!functionExists(vm, SYSTEM_STATE_UPGRADE)) return null;
+  const tx = new PtbBuilder();
+  tx.moveCall(SYSTEM_STATE_UPGRADE, [tx.objectArg(state)]);
+  return tx.build();
 }
 
 /** The genesis transaction and the system objects it creates. */

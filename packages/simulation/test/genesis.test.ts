@@ -53,10 +53,24 @@ describeWithFixtures('genesis: system objects made by the framework', ['fixtures
     expect(r.returnValues[0].value).toEqual(addresses);
   });
 
+  it('0x5 holds its inner state at the current version, as mainnet: read-only accessors work from the start', () => {
+    // `genesis::create` stores the inner state as V1; genesis then upgrades it (`load_inner_maybe_upgrade`).
+    const fresh = SimulationEnvironment.create({ packages, protocolConfig });
+    for (const target of ['active_validator_addresses_ref', 'active_validator_voting_powers']) {
+      const r = fresh.call(`0x3::sui_system::${target}`, [SYSTEM_STATE_ID], { commit: false });
+      expect(r.transaction.status, target).toEqual({ $kind: 'Success' });
+    }
+    expect(fresh.call('0x3::sui_system::active_validator_addresses_ref', [SYSTEM_STATE_ID]).returnValues[0].value).toEqual(addresses);
+    const wrapper = fresh.getObject(SYSTEM_STATE_ID);
+    expect(wrapper?.version).toBe('2');
+    expect((wrapper?.value as { version: string }).version).toBe('2');
+    // A mutable load has nothing left to upgrade (an upgrade moves the inner state to a new dynamic field).
+    const touch = fresh.call('0x3::sui_system::active_validator_addresses', [SYSTEM_STATE_ID], { commit: false });
+    expect(touch.transaction.written.map((w) => w.kind)).not.toContain('created');
+    expect(touch.transaction.deleted).toEqual([]);
+  });
+
   it('the validators hold the default stake each, with equal voting power', () => {
-    // Genesis stores the inner state as V1; the first mutable access upgrades it to the
-    // version the read-only accessors borrow (`load_inner_maybe_upgrade`), as on a new chain.
-    expect(env.call('0x3::sui_system::active_validator_addresses', [SYSTEM_STATE_ID]).transaction.status).toEqual({ $kind: 'Success' });
     for (const a of addresses) {
       const r = env.call('0x3::sui_system::active_validator_stake_amount', [SYSTEM_STATE_ID, a], { commit: false });
       expect(r.returnValues[0].value).toBe(VALIDATOR_LOW_STAKE_THRESHOLD_MIST.toString());
@@ -134,7 +148,8 @@ describeWithFixtures('genesis: system objects made by the framework', ['fixtures
   it('get_system_object_info says the system state and the bridge exist, with their fields', async () => {
     const s = SandboxSession.create({ packages, protocolConfig });
     const state = await s.handle({ action: 'get_system_object_info', object_name: 'system_state' });
-    expect(state.data).toMatchObject({ id: SYSTEM_STATE_ID, exists: true, version: 1, fields: [{ name: 'id' }, { name: 'version' }] });
+    // Version 2: genesis's second transaction (the inner state's upgrade) wrote it.
+    expect(state.data).toMatchObject({ id: SYSTEM_STATE_ID, exists: true, version: 2, fields: [{ name: 'id' }, { name: 'version' }] });
     const bridge = await s.handle({ action: 'get_system_object_info', object_name: '0x9' });
     expect(bridge.data).toMatchObject({ name: 'bridge', exists: true });
     const auth = await s.handle({ action: 'get_system_object_info', object_name: 'authenticator' });
@@ -156,6 +171,8 @@ describeWithFixtures('genesis at older protocol versions', ['fixtures', 'framewo
     expect(env.getObject(AUTHENTICATOR_STATE_ID) !== undefined).toBe(auth);
     expect(env.getObject(RANDOM_ID) !== undefined).toBe(random);
     expect(env.getObject(BRIDGE_ID) !== undefined).toBe(bridge);
+    // The inner state is at the version this framework's `load_inner_maybe_upgrade` upgrades to (V2 in all of them).
+    expect((env.getObject(SYSTEM_STATE_ID)?.value as { version: string }).version).toBe('2');
     // Staking with a genesis validator works (it aborts for an address that is not one).
     const v0 = genesisValidators()[0].suiAddress;
     const out = stake(env, v0, SUI);
