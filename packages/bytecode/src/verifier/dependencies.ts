@@ -98,10 +98,15 @@ export function verifyDependencies(m: CompiledModule, deps: ReadonlyMap<string, 
       throw new PartialError('MISSING_DEPENDENCY').atIndex('ModuleHandle', idx);
     }
   });
-  // Module::Name -> handle index in the owner, for datatypes and callable functions.
+  // Module::Name -> handle index in the owner, for datatypes and callable functions. Only
+  // the modules `m` has a handle of are ever looked up: callers often pass every module of a
+  // whole corpus as the dependencies, so the others are skipped rather than indexed.
+  const referenced = new Set<string>();
+  for (let i = 0; i < m.moduleHandles.length; i++) if (i !== m.selfModuleHandleIndex) referenced.add(moduleId(m, i));
   const datatypes = new Map<string, number>();
   const functions = new Map<string, number>();
   for (const [id, dep] of deps) {
+    if (!referenced.has(id)) continue;
     const friends = new Set(dep.friendDecls.map((f) => `${dep.addressIdentifiers[f.address]}::${dep.identifiers[f.name]}`));
     for (const d of dep.structDefs) datatypes.set(`${id}::${dep.identifiers[dep.datatypeHandles[d.structHandle].name]}`, d.structHandle);
     for (const d of dep.enumDefs) datatypes.set(`${id}::${dep.identifiers[dep.datatypeHandles[d.enumHandle].name]}`, d.enumHandle);
