@@ -167,6 +167,8 @@ export class MoveVM {
   /** Linkers built for an override, by root and the versions it changed (kept across transactions). */
   private readonly relinked = new Map<string, Linker>();
   private readonly typeTags = new Map<number, string>();
+  /** {@link resolveType}'s results, by linker and tag. */
+  private readonly resolvedTypes = new WeakMap<Linker, Map<string, Type>>();
 
   private constructor(options: MoveVmOptions) {
     this.natives = options.natives ?? registerMoveStdlib(new NativeRegistry());
@@ -299,14 +301,25 @@ export class MoveVM {
     return this.byStorageId.get(address)?.originalId ?? address;
   }
 
-  /** Resolve a type tag (string) in the context of package `storageId`. */
+  /**
+   * Resolve a type tag (string) in the context of package `storageId`. Resolutions are kept
+   * per linker: a linker stands for one mapping of packages and is dropped when a package is
+   * added or removed, so a kept type is what resolving again would give (types are interned);
+   * a tag that fails is never kept.
+   */
   resolveType(tag: string, storageId = '0x2'): Type {
     const linker = this.linkerFor(storageId);
-    return resolveTypeTag(this.types, parseTypeTag(tag), (address, module, name) => {
+    let kept = this.resolvedTypes.get(linker);
+    if (kept === undefined) this.resolvedTypes.set(linker, (kept = new Map()));
+    const hit = kept.get(tag);
+    if (hit !== undefined) return hit;
+    const type = resolveTypeTag(this.types, parseTypeTag(tag), (address, module, name) => {
       const info = linker.module(this.originalIdOf(address), module).ownDatatype(name);
       if (!info) throw new VmError('TYPE_RESOLUTION_FAILURE', `${address}::${module}::${name} not found`);
       return info;
     });
+    kept.set(tag, type);
+    return type;
   }
 
   /**

@@ -287,6 +287,36 @@ export function multiPairing(pairs: readonly (readonly [G1, G2])[]): GT {
   return live.length === 0 ? Fp12.ONE : bls12_381.pairingBatch(live);
 }
 
+/** Miller-loop line coefficients of a G2 point (noble's pairing precomputes). */
+type G2Lines = ReturnType<typeof bls12_381.utils.calcPairingPrecomputes>;
+const linesByPoint = new WeakMap<G2, G2Lines>();
+
+function g2Lines(q: G2): G2Lines {
+  let lines = linesByPoint.get(q);
+  if (lines === undefined) {
+    lines = bls12_381.utils.calcPairingPrecomputes(q);
+    linesByPoint.set(q, lines);
+  }
+  return lines;
+}
+
+/**
+ * {@link multiPairing} of points the caller has already checked (on the curve, in their
+ * subgroups): the same product, computed as noble's `pairingBatch` does (each G2 point's
+ * line coefficients, one batched Miller loop, one final exponentiation), without its
+ * validity checks of every point again, and with each G2 point's coefficients kept while
+ * the point lives (the negated generator of every min-sig check, a key checked again).
+ */
+export function multiPairingOfChecked(pairs: readonly (readonly [G1, G2])[]): GT {
+  const live: [G2Lines, bigint, bigint][] = [];
+  for (const [g1, g2] of pairs) {
+    if (g1.is0() || g2.is0()) continue;
+    const a = g1.toAffine();
+    live.push([g2Lines(g2), a.x, a.y]);
+  }
+  return live.length === 0 ? Fp12.ONE : Fp12.finalExponentiate(bls12_381.millerLoopBatch(live));
+}
+
 /** GT equality. */
 export function gtEquals(a: GT, b: GT): boolean {
   return Fp12.eql(a, b);

@@ -12,7 +12,7 @@
  * hashes them (a Poseidon tree of width 16). Bad strings (not UTF-8, too long, a code
  * point above 255) abort 0; a mismatching address is `false`.
  */
-import * as P from 'poseidon-lite';
+import { createRequire } from 'node:module';
 import type { NativeFunction } from '../../registry.js';
 import { blake2b256 } from './hash.js';
 import {
@@ -37,30 +37,29 @@ export const BN254_R = 218882428718392752222464057452572750885483644004160343436
 
 type PoseidonFn = (inputs: bigint[]) => bigint;
 
-const HASHERS: readonly PoseidonFn[] = [
-  P.poseidon1,
-  P.poseidon2,
-  P.poseidon3,
-  P.poseidon4,
-  P.poseidon5,
-  P.poseidon6,
-  P.poseidon7,
-  P.poseidon8,
-  P.poseidon9,
-  P.poseidon10,
-  P.poseidon11,
-  P.poseidon12,
-  P.poseidon13,
-  P.poseidon14,
-  P.poseidon15,
-  P.poseidon16,
-];
+/**
+ * The hasher of each arity (1..=16), loaded on first use: each one's module parses its round
+ * constants (thousands of decimal strings to bigints) when it loads, about 0.2 s for all
+ * sixteen, which every process paid at startup although few transactions hash anything.
+ * poseidon-lite is CommonJS, so a synchronous `require` loads one arity's module alone.
+ */
+const HASHERS: (PoseidonFn | undefined)[] = [];
+const requireHasher = createRequire(import.meta.url);
+
+function hasher(arity: number): PoseidonFn {
+  let f = HASHERS[arity - 1];
+  if (f === undefined) {
+    const name = `poseidon${arity}`;
+    f = (requireHasher(`poseidon-lite/${name}`) as Record<string, PoseidonFn>)[name];
+    HASHERS[arity - 1] = f;
+  }
+  return f;
+}
 
 /** Poseidon of 1..=16 field elements (circomlib-compatible). */
 export function poseidon(inputs: readonly bigint[]): bigint {
-  const f = HASHERS[inputs.length - 1];
-  if (inputs.length === 0 || f === undefined) throw new RangeError(`poseidon: ${inputs.length} inputs`);
-  return f([...inputs]);
+  if (inputs.length === 0 || inputs.length > 16) throw new RangeError(`poseidon: ${inputs.length} inputs`);
+  return hasher(inputs.length)([...inputs]);
 }
 
 /** fastcrypto's `poseidon_merkle_tree`: chunks of 16 hashed level by level. */

@@ -49,10 +49,18 @@ export function blsMinSigVerify(sig: Uint8Array, pk: Uint8Array, msg: Uint8Array
   return blsMinSigPairingCheck(s, k, msg);
 }
 
-/** The pairing equation of min_sig verification, `e(s, -g2) · e(H(msg), k) = 1`, on points already checked. */
+/** `-g2`, one point for every check (so its Miller-loop lines are computed once). */
+let negatedG2: bls.G2 | null = null;
+
+/**
+ * The pairing equation of min_sig verification, `e(s, -g2) · e(H(msg), k) = 1`, on points
+ * already checked (`s` in G1's subgroup, `k` in G2's and not the identity; `H(msg)` is on
+ * the curve by construction), so the pairing does not check them again.
+ */
 export function blsMinSigPairingCheck(s: bls.G1, k: bls.G2, msg: Uint8Array): boolean {
-  const lhs = bls.multiPairing([
-    [s, bls.G2Point.BASE.negate()],
+  negatedG2 ??= bls.G2Point.BASE.negate();
+  const lhs = bls.multiPairingOfChecked([
+    [s, negatedG2],
     [bls.hashToG1(msg), k],
   ]);
   return bls.gtEquals(lhs, bls.GT_IDENTITY);
