@@ -13,13 +13,12 @@
  * ```
  */
 import { addressBytes, canonicalAddress, type MovePackage } from '@smi/bytecode';
-import { formatType, type Json, MoveVM, objectStorageCost, type ProtocolConfig, suiNativeRegistry, type SuiRegistryOptions, type Tracer, valueFromJson } from '@smi/move-vm';
+import { formatType, type Json, MoveVM, type ProtocolConfig, suiNativeRegistry, type SuiRegistryOptions, type Tracer, valueFromJson } from '@smi/move-vm';
 import {
   type CheckMode,
   type ExecutionResult,
   executeProgrammableTransaction,
   objectDigest,
-  objectSizeForGas,
   type ObjectArg,
   type ObjectRef,
   type ObjectStore,
@@ -41,6 +40,7 @@ import { decodeState, encodeState, readStateFile, type StateFile, type StateSnap
 import { SimulationError } from './errors.js';
 import { objectView, type ObjectView } from './object-view.js';
 import { InMemoryObjectStore, versionOf } from './store.js';
+import { MockGasCoins } from './gas-coin.js';
 import { genesisPlan, systemStateUpgrade } from './genesis.js';
 import { cachedGenesis, genesisKey, rememberGenesis } from './genesis-cache.js';
 import { ACCUMULATOR_ROOT_ID, CLOCK_ID, RANDOM_ID, SYSTEM_ADDRESS, SYSTEM_STATE_ID, syntheticDigest, syntheticId } from './system.js';
@@ -49,7 +49,6 @@ import { ACCUMULATOR_ROOT_ID, CLOCK_ID, RANDOM_ID, SYSTEM_ADDRESS, SYSTEM_STATE_
 export const DEFAULT_SENDER = canonicalAddress('0xa11ce');
 /** Default clock time: 2024-01-01T00:00:00Z (the original sandbox's). */
 export const DEFAULT_CLOCK_MS = 1_704_067_200_000n;
-const SUI_COIN = '0x0000000000000000000000000000000000000000000000000000000000000002::coin::Coin<0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI>';
 
 /** Settings of an environment (all persisted with its state). */
 export interface SimulationConfig {
@@ -131,6 +130,9 @@ export class SimulationEnvironment {
   private readonly seedRandomness: boolean;
   private readonly nativeOptions: SuiRegistryOptions;
   private last: TransactionOutcome | null = null;
+  private readonly mockGas: MockGasCoins;
+  /** The package object each non-base package of the VM was loaded from by {@link importState}. */
+  private readonly imported = new Map<string, { object: SuiObject; pkg: MovePackage }>();
   /**
    * Watches the Move calls of every transaction {@link execute} runs (not the system's), or
    * `null`. A tool sets it around the transactions it wants to observe (coverage,
@@ -143,6 +145,7 @@ export class SimulationEnvironment {
     this.seedRandomness = options.seedRandomness ?? true;
     this.nativeOptions = options.natives ?? {};
     this.vm = MoveVM.create({ packages: options.packages, natives: suiNativeRegistry(this.nativeOptions), protocolConfig: options.protocolConfig });
+    this.mockGas = new MockGasCoins(this.vm, options.protocolConfig);
     this.basePackageIds = new Set(options.packages.map((p) => p.id));
     // Packages are objects too (transactions name them; their previous transactions are dependencies).
     this.baseObjects = options.packages.map((p) => [p.id, packageObjectOf(p)]);
@@ -257,7 +260,7 @@ export class SimulationEnvironment {
       }
     } else {
       gasCoin = syntheticId('gas', this.counters.tx);
-      extra.set(gasCoin, this.mockGasCoin(gasCoin, sender, budget + MOCK_GAS_SPENDABLE));
+      extra.set(gasCoin, this.mockGas.make(gasCoin, sender, budget + MOCK_GAS_SPENDABLE));
       mock = true;
     }
     const gasObject = extra.get(gasCoin) ?? (this.store.getObject(gasCoin) as SuiObject);
@@ -403,23 +406,6 @@ export class SimulationEnvironment {
     if (this.store.has(RANDOM_ID) && this.seedRandomness) this.setRandomSeed(this.config.randomSeed);
   }
 
-  /** A `Coin<SUI>` of `balance` owned by `owner`, not stored. */
-  protected mockGasCoin(id: string, owner: string, balance: bigint): SuiObject {
-    const type = this.vm.resolveType(SUI_COIN);
-    const contents = this.vm.bcs.encode([[[id]], [balance]], type);
-    const coin = {
-      data: {
-        $kind: 'Move',
-        Move: { type: { $kind: 'GasCoin', GasCoin: true }, hasPublicTransfer: true, version: 1n, contents },
-      },
-      owner: { $kind: 'AddressOwner', AddressOwner: owner },
-      previousTransaction: syntheticDigest('genesis-coin', 0n),
-      storageRebate: 0n,
-    } as SuiObject;
-    coin.storageRebate = objectStorageCost(this.protocolConfig, BigInt(objectSizeForGas(coin)));
-    return coin;
-  }
-
   // -------------------------------------------------------------------------
   // Objects
 
@@ -543,15 +529,31 @@ export class SimulationEnvironment {
     if (s.protocolVersion !== this.protocolConfig.version && !options.allowProtocolMismatch) {
       throw new SimulationError('INVALID_STATE_FILE', `the state was saved at protocol ${s.protocolVersion}, this environment runs ${this.protocolConfig.version}`);
     }
-    // Check every package first, so a bad file changes nothing.
-    const packages = s.objects.filter(([, o]) => o.data.$kind === 'Package').map(([id, o]) => ({ id, pkg: packageFromObject(o) }));
-    for (const id of this.vm.packageIds()) if (!this.basePackageIds.has(id)) this.vm.removePackage(id);
-    for (const { id, pkg } of packages) if (!this.basePackageIds.has(id)) this.vm.addPackage(pkg);
-    this.store.clear();
-    for (const [id, o] of this.baseObjects) this.store.put(id, o);
-    for (const [id, o] of s.objects) this.store.put(id, o);
+    this.importPackages(s.objects);
+    this.store.replaceAll(this.baseObjects, s.objects);
     Object.assign(this.config, s.config);
     this.counters = { ...s.counters };
+  }
+
+  /**
+   * The VM's packages besides the base ones become those of `objects`. When they already are
+   * (the same package objects, each loaded from that very object by an earlier import) nothing
+   * changes, and the VM keeps its linkers and what they translated.
+   */
+  private importPackages(objects: readonly (readonly [string, SuiObject])[]): void {
+    const wanted = objects.filter(([id, o]) => o.data.$kind === 'Package' && !this.basePackageIds.has(id));
+    const loaded = this.vm.packageIds().filter((id) => !this.basePackageIds.has(id));
+    const same = loaded.length === wanted.length && wanted.every(([id, o]) => this.imported.get(id)?.object === o && this.vm.packageById(id) === this.imported.get(id)?.pkg);
+    if (same && objects.every(([id, o]) => o.data.$kind !== 'Package' || !this.basePackageIds.has(id))) return;
+    // Check every package first, so a bad file changes nothing.
+    const packages = objects.filter(([, o]) => o.data.$kind === 'Package').map(([id, o]) => ({ id, object: o, pkg: packageFromObject(o) }));
+    for (const id of loaded) this.vm.removePackage(id);
+    this.imported.clear();
+    for (const { id, object, pkg } of packages) {
+      if (this.basePackageIds.has(id)) continue;
+      this.vm.addPackage(pkg);
+      this.imported.set(id, { object, pkg });
+    }
   }
 
   /** Save the state to `file` (atomically). */

@@ -39,8 +39,8 @@ export {
 export type { SystemObjectInfo, SystemObjectName } from './system.js';
 export { genesisPlan, genesisChainParameters, tokenDistributionSchedule, TOTAL_SUPPLY_MIST, VALIDATOR_LOW_STAKE_THRESHOLD_MIST, BRIDGE_CHAIN_ID_SUI_CUSTOM } from './genesis.js';
 export type { GenesisPlan } from './genesis.js';
-export { genesisValidators, ed25519Address, GENESIS_VALIDATOR_COUNT, DEFAULT_VALIDATOR_GAS_PRICE, DEFAULT_COMMISSION_RATE } from './genesis-validators.js';
-export type { GenesisValidator } from './genesis-validators.js';
+export { genesisValidators, deriveGenesisValidatorKeys, ed25519Address, GENESIS_VALIDATOR_COUNT, DEFAULT_VALIDATOR_GAS_PRICE, DEFAULT_COMMISSION_RATE } from './genesis-validators.js';
+export type { GenesisValidator, GenesisValidatorKeys } from './genesis-validators.js';
 export { balanceAccumulatorId, collectSettlements, isBalanceAccumulator } from './accumulators.js';
 export type { AccumulatorSettlement } from './accumulators.js';
 export { FRAMEWORK_BUNDLES, loadFrameworkDir, fromFixtures, frameworkSnapshotFor, loadCorpus, mergePackages } from './framework.js';

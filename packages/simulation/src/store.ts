@@ -76,6 +76,18 @@ export class InMemoryObjectStore implements ObjectStore {
   }
 
   /**
+   * Make the store hold exactly the objects of `layers` (a later layer's object replaces an
+   * earlier one's of the same id): as `clear` then `put` of each, but touching only the
+   * entries that differ, since a state put back is mostly what the store already holds.
+   */
+  replaceAll(...layers: readonly (readonly (readonly [string, SuiObject])[])[]): void {
+    const target = new Map<string, SuiObject>();
+    for (const layer of layers) for (const [id, o] of layer) target.set(canonicalAddress(id), o);
+    for (const id of this.objects.keys()) if (!target.has(id)) this.objects.delete(id);
+    for (const [id, o] of target) if (this.objects.get(id) !== o) this.objects.set(id, o);
+  }
+
+  /**
    * Apply a transaction's result: written objects replace their old state; deleted and
    * wrapped objects leave the store. (A failed transaction writes only its gas coin and
    * the inputs it must bump.)

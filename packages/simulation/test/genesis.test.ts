@@ -5,6 +5,7 @@ import {
   AUTHENTICATOR_STATE_ID,
   BRIDGE_ID,
   CLOCK_ID,
+  deriveGenesisValidatorKeys,
   fromFixtures,
   genesisValidators,
   RANDOM_ID,
@@ -85,6 +86,12 @@ describeWithFixtures('genesis: system objects made by the framework', ['fixtures
   });
 
   it('each validator proves possession of its BLS key as upstream does (intent message, epoch 0)', () => {
+    // The keys kept as constants are those their seeds give.
+    genesisValidators().forEach((v, i) => {
+      const derived = deriveGenesisValidatorKeys(i);
+      expect(derived.suiAddress).toBe(v.suiAddress);
+      for (const k of ['protocolPublicKey', 'proofOfPossession', 'networkPublicKey', 'workerPublicKey'] as const) expect(derived[k], k).toBe(Buffer.from(v[k]).toString('hex'));
+    });
     for (const v of genesisValidators()) {
       const message = proofOfPossessionMessage(v.protocolPublicKey, Uint8Array.from(Buffer.from(v.suiAddress.slice(2), 'hex')));
       expect(blsMinSigBackend.verify(v.proofOfPossession, v.protocolPublicKey, message)).toBe(true);
