@@ -13,8 +13,9 @@
  * is a JSON error result `{"error_code","message"}` rather than free text.
  */
 import { readFileSync } from 'node:fs';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createRequire } from 'node:module';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type * as SdkTypes from '@modelcontextprotocol/sdk/types.js';
 import { SmiToolError } from './errors.js';
 import { errorResult } from './results.js';
 import { SmiSession, type SmiSessionOptions } from './session.js';
@@ -49,13 +50,27 @@ export const SMI_INSTRUCTIONS = [
 ].join(' ');
 
 /**
+ * The MCP SDK's server and message schemas, loaded when a server is made: with their
+ * dependencies they take about 0.2 s to load, which every process importing this package
+ * paid (the `smi` CLI for any command, for one error class). ES modules without top-level
+ * await: Node's `require` loads them synchronously.
+ */
+function sdk(): { McpServer: typeof McpServer; CallToolRequestSchema: typeof SdkTypes.CallToolRequestSchema } {
+  const load = createRequire(import.meta.url);
+  const { McpServer: Server } = load('@modelcontextprotocol/sdk/server/mcp.js') as { McpServer: typeof McpServer };
+  const { CallToolRequestSchema } = load('@modelcontextprotocol/sdk/types.js') as typeof SdkTypes;
+  return { McpServer: Server, CallToolRequestSchema };
+}
+
+/**
  * A server with every SMI tool on a fresh simulation.
  * @throws the simulation's error when it cannot start (a framework newer than the protocol
  *   config, a state file that does not load).
  */
 export function createSmiMcpServer(options: SmiMcpServerOptions): McpServer {
+  const { McpServer: Server, CallToolRequestSchema } = sdk();
   const session = new SmiSession(options);
-  const server = new McpServer({ name: options.name ?? 'smi', version: options.version ?? packageVersion() }, { instructions: SMI_INSTRUCTIONS });
+  const server = new Server({ name: options.name ?? 'smi', version: options.version ?? packageVersion() }, { instructions: SMI_INSTRUCTIONS });
   for (const tool of SMI_TOOLS) {
     server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.schema, annotations: tool.annotations }, (args) =>
       tool.call(session, args),

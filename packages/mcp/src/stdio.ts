@@ -6,7 +6,6 @@
  */
 import { Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** Options of {@link serveStdio}. */
@@ -69,32 +68,39 @@ function responseId(m: JSONRPCMessage): MessageId | undefined {
   return !('method' in m) && 'id' in m ? (m.id ?? undefined) : undefined;
 }
 
-/** The stdio transport, knowing which requests it has not answered yet. */
-class TrackingTransport extends StdioServerTransport {
-  private readonly open = new Set<MessageId>();
-  private waiting: (() => void)[] = [];
+/**
+ * The stdio transport, knowing which requests it has not answered yet. The SDK's transport
+ * is loaded when a server is served (see `server.ts` for why not at import).
+ */
+async function trackingTransport(stdin: Readable, stdout: Writable) {
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  class TrackingTransport extends StdioServerTransport {
+    private readonly open = new Set<MessageId>();
+    private waiting: (() => void)[] = [];
 
-  /** Note a request read (called before the server sees it). */
-  received(m: JSONRPCMessage): void {
-    const id = requestId(m);
-    if (id !== undefined) this.open.add(id);
-  }
+    /** Note a request read (called before the server sees it). */
+    received(m: JSONRPCMessage): void {
+      const id = requestId(m);
+      if (id !== undefined) this.open.add(id);
+    }
 
-  override async send(message: JSONRPCMessage): Promise<void> {
-    await super.send(message);
-    const id = responseId(message);
-    if (id !== undefined && this.open.delete(id) && this.open.size === 0) {
-      const waiting = this.waiting;
-      this.waiting = [];
-      for (const w of waiting) w();
+    override async send(message: JSONRPCMessage): Promise<void> {
+      await super.send(message);
+      const id = responseId(message);
+      if (id !== undefined && this.open.delete(id) && this.open.size === 0) {
+        const waiting = this.waiting;
+        this.waiting = [];
+        for (const w of waiting) w();
+      }
+    }
+
+    /** Resolves once every request read so far is answered. */
+    idle(): Promise<void> {
+      if (this.open.size === 0) return Promise.resolve();
+      return new Promise((resolve) => this.waiting.push(resolve));
     }
   }
-
-  /** Resolves once every request read so far is answered. */
-  idle(): Promise<void> {
-    if (this.open.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
+  return new TrackingTransport(stdin, stdout);
 }
 
 /**
@@ -105,6 +111,7 @@ export async function serveStdio(server: McpServer, options: StdioOptions = {}):
   const source = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const stdin = new LineLimit(options.maxMessageBytes ?? MAX_MESSAGE_BYTES);
+  const transport = await trackingTransport(stdin, stdout);
   let inputError: StdioInputError | undefined;
   stdin.once('error', (e) => {
     if (e instanceof StdioInputError) inputError = e;
@@ -113,7 +120,6 @@ export async function serveStdio(server: McpServer, options: StdioOptions = {}):
   });
   source.once('error', (e) => stdin.destroy(e));
   source.pipe(stdin);
-  const transport = new TrackingTransport(stdin, stdout);
   await server.connect(transport);
   // Requests are noted before the server handles them, so that the end of input waits for them.
   const deliver = transport.onmessage;

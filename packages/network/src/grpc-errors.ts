@@ -4,7 +4,7 @@
  * that is not gRPC-web) as `INTERNAL` with no response metadata; the server's statuses come
  * with the response headers as metadata, which tells the two apart.
  */
-import { RpcError } from '@mysten/sui/grpc';
+import { grpcSdk } from './grpc-sdk.js';
 import { DataSourceError, type DataSourceErrorCode } from '@smi/simulation';
 import { causeText, failure, parseRetryAfter } from './errors.js';
 
@@ -47,7 +47,8 @@ function codeForStatus(status: string, fromServer: boolean, message: string): Da
  */
 export function mapGrpcError(error: unknown, what: string, endpoint: string, rpc: string): DataSourceError {
   if (error instanceof DataSourceError) return error;
-  if (error instanceof RpcError) {
+  // Only an Error can be an RpcError: the SDK is loaded to check (it is, once a call was made).
+  if (error instanceof Error && error instanceof grpcSdk().RpcError) {
     const fromServer = Object.keys(error.meta).length > 0;
     const code = codeForStatus(error.code, fromServer, error.message);
     const retryAfterMs = parseRetryAfter(error.meta['retry-after']);

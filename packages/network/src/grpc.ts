@@ -4,11 +4,12 @@
  * clients with explicit read masks, so a node returns exactly the BCS the simulation decodes,
  * and turns every failure into a {@link DataSourceError} that names the endpoint and the request.
  */
-import { GrpcTypes, SuiGrpcClient } from '@mysten/sui/grpc';
+import type { SuiGrpcClient } from '@mysten/sui/grpc';
 import type { ChainEpoch, ChainObject, ChainSimulation, ChainTransaction, OwnedObjectInfo, SuiDataSource } from '@smi/simulation';
 import { causeText, checkDigest, checkU64, describeObject, endpointLabel, failure, normalizeAddress } from './errors.js';
 import { checkAnswer, checkpointAnswer, epochAnswer, objectAnswer, ownedPageAnswer, serviceInfoAnswer, simulationAnswer, timestampMs, transactionAnswer } from './grpc-answers.js';
 import { mapGrpcError } from './grpc-errors.js';
+import { grpcSdk } from './grpc-sdk.js';
 
 /** The read masks this source sends, per call (field paths of the `sui.rpc.v2` protos). */
 export const GRPC_READ_MASKS = {
@@ -80,7 +81,7 @@ export class GrpcDataSource implements SuiDataSource {
     this.pageSize = Math.max(1, Math.min(1000, o.pageSize ?? 500));
     this.client =
       o.client ??
-      new SuiGrpcClient({
+      new (grpcSdk().SuiGrpcClient)({
         network: o.network ?? 'mainnet',
         baseUrl: this.endpoint,
         format: o.format ?? 'text',
@@ -233,15 +234,15 @@ export class GrpcDataSource implements SuiDataSource {
           transaction: { bcs: { value: transactionBcs } },
           readMask: { paths: [...GRPC_READ_MASKS.simulateTransaction] },
           checks: options.checks
-            ? GrpcTypes.SimulateTransactionRequest_TransactionChecks.ENABLED
-            : GrpcTypes.SimulateTransactionRequest_TransactionChecks.DISABLED,
+            ? grpcSdk().GrpcTypes.SimulateTransactionRequest_TransactionChecks.ENABLED
+            : grpcSdk().GrpcTypes.SimulateTransactionRequest_TransactionChecks.DISABLED,
           doGasSelection: false,
         },
         callOptions,
       ),
     );
     const s = checkAnswer(simulationAnswer, answer, what, this.endpoint, rpc);
-    const created = s.transaction.effects.changedObjects.filter((c) => c.idOperation === GrpcTypes.ChangedObject_IdOperation.CREATED);
+    const created = s.transaction.effects.changedObjects.filter((c) => c.idOperation === grpcSdk().GrpcTypes.ChangedObject_IdOperation.CREATED);
     return {
       effectsBcs: s.transaction.effects.bcs.value,
       eventsBcs: s.transaction.events?.bcs?.value ?? null,

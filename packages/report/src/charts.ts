@@ -2,8 +2,14 @@
  * The report's charts: Vega-Lite specifications compiled and rendered to SVG in Node by
  * Vega itself (no browser, no network), so the HTML file carries finished pictures.
  */
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+
+/**
+ * Vega and Vega-Lite, loaded when the first chart is drawn: together they take about half a
+ * second to load, which every process importing this package (the `smi` CLI, for one error
+ * class) paid before drawing anything.
+ */
+let renderers: Promise<[typeof import('vega'), typeof import('vega-lite')]> | null = null;
 
 /** A chart of the report: its id (for the page), title and SVG. */
 export interface Chart {
@@ -26,6 +32,8 @@ const CONFIG = {
 
 /** Render a Vega-Lite spec to SVG. */
 export async function renderChart(id: string, title: string, spec: TopLevelSpec): Promise<Chart> {
+  renderers ??= Promise.all([import('vega'), import('vega-lite')]);
+  const [vega, { compile }] = await renderers;
   const vl = compile({ ...spec, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec;
   const view = new vega.View(vega.parse(vl), { renderer: 'none', logLevel: vega.Error });
   try {
