@@ -63,6 +63,14 @@ export interface LinkFailure {
   usedBy: string;
 }
 
+/**
+ * Whether errors used as control flow capture a stack trace: only with `SMI_DEBUG` set. A
+ * Move abort, a failed argument check or a missing object is an answer, not a bug, and the
+ * benchmark meets thousands of them; capturing a stack for each cost more than the rest of
+ * building the error. Their code, message and location say where they come from.
+ */
+export const CAPTURE_STACKS = typeof process !== 'undefined' && process.env.SMI_DEBUG !== undefined && process.env.SMI_DEBUG !== '' && process.env.SMI_DEBUG !== '0';
+
 /** Error of the Move VM. */
 export class VmError extends Error {
   override readonly name = 'VmError';
@@ -80,7 +88,10 @@ export class VmError extends Error {
     message = '',
     details: { abortCode?: bigint; subStatus?: bigint; location?: VmLocation; linkFailure?: LinkFailure } = {},
   ) {
+    const limit = Error.stackTraceLimit;
+    if (!CAPTURE_STACKS) Error.stackTraceLimit = 0;
     super(message === '' ? code : `${code}: ${message}`);
+    Error.stackTraceLimit = limit;
     this.code = code;
     this.abortCode = details.abortCode;
     this.subStatus = details.subStatus ?? details.abortCode;
@@ -113,7 +124,10 @@ export class NativeAbort extends Error {
   readonly code: bigint;
 
   constructor(code: bigint | number) {
+    const limit = Error.stackTraceLimit;
+    if (!CAPTURE_STACKS) Error.stackTraceLimit = 0;
     super(`native aborted with ${code}`);
+    Error.stackTraceLimit = limit;
     this.code = BigInt(code);
   }
 }

@@ -3,7 +3,7 @@
  */
 export { MoveVM, DEFAULT_LIMITS } from './vm.js';
 export type { MoveVmOptions, CallArg, CallOptions, CallResult, TypedValue } from './vm.js';
-export { VmError, NativeAbort, VectorError } from './errors.js';
+export { VmError, NativeAbort, VectorError, CAPTURE_STACKS } from './errors.js';
 export type { VmStatusCode, VmLocation, LinkFailure } from './errors.js';
 export { TypeTable, TypeKind, formatType, primitiveName, isInteger, isReference, integerBits } from './types/runtime-type.js';
 export type { Type, TypeKindValue, DatatypeInfo, FieldInfo, VariantInfo, FormatTypeOptions } from './types/runtime-type.js';

@@ -135,6 +135,8 @@ export type CallResult =
     };
 
 const DEFAULT_BUDGET = 10_000_000_000;
+/** Overrides whose linkers {@link MoveVM.setLinkageOverride} keeps. */
+const MAX_KEPT_OVERRIDES = 64;
 
 const ignore = (): void => {};
 
@@ -163,7 +165,9 @@ export class MoveVM {
   /** A transaction's unified linkage (original id → storage id), while one is set. */
   private linkageOverride: ReadonlyMap<string, string> | null = null;
   /** Linkers under the current override, by root storage id. */
-  private readonly overrideLinkers = new Map<string, Linker>();
+  private overrideLinkers = new Map<string, Linker>();
+  /** The linkers of each override met (by its entries), kept until the packages change. */
+  private readonly linkersByOverride = new Map<string, Map<string, Linker>>();
   /** Linkers built for an override, by root and the versions it changed (kept across transactions). */
   private readonly relinked = new Map<string, Linker>();
   private readonly typeTags = new Map<number, string>();
@@ -196,6 +200,7 @@ export class MoveVM {
   private clearLinkers(): void {
     this.linkers.clear();
     this.overrideLinkers.clear();
+    this.linkersByOverride.clear();
     this.relinked.clear();
   }
 
@@ -205,8 +210,24 @@ export class MoveVM {
    * linkage table with `null`. Packages the map does not name keep their usual resolution.
    */
   setLinkageOverride(linkage: ReadonlyMap<string, string> | null): void {
-    this.linkageOverride = linkage === null || linkage.size === 0 ? null : new Map([...linkage].map(([o, id]) => [canonicalAddress(o), canonicalAddress(id)]));
-    this.overrideLinkers.clear();
+    if (linkage === null || linkage.size === 0) {
+      this.linkageOverride = null;
+      return;
+    }
+    const override = new Map<string, string>();
+    for (const [o, id] of linkage) override.set(canonicalAddress(o), canonicalAddress(id));
+    // The linkers of an override depend only on it and on the packages (whose change drops
+    // them all): transactions agreeing on the same linkage, most of a benchmark's, reuse them.
+    let key = '';
+    for (const [o, id] of override) key += `${o}=${id};`;
+    let linkers = this.linkersByOverride.get(key);
+    if (linkers === undefined) {
+      if (this.linkersByOverride.size >= MAX_KEPT_OVERRIDES) this.linkersByOverride.delete(this.linkersByOverride.keys().next().value as string);
+      linkers = new Map();
+      this.linkersByOverride.set(key, linkers);
+    }
+    this.linkageOverride = override;
+    this.overrideLinkers = linkers;
   }
 
   /** Remove a package version (a publish that did not commit); `true` when it was loaded. */

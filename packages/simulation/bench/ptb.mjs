@@ -3,10 +3,11 @@
 // workload; times are the median (and the best) of several runs after a warm-up, per PTB (built once; the
 // time is `env.execute`: executor, VM, effects, gas, digests), as a dry run (`commit: false`:
 // executed and reported, not committed, so every run sees the same state).
+// The last lines: whole sandbox requests (`SandboxSession.handle`).
 // Run after `pnpm build`: `pnpm --filter @smi/simulation bench`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileAndPublish, fromFixtures, SimulationEnvironment } from '../dist/index.js';
+import { compileAndPublish, fromFixtures, SandboxSession, SimulationEnvironment } from '../dist/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..', process.env.SMI_FIXTURES ?? '../shared');
@@ -128,5 +129,39 @@ for (const n of [1, 8, 64, 512]) {
       return m;
     });
     console.log(`table-fill: Table<u64, u64> with ${N} entries, ${label} | smi ${fmt(ms)} per PTB | plain JS Map ${(jsMs.median * 1000).toFixed(1)} µs`);
+  }
+}
+
+// The sandbox transaction path, as the benchmark drives it: one `execute_ptb` request through
+// `SandboxSession.handle` (request parsing, `env.execute` committed, the JSON response), a
+// call that returns and one that aborts. Reference: JSON text of the same request and
+// response made and read back, the least any JSON protocol pays per request.
+{
+  const session = SandboxSession.create({ packages: packages.filter((p) => FRAMEWORK.has(p.id)), protocolConfig });
+  const request = (fn, args) => ({
+    action: 'execute_ptb',
+    inputs: args.map((v) => ({ type: 'pure', value: String(v), value_type: 'u64' })),
+    commands: [{ type: 'move_call', package: '0x1', module: 'u64', function: fn, type_args: [], args: args.map((_, i) => ({ input: i })) }],
+  });
+  for (const [label, req, success] of [
+    ['u64::max (returns)', request('max', [3, 7]), true],
+    ['u64::divide_and_round_up by 0 (arithmetic error)', request('divide_and_round_up', [3, 0]), false],
+  ]) {
+    const once = async () => {
+      const r = await session.handle(req);
+      if (r.success !== success) throw new Error(`${label}: ${r.error}`);
+      return r;
+    };
+    const response = await once();
+    const warm = performance.now();
+    for (let i = 0; i < 5 || performance.now() - warm < 300; i++) await once();
+    const ms = [];
+    for (let i = 0; i < RUNS * 5; i++) {
+      const t0 = performance.now();
+      await once();
+      ms.push(performance.now() - t0);
+    }
+    const js = time(() => JSON.parse(JSON.stringify(response)) && JSON.parse(JSON.stringify(req)));
+    console.log(`sandbox: execute_ptb request, ${label} | smi ${fmt({ median: median(ms), best: Math.min(...ms) })} per request | plain JS JSON round trip ${(js.median * 1000).toFixed(1)} µs`);
   }
 }

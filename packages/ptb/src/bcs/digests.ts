@@ -62,11 +62,23 @@ export function transactionEventsDigest(events: TransactionEvents): string {
   return digestToBase58(saltedDigest(DIGEST_SALTS.transactionEvents, encodeBcs(TransactionEvents, events)));
 }
 
+/**
+ * Digests already computed, by object. Objects are values: whoever makes one sets its fields
+ * (storage rebate, contents) before anything reads its digest, and nothing changes it after;
+ * the same object's digest is asked for several times per transaction (its reference, the
+ * input check, effects, the next transaction's reference).
+ */
+const digests = new WeakMap<SuiObject, string>();
+
 /** Object digest (base58), as in object references. */
 export function objectDigest(object: SuiObject): string {
-  const bytes = saltedMoveObjectBcs(object);
-  if (bytes === null) return digestToBase58(saltedDigest(DIGEST_SALTS.object, encodeBcs(SuiObject, object)));
-  return digestToBase58(blake2b256Of(bytes));
+  let d = digests.get(object);
+  if (d === undefined) {
+    const bytes = saltedMoveObjectBcs(object);
+    d = bytes === null ? digestToBase58(saltedDigest(DIGEST_SALTS.object, encodeBcs(SuiObject, object))) : digestToBase58(blake2b256Of(bytes));
+    digests.set(object, d);
+  }
+  return d;
 }
 
 const U64_LIMIT = 1n << 64n;

@@ -194,16 +194,25 @@ function compile(codec: AnyCodec): Enc {
   }
 }
 
+/** The writer {@link encodeByShape} reuses, when no call holds it. */
+let spare: ByteWriter | null = new ByteWriter();
+
 /** The BCS of `value` by `codec`'s shape, or `undefined` when the value cannot be written (see the module note). */
 export function encodeByShape(codec: AnyCodec, value: unknown): Uint8Array | undefined {
-  const o = new ByteWriter();
+  // One writer serves every call (a fresh 1 KiB buffer per value cost more than encoding most
+  // values); a call made while it is in use (an encoder encoding) gets its own.
+  const o = spare ?? new ByteWriter();
+  spare = null;
+  o.clear();
   try {
     encoderOf(codec)(o, value);
+    return o.finish();
   } catch {
     // Unencodable, or a leaf's own error (a bad address or digest): the codec will say what.
     return undefined;
+  } finally {
+    spare = o;
   }
-  return o.finish();
 }
 
 /** Encodes a value. Throws {@link BcsError} (`BCS_INVALID_VALUE`, ...) on values the codec cannot write. */

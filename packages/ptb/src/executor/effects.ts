@@ -159,7 +159,8 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
     for (const [id, { object, info }] of loaded.objects) {
       if (!info.mutable || info.nonExclusive === true || object.data.$kind !== 'Move') continue;
       const { value, type } = decodeObject(vm, object);
-      writes.set(id, { id, type, value, owner: object.owner });
+      // The object as it was: its bytes are written again as they are (not encoded anew).
+      writes.set(id, { id, type, value, owner: object.owner, bcs: object.data.Move.contents });
     }
     // The gas payments smashed again: the target coin holds them all, the other coins are deleted.
     for (const id of plan?.target.kind === 'coin' ? loaded.gasCoins.slice(1) : loaded.gasCoins) {
@@ -167,7 +168,10 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
       deleted.add(id);
     }
     const g = gasId === undefined ? undefined : writes.get(gasId);
-    if (g !== undefined && plan !== null) setCoinBalance(g.value, plan.total);
+    if (g !== undefined && plan !== null) {
+      setCoinBalance(g.value, plan.total);
+      g.bcs = undefined;
+    }
   };
   /** Drop everything the commands did (upstream `reset`): the inputs as they were. */
   let packagesRemoved = a.failure !== null;

@@ -3,6 +3,7 @@
  * plus the failing command and a message, thrown while executing and turned into the
  * transaction's failure status.
  */
+import { CAPTURE_STACKS } from '@smi/move-vm';
 import type { ExecutionFailureStatus } from '../bcs/execution-status.js';
 
 /** `CommandArgumentError` kinds. */
@@ -33,7 +34,11 @@ export class ExecutionFailure extends Error {
   command: number | null;
 
   constructor(status: ExecutionFailureStatus, message: string, command: number | null = null) {
+    // A transaction's failure is an answer, not a bug: no stack unless `SMI_DEBUG` (see `CAPTURE_STACKS`).
+    const limit = Error.stackTraceLimit;
+    if (!CAPTURE_STACKS) Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.status = status;
     this.command = command;
   }
