@@ -241,28 +241,19 @@ export function addressToBytes(address: string): Uint8Array {
   return hexToBytes(normalizeAddress(address));
 }
 
+const NORMAL_ADDRESS = /^0x[0-9a-f]{64}$/;
 /**
  * The canonical form of a Sui address or object id: `0x` + 64 lowercase hex digits.
  * Accepts short forms (`0x2`) and a missing `0x`.
  */
 export function normalizeAddress(address: string): string {
   // Most addresses come normalized already (from the store, from effects): returned as they are.
-  if (isNormalAddress(address)) return address;
+  if (NORMAL_ADDRESS.test(address)) return address;
   const h = address.startsWith('0x') || address.startsWith('0X') ? address.slice(2) : address;
   if (h.length === 0 || h.length > 64 || !/^[0-9a-fA-F]+$/.test(h)) {
     throw new BcsError('BCS_INVALID_ADDRESS', `not an address: ${JSON.stringify(address)}`);
   }
   return `0x${h.toLowerCase().padStart(64, '0')}`;
-}
-
-/** `0x` + 64 lowercase hex digits, checked without allocating. */
-function isNormalAddress(a: string): boolean {
-  if (a.length !== 66 || a.charCodeAt(0) !== 48 || a.charCodeAt(1) !== 120) return false;
-  for (let i = 2; i < 66; i++) {
-    const c = a.charCodeAt(i);
-    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
-  }
-  return true;
 }
 
 /** 32-byte address (`AccountAddress`, `SuiAddress`, `ObjectID`) as `0x` + 64 hex digits. */
