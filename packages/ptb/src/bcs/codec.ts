@@ -247,8 +247,7 @@ const NORMAL_ADDRESS = /^0x[0-9a-f]{64}$/;
  * Accepts short forms (`0x2`) and a missing `0x`.
  */
 export function normalizeAddress(address: string): string {
-  // Most addresses come normalized already (from the store, from effects): returned as they are.
-  if (NORMAL_ADDRESS.test(address)) return address;
+  if (NORMAL_ADDRESS.test(address)) return address; // most are already (from the store, from effects)
   const h = address.startsWith('0x') || address.startsWith('0X') ? address.slice(2) : address;
   if (h.length === 0 || h.length > 64 || !/^[0-9a-fA-F]+$/.test(h)) {
     throw new BcsError('BCS_INVALID_ADDRESS', `not an address: ${JSON.stringify(address)}`);
