@@ -147,6 +147,10 @@ describeWithFixtures('benchmark: the demo package, Tier A and B', ['fixtures', '
     expect(rowOf(rows, 'never_thirds').tier_b_details?.coverage).toBeUndefined();
   });
 
+  it('an index out of a vector is a vector_bounds_error, located in the function', () => {
+    expect(rowOf(rows, 'pick')).toMatchObject({ failure_stage: 'B2', abort: { code: null, location: 'shop::pick', category: 'vector_bounds_error' } });
+  });
+
   it('failures say whose limitation they are', () => {
     expect(rowOf(rows, 'never_thirds')).toMatchObject({ error_source: 'target_package_limitation', is_expected_limitation: false });
     // An abort on a forged input says nothing about the target.
@@ -162,8 +166,8 @@ describeWithFixtures('benchmark: the demo package, Tier A and B', ['fixtures', '
   it('B2: an abort keeps its code, location and category; status stays tier_a_hit', () => {
     const r = rowOf(rows, 'never_thirds');
     expect(r).toMatchObject({ status: 'tier_a_hit', failure_stage: 'B2', error_code: 'E403', abort: { code: '7', location: 'shop::never_thirds', category: 'assertion_failed' } });
-    // Every profile was tried, and what the code compared (0 * 3 with 1000) too; the first failure is reported.
-    expect(r.tier_b_details?.attempts).toBeGreaterThanOrEqual(4);
+    // Every value profile was tried; the first failure is reported.
+    expect(r.tier_b_details?.attempts).toBeGreaterThanOrEqual(3);
     expect(r.tier_b_details?.value_profile).toBe('one');
     expect(rowOf(rows, 'always_underflow').abort?.category).toBe('arithmetic_error');
     // A loop that never ends stops when its gas does.
@@ -263,6 +267,15 @@ describeWithFixtures('benchmark: options', ['fixtures', 'framework'], () => {
     expect(fee).toMatchObject({ failure_stage: 'B1' });
     expect(fee.failure_reason).toMatch(/cannot carry/);
     expect(rowOf(rows, 'add_item').transactions?.filter((t) => (t as { action: string }).action === 'call_function')).toHaveLength(2);
+  });
+
+  it('the direct path: an attempt that sent nothing accessed no module, whatever ran before it', async () => {
+    const rows = await run({ usePtb: false, functionFilter: /^(add_item|total_fee)$/ });
+    expect(rowOf(rows, 'add_item').tier_b_details?.target_modules_accessed).toEqual([`${DEMO}::shop`]);
+    const total = rowOf(rows, 'total_fee');
+    expect(total).toMatchObject({ failure_stage: 'B1', tier_b_details: { path: 'direct' } });
+    expect(total.failure_reason).toMatch(/cannot pass a vector/);
+    expect(total.tier_b_details?.target_modules_accessed).toBeUndefined();
   });
 
   it('crypto, clock, seed, phase errors and filters are wired', async () => {

@@ -86,6 +86,8 @@ module demo::shop {
     public fun always_underflow(x: u8): u8 { x - 200 }
     public fun spin() { loop {} }
     public fun burn_secret(_s: &Secret) { abort 5 }
+    public fun pick(v: vector<u64>, i: u64): u64 { v[i + 1] }
+    public fun total_fee(cs: vector<Config>): u64 { cs.length() }
 
     // Tier A failures.
     public fun read_secret(s: &Secret): bool { let _ = s; true }
