@@ -168,6 +168,21 @@ describeWithFixtures('smi benchmark-local', ['corpus'], () => {
     expect(s.stdout.trim().split('\n').every((l) => (JSON.parse(l) as Row).status === 'static_pass')).toBe(true);
   });
 
+  it('--package-ids-file narrows the targets, not what is loaded: every package of the corpus is still there (its init ran)', async () => {
+    const dir = tmp();
+    const summaryOf = async (extra: string[], stdin?: string): Promise<{ rows: number; inits: { run: number; failed: number } }> => {
+      const out = path.join(dir, `${extra.length}.jsonl`);
+      const r = await runSmi(['benchmark-local', '--target-corpus', fixturePath('corpus'), '--tier-a-only', '--quiet', '--jobs', '1', '--output', out, '--json', ...extra], stdin === undefined ? {} : { stdin });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as { rows: number; inits: { run: number; failed: number } };
+    };
+    const [narrow, whole] = await Promise.all([summaryOf(['--package-ids-file', '-'], `${path.basename(ORACLE)}\n`), summaryOf([])]);
+    expect(narrow.rows).toBe(6);
+    expect(whole.rows).toBeGreaterThan(1000);
+    expect(narrow.inits).toEqual(whole.inits);
+    expect(whole.inits.run).toBeGreaterThan(10);
+  });
+
   it('the framework only with --include-framework; a package that does not load is a row and the run goes on', async () => {
     const std = fixturePath('corpus', '0x0000000000000000000000000000000000000000000000000000000000000001');
     const none = await runSmi(['benchmark-local', '--target-corpus', std, '--quiet', '--jobs', '1']);
