@@ -1,10 +1,11 @@
 /**
  * The work of a run on worker threads: targets in chunks (consecutive targets of one
- * module, at most {@link CHUNK_SIZE}), queued by package. A worker keeps to one package
- * while it has chunks left: what its targets share (the setup transactions, sequences and
- * comparison logs its Tier B cache holds, the package's verified modules) is then made
- * once, by one worker. A worker that runs out takes the package no worker has started
- * with the most work left, then helps with the one with the most work left.
+ * module, at most {@link CHUNK_SIZE}), queued by package, the versions of one package (one
+ * original id) together. A worker keeps to one package while it has chunks left: what its
+ * targets share (the setup transactions, sequences and comparison logs its Tier B cache
+ * holds, the package's verified modules, and an upgrade's setups shared with the version
+ * before) is then made once, by one worker. A worker that runs out takes the package no
+ * worker has started with the most work left, then helps with the one with the most work left.
  */
 import type { TargetRef } from './benchmark.js';
 
@@ -23,16 +24,18 @@ export class ChunkQueue {
   /** Packages some worker is on. */
   private readonly started = new Map<string, number>();
 
-  constructor(todo: readonly TargetRef[]) {
+  /** `originalOf(storage id)`: the original id of a target's package (its versions are one group). */
+  constructor(todo: readonly TargetRef[], originalOf: (id: string) => string = (id) => id) {
     let key = '';
     todo.forEach((t, i) => {
       const k = `${t.packageId}::${t.module}`;
-      const list = this.byPackage.get(t.packageId) ?? [];
+      const group = originalOf(t.packageId);
+      const list = this.byPackage.get(group) ?? [];
       const last = list[list.length - 1];
       if (k !== key || last === undefined || last.length >= CHUNK_SIZE) list.push([i]);
       else last.push(i);
       key = k;
-      this.byPackage.set(t.packageId, list);
+      this.byPackage.set(group, list);
     });
   }
 

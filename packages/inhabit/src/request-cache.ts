@@ -29,7 +29,7 @@ interface CachedAnswer {
   seen?: Map<string, unknown>;
 }
 
-/** Cached answers kept (the cache starts over when full). */
+/** Cached answers kept (the least recently used go first). */
 const CACHE_LIMIT = 2048;
 
 /** A sandbox session with a cache of request sequences from one baseline state. */
@@ -76,6 +76,9 @@ export class CachedSession {
     this.beforeLast = this.prefixSnapshot;
     const hit = this.cache.get(key);
     if (hit !== undefined) {
+      // Most recently used last: the cache forgets the least recently used first.
+      this.cache.delete(key);
+      this.cache.set(key, hit);
       this.prefix = hit.id;
       this.pending = hit.snapshot;
       this.prefixSnapshot = hit.snapshot;
@@ -95,7 +98,12 @@ export class CachedSession {
     this.accessed = ran ? after.modulesTouched.filter((m) => !isCoreFramework(m.split('::')[0])) : [];
     const failed = typeof response.failed_command_index === 'number' ? response.failed_command_index : -1;
     this.steps = ran ? after.instructions - (after.instructionsAtCommand[failed] ?? 0) : 0;
-    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+    if (this.cache.size >= CACHE_LIMIT) {
+      for (const k of this.cache.keys()) {
+        this.cache.delete(k);
+        if (this.cache.size < CACHE_LIMIT * 0.9) break;
+      }
+    }
     const id = String(++this.ids);
     const snapshot = env.captureState();
     this.cache.set(key, { id, response, snapshot, accessed: this.accessed, steps: this.steps });

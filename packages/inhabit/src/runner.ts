@@ -161,7 +161,8 @@ async function runOnWorkers(
   const init = serializeOptions(benchmarkOptions);
   const timeoutMs = options.timeoutMs ?? 60_000;
   const results: (BenchmarkRow | undefined)[] = new Array(todo.length);
-  const chunks = new ChunkQueue(todo);
+  const originals = new Map([...options.framework, ...(options.dependencies ?? []), ...options.targets].map((p) => [p.id, p.originalId]));
+  const chunks = new ChunkQueue(todo, (id) => originals.get(id) ?? id);
   let emitted = 0;
   let started = false;
   let stopping = false;
