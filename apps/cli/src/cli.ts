@@ -11,6 +11,11 @@ if (major < MIN_NODE_MAJOR) {
   );
   process.exitCode = 2;
 } else {
+  // V8's compiled code of smi's modules kept on disk (Node's compile cache, in the system's
+  // temporary directory unless NODE_COMPILE_CACHE names one): the next start skips compiling
+  // them again. Only a cache: a stale or missing entry is compiled as before.
+  const { enableCompileCache } = await import('node:module');
+  enableCompileCache?.();
   const { runCli } = await import('./main.js');
   const { processIo } = await import('./process-io.js');
   const { EXIT, OutputClosedError } = await import('./errors.js');

@@ -131,6 +131,8 @@ export class SimulationEnvironment {
   private readonly nativeOptions: SuiRegistryOptions;
   private last: TransactionOutcome | null = null;
   private readonly mockGas: MockGasCoins;
+  /** The non-base package objects of each state imported (a state is put back many times). */
+  private readonly packagesOf = new WeakMap<readonly (readonly [string, SuiObject])[], { length: number; wanted: (readonly [string, SuiObject])[] }>();
   /** The package object each non-base package of the VM was loaded from by {@link importState}. */
   private readonly imported = new Map<string, { object: SuiObject; pkg: MovePackage }>();
   /**
@@ -512,7 +514,8 @@ export class SimulationEnvironment {
   /**
    * The state as it is now, in memory (objects are immutable values, so nothing is
    * copied): `importState(captured)` brings the environment back to this point exactly,
-   * counters included, so what runs next runs as it would have then.
+   * counters included, so what runs next runs as it would have then. A state is a value:
+   * change nothing in it (`importState` keeps facts about the states it has seen).
    */
   captureState(): StateSnapshot {
     return {
@@ -530,7 +533,7 @@ export class SimulationEnvironment {
       throw new SimulationError('INVALID_STATE_FILE', `the state was saved at protocol ${s.protocolVersion}, this environment runs ${this.protocolConfig.version}`);
     }
     this.importPackages(s.objects);
-    this.store.replaceAll(this.baseObjects, s.objects);
+    this.store.restore(this.baseObjects, s.objects, (id) => this.basePackageIds.has(id));
     Object.assign(this.config, s.config);
     this.counters = { ...s.counters };
   }
@@ -541,7 +544,12 @@ export class SimulationEnvironment {
    * changes, and the VM keeps its linkers and what they translated.
    */
   private importPackages(objects: readonly (readonly [string, SuiObject])[]): void {
-    const wanted = objects.filter(([id, o]) => o.data.$kind === 'Package' && !this.basePackageIds.has(id));
+    let known = this.packagesOf.get(objects);
+    if (known === undefined || known.length !== objects.length) {
+      known = { length: objects.length, wanted: objects.filter(([id, o]) => o.data.$kind === 'Package' && !this.basePackageIds.has(id)) };
+      this.packagesOf.set(objects, known);
+    }
+    const wanted = known.wanted;
     const loaded = this.vm.packageIds().filter((id) => !this.basePackageIds.has(id));
     const same = loaded.length === wanted.length && wanted.every(([id, o]) => this.imported.get(id)?.object === o && this.vm.packageById(id) === this.imported.get(id)?.pkg);
     if (same && objects.every(([id, o]) => o.data.$kind !== 'Package' || !this.basePackageIds.has(id))) return;

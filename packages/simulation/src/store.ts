@@ -6,6 +6,8 @@
 import { canonicalAddress } from '@smi/bytecode';
 import type { ExecutionResult, ObjectStore, SuiObject } from '@smi/ptb';
 
+const CANONICAL = /^0x[0-9a-f]{64}$/;
+
 /** Version of an object (Move object or package). */
 export function versionOf(o: SuiObject): bigint {
   return o.data.$kind === 'Move' ? o.data.Move.version : o.data.Package.version;
@@ -73,6 +75,31 @@ export class InMemoryObjectStore implements ObjectStore {
 
   clear(): void {
     this.objects.clear();
+  }
+
+  /**
+   * Make the store hold exactly `base` and, over it, `objects` (a state's, as `captureState`
+   * gives them): the same as {@link replaceAll}, faster when `objects` has canonical ids in
+   * increasing order, none of them `base`'s (`isBase`) — then only the entries that differ are
+   * touched (no canonical forms computed, no map of the whole state built).
+   */
+  restore(base: readonly (readonly [string, SuiObject])[], objects: readonly (readonly [string, SuiObject])[], isBase: (id: string) => boolean): void {
+    let prev = '';
+    for (const [id] of objects) {
+      if (!(id > prev) || !CANONICAL.test(id) || isBase(id)) {
+        this.replaceAll(base, objects);
+        return;
+      }
+      prev = id;
+    }
+    for (const [id, o] of base) {
+      const k = canonicalAddress(id);
+      if (this.objects.get(k) !== o) this.objects.set(k, o);
+    }
+    for (const [id, o] of objects) if (this.objects.get(id) !== o) this.objects.set(id, o);
+    if (this.objects.size === base.length + objects.length) return;
+    const ids = new Set(objects.map(([id]) => id));
+    for (const id of this.objects.keys()) if (!ids.has(id) && !isBase(id)) this.objects.delete(id);
   }
 
   /**
