@@ -158,6 +158,13 @@ export function proposals(log: readonly Comparison[], inputs: readonly PureInput
               for (const m of c.op === 'Eq' || c.op === 'Neq' ? [want] : [want, want + 1n, want - 1n]) if (m > 0n) add(input.path, bytesOfLength(Number(m)));
             } else if (mine.length + delta > 0) add(input.path, bytesOfLength(mine.length + delta));
           }
+        } else if (t.$kind === 'Vector' && t.elem.$kind === 'Vector' && t.elem.elem.$kind === 'Prim' && t.elem.elem.name === 'u8' && Array.isArray(input.value)) {
+          // A list of byte strings (keys, addresses) whose elements' length is checked: every element that length.
+          const elems = input.value.map((e) => inputBytes(e));
+          const n = asBigInt(ours);
+          const want = asBigInt(theirs);
+          if (!c.lengthCompare || n === null || want === null || want === n || want <= 0n || want > 4096n) continue;
+          if (elems.some((e) => e !== null && BigInt(e.length) === n)) add(input.path, input.value.map(() => bytesOfLength(Number(want))));
         }
       }
     }

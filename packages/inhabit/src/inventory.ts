@@ -26,6 +26,20 @@ export interface InventoryObject {
   typeTag: string;
   ownership: ObjectOwnership;
   origin: ObjectOrigin;
+  /** The object's contents (BCS), to tell which package an object is about (see {@link mentions}). */
+  contents?: Uint8Array;
+}
+
+/**
+ * `true` when the object's contents hold address `id` (32 bytes): an object made for a
+ * package usually names it (an `UpgradeCap` its package, a registry the package's
+ * objects), so of several objects of one type, those that name the calling package suit it.
+ */
+export function mentions(o: InventoryObject, id: string): boolean {
+  const c = o.contents;
+  if (c === undefined || c.length < 32) return false;
+  const want = Buffer.from(canonicalAddress(id).slice(2), 'hex');
+  return Buffer.from(c.buffer, c.byteOffset, c.byteLength).indexOf(want) >= 0;
 }
 
 /** Ids of the system objects (Clock, Random, DenyList, CoinRegistry, ...): genuine, usable by anyone. */
@@ -67,7 +81,7 @@ export function inventoryOf(env: SimulationEnvironment, catalogue: Catalogue, or
     const typeTag = objectTypeTag(o);
     const type = tyFromTag(typeTag, catalogue);
     if (type.$kind !== 'Datatype') continue;
-    out.push({ id, type, typeTag, ownership, origin: SYSTEM_IDS.has(id) ? 'system' : origin });
+    out.push({ id, type, typeTag, ownership, origin: SYSTEM_IDS.has(id) ? 'system' : origin, contents: o.data.Move.contents });
   }
   return out;
 }

@@ -16,7 +16,7 @@
 import type { MoveVM } from '@smi/move-vm';
 import { type Catalogue, type FunctionDecl, SUI } from './catalogue.js';
 import { type ConstructorGraph, isCallable } from './constructor-graph.js';
-import { type InventoryObject, isTxContext, objectTyping, useOf } from './inventory.js';
+import { type InventoryObject, isTxContext, mentions, objectTyping, useOf } from './inventory.js';
 import { type Arg, chainLength, costOf, type ParamUse, provenanceOf, type Source } from './sources.js';
 import type { StageFailure } from './taxonomy.js';
 import { completeTypeArgs, type ChosenTypeArg, typeArgChoices } from './type-args.js';
@@ -141,7 +141,7 @@ export class Planner {
     const resolved: string[] = [];
     const pending: StageFailure[] = [];
     for (const [i, p] of params.entries()) {
-      const plan = this.planParam(p, i);
+      const plan = this.planParam(p, i, fn);
       if (plan.failure !== null) pending.push(plan.failure);
       else {
         plans.push(plan.plan);
@@ -231,7 +231,7 @@ export class Planner {
   }
 
   /** The plan of parameter `i` of type `p` (instantiated), or the failure. */
-  private planParam(p: Ty, i: number): { plan: ParamPlan; failure: null } | { plan: null; failure: StageFailure } {
+  private planParam(p: Ty, i: number, fn?: FunctionDecl): { plan: ParamPlan; failure: null } | { plan: null; failure: StageFailure } {
     if (isTxContext(p)) {
       if (p.$kind !== 'Ref') return { plan: null, failure: { stage: 'A5', code: 'E201', reason: `parameter ${i}: TxContext by value cannot be a transaction argument` } };
       return { plan: { type: p, candidates: [{ $kind: 'TxContext' }], resolved: 'synthesizable:TxContext' }, failure: null };
@@ -249,12 +249,13 @@ export class Planner {
       return { plan: { type: p, candidates: [{ $kind: 'Value', source: { $kind: 'Pure', type: inner }, use, type: p }], resolved: `pure:${formatTy(inner)}` }, failure: null };
     }
     const found = this.sources(inner, use, this.options.multiHop ? this.options.maxChainDepth : 1, new Set(), { cut: false });
-    if (found.candidates.length === 0) {
+    const sources = fn === undefined ? found.candidates : suited(found.candidates, fn);
+    if (sources.length === 0) {
       const f = found.failure ?? { stage: 'A3', code: 'E301', reason: `no value for ${formatTy(inner)}` };
       return { plan: null, failure: { ...f, reason: `parameter ${i} (${refText(use)}${formatTy(inner)}): ${f.reason}` } };
     }
-    const candidates: Arg[] = found.candidates.map((source) => ({ $kind: 'Value', source, use, type: p }));
-    return { plan: { type: p, candidates, resolved: resolvedText(found.candidates[0], use, inner) }, failure: null };
+    const candidates: Arg[] = sources.map((source) => ({ $kind: 'Value', source, use, type: p }));
+    return { plan: { type: p, candidates, resolved: resolvedText(sources[0], use, inner) }, failure: null };
   }
 
   /** Candidates for a value of concrete type `t` used as `use`, with `remaining` chain steps. */
@@ -349,7 +350,11 @@ export class Planner {
     }
     if (out.length > 0) {
       const ranked = out.map((s, i) => ({ s, i, cost: costOf(s) })).sort((a, b) => a.cost - b.cost || a.i - b.i);
-      return { candidates: ranked.slice(0, K).map((r) => r.s), failure: null };
+      // Every object of the state stays an option (which one suits depends on who takes it:
+      // see `suited`); of the rest, the K cheapest.
+      const kept = ranked.slice(0, K).map((r) => r.s);
+      for (const r of ranked.slice(K)) if (r.s.$kind === 'Object') kept.push(r.s);
+      return { candidates: kept, failure: null };
     }
     if (typing !== null) return { candidates: [], failure: { stage: 'A4', code: 'E201', reason: typing } };
     return { candidates: [], failure: deepest ?? { stage: 'A3', code: 'E301', reason: `no constructor or object of type ${text}` } };
@@ -432,7 +437,8 @@ export class Planner {
       }
       const inner = deref(p);
       const found = this.sources(inner, useOf(p), remaining - 1, path, ctx);
-      const best = found.candidates[0];
+      const options = suited(found.candidates, fn);
+      const best = options[0];
       if (best === undefined) {
         const f = found.failure;
         return {
@@ -440,10 +446,24 @@ export class Planner {
           failure: { stage: 'A3', code: f?.code === 'E302' ? 'E302' : 'E303', reason: `constructor ${fn.module}::${fn.name} needs ${formatTy(inner)}${f ? `: ${f.reason}` : ''}` },
         };
       }
-      args.push({ $kind: 'Value', source: best, use: useOf(p), type: p, options: found.candidates });
+      args.push({ $kind: 'Value', source: best, use: useOf(p), type: p, options });
     }
     return { $kind: 'Ok', typeArgs, args };
   }
+}
+
+/** Options kept for a position: the objects of the state that suit the caller first. */
+const MAX_OPTIONS = 6;
+
+/**
+ * `candidates` ordered for a call of `fn`: objects of the state that name `fn`'s package
+ * (its storage or original id) first (of several `UpgradeCap`s, the package's own; of
+ * several registries, the one made for it), then the rest in their order; at most
+ * {@link MAX_OPTIONS}.
+ */
+function suited(candidates: readonly Source[], fn: FunctionDecl): Source[] {
+  const related = (s: Source): boolean => s.$kind === 'Object' && (mentions(s.object, fn.packageId) || mentions(s.object, fn.address));
+  return [...candidates.filter(related), ...candidates.filter((s) => !related(s))].slice(0, MAX_OPTIONS);
 }
 
 /** Nesting depth of a type (1 for a primitive). */

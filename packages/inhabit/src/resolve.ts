@@ -7,7 +7,7 @@
  * copies every source, so each position has its own source object and {@link Resolved.paths}
  * tells where a command or a setup in a failing attempt came from.
  */
-import type { Arg, Source } from './sources.js';
+import type { Arg, ParamUse, Source } from './sources.js';
 
 /** Which option each position takes (path → index; absent: 0). */
 export type Selection = ReadonlyMap<string, number>;
@@ -20,27 +20,21 @@ export interface Resolved {
   paths: Map<Source, string>;
   /** How many options each position with a choice has. */
   choices: Map<string, number>;
+  /** Owned objects some position already takes (one object is one argument of one transaction's calls). */
+  taken: Set<string>;
 }
 
 /** Resolve `params` (the target's, each with its options) under `selection`. */
 export function resolveArgs(params: readonly { candidates: readonly Arg[] }[], selection: Selection): Resolved {
-  const out: Resolved = { args: [], paths: new Map(), choices: new Map() };
-  // An object of the state is one argument: a parameter whose option names an object an
-  // earlier parameter already takes moves on to the next option that does not.
-  const taken = new Set<string>();
+  const out: Resolved = { args: [], paths: new Map(), choices: new Map(), taken: new Set() };
   params.forEach((p, i) => {
     const first = p.candidates[0];
     if (first === undefined || first.$kind === 'TxContext') {
       out.args.push(first ?? { $kind: 'TxContext' });
       return;
     }
-    const all = p.candidates.flatMap((c) => (c.$kind === 'Value' ? [c.source] : []));
-    const byValue = first.use === 'value';
-    const free = all.filter((s) => !(s.$kind === 'Object' && taken.has(s.object.id) && (byValue || s.object.ownership === 'owned')));
-    const options = free.length > 0 ? free : all;
-    const arg = resolveValue({ ...first, options }, String(i), selection, out);
-    if (arg.$kind === 'Value' && arg.source.$kind === 'Object' && (byValue || arg.source.object.ownership === 'owned')) taken.add(arg.source.object.id);
-    out.args.push(arg);
+    const options = p.candidates.flatMap((c) => (c.$kind === 'Value' ? [c.source] : []));
+    out.args.push(resolveValue({ ...first, options }, String(i), selection, out));
   });
   return out;
 }
@@ -50,11 +44,23 @@ export function resolveMore(args: readonly Arg[], prefix: string, selection: Sel
   return args.map((a, k) => (a.$kind === 'Value' ? resolveValue(a, `${prefix}.${k}`, selection, into) : a));
 }
 
+/** `true` when taking `s` as `use` would use an owned object a position already takes (or take by value one already used). */
+function conflicts(s: Source, use: ParamUse, out: Resolved): boolean {
+  // The same object passed again on purpose (a step on the target's object) is no conflict.
+  return s.$kind === 'Object' && !out.paths.has(s) && out.taken.has(s.object.id) && (use === 'value' || s.object.ownership === 'owned');
+}
+
 function resolveValue(a: Extract<Arg, { $kind: 'Value' }>, path: string, selection: Selection, out: Resolved): Arg {
-  const options = a.options ?? [a.source];
+  const all = a.options ?? [a.source];
+  // An object of the state is one argument: an option naming an object another position
+  // already takes gives way to the next that does not.
+  const free = all.filter((s) => !conflicts(s, a.use, out));
+  const options = free.length > 0 ? free : all;
   if (options.length > 1) out.choices.set(path, options.length);
   const pick = Math.min(selection.get(path) ?? 0, options.length - 1);
-  return { $kind: 'Value', source: resolveSource(options[pick], path, selection, out), use: a.use, type: a.type };
+  const chosen = options[pick];
+  if (chosen.$kind === 'Object' && !out.paths.has(chosen) && (a.use === 'value' || chosen.object.ownership === 'owned')) out.taken.add(chosen.object.id);
+  return { $kind: 'Value', source: resolveSource(chosen, path, selection, out), use: a.use, type: a.type };
 }
 
 function resolveSource(s: Source, path: string, selection: Selection, out: Resolved): Source {

@@ -140,6 +140,11 @@ export function refine(v: Variant, f: FailureFacts): Variant[] {
       break;
     case 'Setup':
       nextOption(f.at.path);
+      // The setup's own arguments' next options (another object of the type: another cap).
+      for (const [p, n] of f.choices) {
+        if (!p.startsWith(`${f.at.path}.`) || p.slice(f.at.path.length + 1).includes('.')) continue;
+        if ((v.selection.get(p) ?? 0) + 1 < n) out.push(select(v, p, (v.selection.get(p) ?? 0) + 1));
+      }
       profiles();
       // A setup's types follow the target's instantiation.
       if (v.plan === 0) for (let k = 1; k <= f.alternatives; k++) out.push({ ...v, plan: k, selection: new Map() });

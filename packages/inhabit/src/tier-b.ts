@@ -213,6 +213,7 @@ export class TierBRunner {
     const byteLengths = byteLengthHints(plan.fn, this.catalogue);
     const takesBytes = plan.fn.params.some((p) => formatTy(p).includes('vector<u8>'));
     let best: TierBOutcome | null = null;
+    let bestProgress: number[] = [];
     let attempts = 0;
     // The budget counts attempts that got no further than the furthest so far: a search
     // that keeps getting further goes on, up to four times the budget.
@@ -231,7 +232,11 @@ export class TierBRunner {
         outcome.coverage = await this.coverage(plan.fn);
         return outcome;
       }
-      if (best === null || (best.stage === 'B1' && outcome.stage === 'B2')) best = outcome;
+      // The attempt reported is the one that got furthest (the first of equals).
+      if (best === null || compareProgress(progress, bestProgress) > 0) {
+        best = outcome;
+        bestProgress = progress;
+      }
       const frontier = compareProgress(progress, furthest);
       if (frontier > 0) furthest = progress;
       else stale++;
