@@ -6,7 +6,6 @@
 import { canonicalAddress } from '@smi/bytecode';
 import type { ExecutionResult, ObjectStore, SuiObject } from '@smi/ptb';
 
-const CANONICAL = /^0x[0-9a-f]{64}$/;
 
 /** Version of an object (Move object or package). */
 export function versionOf(o: SuiObject): bigint {
@@ -84,19 +83,21 @@ export class InMemoryObjectStore implements ObjectStore {
    * touched (no canonical forms computed, no map of the whole state built).
    */
   restore(base: readonly (readonly [string, SuiObject])[], objects: readonly (readonly [string, SuiObject])[], isBase: (id: string) => boolean): void {
-    let prev = '';
-    for (const [id] of objects) {
-      if (!(id > prev) || !CANONICAL.test(id) || isBase(id)) {
-        this.replaceAll(base, objects);
-        return;
-      }
-      prev = id;
-    }
     for (const [id, o] of base) {
       const k = canonicalAddress(id);
       if (this.objects.get(k) !== o) this.objects.set(k, o);
     }
-    for (const [id, o] of objects) if (this.objects.get(id) !== o) this.objects.set(id, o);
+    // Checked while applied (an id found in the store is canonical; a new one is checked):
+    // on the first id out of order, of the base, or not canonical, `replaceAll` makes it right.
+    let prev = '';
+    for (const [id, o] of objects) {
+      if (!(id > prev) || isBase(id)) return this.replaceAll(base, objects);
+      prev = id;
+      const current = this.objects.get(id);
+      if (current === o) continue;
+      if (current === undefined && canonicalAddress(id) !== id) return this.replaceAll(base, objects);
+      this.objects.set(id, o);
+    }
     if (this.objects.size === base.length + objects.length) return;
     const ids = new Set(objects.map(([id]) => id));
     for (const id of this.objects.keys()) if (!ids.has(id) && !isBase(id)) this.objects.delete(id);
