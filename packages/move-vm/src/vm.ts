@@ -241,7 +241,8 @@ export class MoveVM {
 
   /** The package stored at `storageId`, or `undefined`. */
   packageById(storageId: string): MovePackage | undefined {
-    return this.packagesById.get(canonicalAddress(storageId));
+    // Keys are canonical: a canonical id is found as it is, any other spelling after canonicalizing.
+    return this.packagesById.get(storageId) ?? this.packagesById.get(canonicalAddress(storageId));
   }
 
   /** Packages loaded, by storage id. */
@@ -259,6 +260,8 @@ export class MoveVM {
    * versions of its dependencies; other packages resolve to their newest version.
    */
   linkerFor(storageId: string): Linker {
+    const own = this.linkageOverride === null ? this.linkers.get(storageId) : undefined;
+    if (own !== undefined) return own; // kept under the canonical id: found without canonicalizing
     const id = canonicalAddress(storageId);
     return this.linkageOverride === null ? this.ownLinker(id) : this.overriddenLinker(id, this.linkageOverride);
   }

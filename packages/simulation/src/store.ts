@@ -18,7 +18,8 @@ export class InMemoryObjectStore implements ObjectStore {
   private readonly childMissObservers = new Set<(parent: string, child: string) => void>();
 
   getObject(id: string): SuiObject | undefined {
-    return this.objects.get(canonicalAddress(id));
+    // Keys are canonical: a canonical id is found as it is, any other spelling after canonicalizing.
+    return this.objects.get(id) ?? this.objects.get(canonicalAddress(id));
   }
 
   getChild(parent: string, child: string): SuiObject | undefined {
