@@ -64,12 +64,13 @@ export interface LinkFailure {
 }
 
 /**
- * Whether errors used as control flow capture a stack trace: only with `SMI_DEBUG` set. A
- * Move abort, a failed argument check or a missing object is an answer, not a bug, and the
- * benchmark meets thousands of them; capturing a stack for each cost more than the rest of
- * building the error. Their code, message and location say where they come from.
+ * Whether errors used as control flow capture a stack trace: only with `SMI_DEBUG` set (any
+ * non-empty value, as the CLI reads it). A Move abort, a failed argument check or a missing
+ * object is an answer, not a bug, and the benchmark meets thousands of them; capturing a
+ * stack for each cost more than the rest of building the error. Their code, message and
+ * location say where they come from.
  */
-export const CAPTURE_STACKS = typeof process !== 'undefined' && process.env.SMI_DEBUG !== undefined && process.env.SMI_DEBUG !== '' && process.env.SMI_DEBUG !== '0';
+export const CAPTURE_STACKS = typeof process !== 'undefined' && Boolean(process.env.SMI_DEBUG);
 
 /** Error of the Move VM. */
 export class VmError extends Error {
