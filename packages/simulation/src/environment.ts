@@ -132,7 +132,7 @@ export class SimulationEnvironment {
   private last: TransactionOutcome | null = null;
   private readonly mockGas: MockGasCoins;
   /** The non-base package objects of each state imported (a state is put back many times). */
-  private readonly packagesOf = new WeakMap<readonly (readonly [string, SuiObject])[], { length: number; wanted: (readonly [string, SuiObject])[] }>();
+  private readonly packagesOf = new WeakMap<readonly (readonly [string, SuiObject])[], { length: number; wanted: (readonly [string, SuiObject])[]; withBase: boolean }>();
   /** The package object each non-base package of the VM was loaded from by {@link importState}. */
   private readonly imported = new Map<string, { object: SuiObject; pkg: MovePackage }>();
   /**
@@ -546,13 +546,14 @@ export class SimulationEnvironment {
   private importPackages(objects: readonly (readonly [string, SuiObject])[]): void {
     let known = this.packagesOf.get(objects);
     if (known === undefined || known.length !== objects.length) {
-      known = { length: objects.length, wanted: objects.filter(([id, o]) => o.data.$kind === 'Package' && !this.basePackageIds.has(id)) };
+      const packages = objects.filter(([, o]) => o.data.$kind === 'Package');
+      known = { length: objects.length, wanted: packages.filter(([id]) => !this.basePackageIds.has(id)), withBase: packages.some(([id]) => this.basePackageIds.has(id)) };
       this.packagesOf.set(objects, known);
     }
     const wanted = known.wanted;
     const loaded = this.vm.packageIds().filter((id) => !this.basePackageIds.has(id));
     const same = loaded.length === wanted.length && wanted.every(([id, o]) => this.imported.get(id)?.object === o && this.vm.packageById(id) === this.imported.get(id)?.pkg);
-    if (same && objects.every(([id, o]) => o.data.$kind !== 'Package' || !this.basePackageIds.has(id))) return;
+    if (same && !known.withBase) return;
     // Check every package first, so a bad file changes nothing.
     const packages = objects.filter(([, o]) => o.data.$kind === 'Package').map(([id, o]) => ({ id, object: o, pkg: packageFromObject(o) }));
     for (const id of loaded) this.vm.removePackage(id);

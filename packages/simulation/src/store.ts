@@ -7,6 +7,17 @@ import { canonicalAddress } from '@smi/bytecode';
 import type { ExecutionResult, ObjectStore, SuiObject } from '@smi/ptb';
 
 
+/** The first index of `sorted` whose id is not below `id`. */
+function lowerBound(sorted: readonly string[], id: string): number {
+  let [lo, hi] = [0, sorted.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Version of an object (Move object or package). */
 export function versionOf(o: SuiObject): bigint {
   return o.data.$kind === 'Move' ? o.data.Move.version : o.data.Package.version;
@@ -15,6 +26,12 @@ export function versionOf(o: SuiObject): bigint {
 /** An in-memory {@link ObjectStore} that applies transaction results. */
 export class InMemoryObjectStore implements ObjectStore {
   private readonly objects = new Map<string, SuiObject>();
+  /**
+   * The ids in order, kept up to date as ids come and go, or `null` until {@link entries}
+   * sorts them: states are captured after every request of a benchmark, and sorting every id
+   * each time cost more than keeping them sorted (most requests only replace objects).
+   */
+  private sorted: string[] | null = null;
   private readonly childMissObservers = new Set<(parent: string, child: string) => void>();
 
   getObject(id: string): SuiObject | undefined {
@@ -46,12 +63,24 @@ export class InMemoryObjectStore implements ObjectStore {
 
   /** Insert or replace an object. */
   put(id: string, object: SuiObject): void {
-    this.objects.set(canonicalAddress(id), object);
+    this.set(canonicalAddress(id), object);
   }
 
   /** Remove an object; `true` when it existed. */
   delete(id: string): boolean {
-    return this.objects.delete(canonicalAddress(id));
+    return this.remove(canonicalAddress(id));
+  }
+
+  /** Every change of the map goes through `set` and `remove`, which keep {@link sorted}. */
+  private set(k: string, o: SuiObject): void {
+    if (this.sorted !== null && !this.objects.has(k)) this.sorted.splice(lowerBound(this.sorted, k), 0, k);
+    this.objects.set(k, o);
+  }
+
+  private remove(k: string): boolean {
+    if (!this.objects.delete(k)) return false;
+    if (this.sorted !== null) this.sorted.splice(lowerBound(this.sorted, k), 1);
+    return true;
   }
 
   has(id: string): boolean {
@@ -64,7 +93,8 @@ export class InMemoryObjectStore implements ObjectStore {
 
   /** Every object, sorted by id. */
   entries(): [string, SuiObject][] {
-    return [...this.objects.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    this.sorted ??= [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return this.sorted.map((id) => [id, this.objects.get(id) as SuiObject]);
   }
 
   /** Objects owned by `parent` (its dynamic fields and dynamic object fields' wrappers). */
@@ -75,6 +105,7 @@ export class InMemoryObjectStore implements ObjectStore {
 
   clear(): void {
     this.objects.clear();
+    this.sorted = [];
   }
 
   /**
@@ -86,7 +117,7 @@ export class InMemoryObjectStore implements ObjectStore {
   restore(base: readonly (readonly [string, SuiObject])[], objects: readonly (readonly [string, SuiObject])[], isBase: (id: string) => boolean): void {
     for (const [id, o] of base) {
       const k = canonicalAddress(id);
-      if (this.objects.get(k) !== o) this.objects.set(k, o);
+      if (this.objects.get(k) !== o) this.set(k, o);
     }
     // Checked while applied (an id found in the store is canonical; a new one is checked):
     // on the first id out of order, of the base, or not canonical, `replaceAll` makes it right.
@@ -97,11 +128,11 @@ export class InMemoryObjectStore implements ObjectStore {
       const current = this.objects.get(id);
       if (current === o) continue;
       if (current === undefined && canonicalAddress(id) !== id) return this.replaceAll(base, objects);
-      this.objects.set(id, o);
+      this.set(id, o);
     }
     if (this.objects.size === base.length + objects.length) return;
     const ids = new Set(objects.map(([id]) => id));
-    for (const id of this.objects.keys()) if (!ids.has(id) && !isBase(id)) this.objects.delete(id);
+    for (const id of this.objects.keys()) if (!ids.has(id) && !isBase(id)) this.remove(id);
   }
 
   /**
@@ -112,8 +143,8 @@ export class InMemoryObjectStore implements ObjectStore {
   replaceAll(...layers: readonly (readonly (readonly [string, SuiObject])[])[]): void {
     const target = new Map<string, SuiObject>();
     for (const layer of layers) for (const [id, o] of layer) target.set(canonicalAddress(id), o);
-    for (const id of this.objects.keys()) if (!target.has(id)) this.objects.delete(id);
-    for (const [id, o] of target) if (this.objects.get(id) !== o) this.objects.set(id, o);
+    for (const id of this.objects.keys()) if (!target.has(id)) this.remove(id);
+    for (const [id, o] of target) if (this.objects.get(id) !== o) this.set(id, o);
   }
 
   /**
