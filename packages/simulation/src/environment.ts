@@ -307,7 +307,8 @@ export class SimulationEnvironment {
       ...(this.tracer === null ? {} : { tracer: this.tracer }),
     });
     this.finish(result, options.commit ?? true, mock ? gasCoin : null);
-    this.last = { ...result, digest, gasCoin };
+    // The result itself, completed (a copy would read its lazy effects digest).
+    this.last = Object.assign(result, { digest, gasCoin });
     return this.last;
   }
 

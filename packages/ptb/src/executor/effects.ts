@@ -444,10 +444,14 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
       auxDataDigest: null,
     },
   };
+  // The effects digest (BCS of the effects, hashed) when first read: most callers never read it.
+  let effectsDigest: string | undefined;
   return {
     status: failure === null ? { $kind: 'Success' } : { $kind: 'Failure', error: failure.status, command: failure.command, message: failure.message },
     effects,
-    effectsDigest: transactionEffectsDigest(effects),
+    get effectsDigest(): string {
+      return (effectsDigest ??= transactionEffectsDigest(effects));
+    },
     events,
     written,
     deleted: [...deleted, ...unwrappedThenDeleted],

@@ -57,7 +57,10 @@ export function effectsJson(env: SimulationEnvironment, outcome: TransactionOutc
   const effects: SandboxEffects = {
     status: outcome.status.$kind === 'Success' ? 'success' : 'failure',
     transaction_digest: outcome.digest,
-    effects_digest: outcome.effectsDigest,
+    // Read when the response is (serialized, compared): hashing the effects is left until then.
+    get effects_digest(): string {
+      return outcome.effectsDigest;
+    },
     lamport_version: v2 === null ? 0 : toNumber(v2.lamportVersion),
     created: written.filter((w) => w.kind === 'created').map(entry),
     mutated: written.filter((w) => w.kind === 'mutated').map(entry),
