@@ -307,8 +307,7 @@ export class SimulationEnvironment {
       ...(this.tracer === null ? {} : { tracer: this.tracer }),
     });
     this.finish(result, options.commit ?? true, mock ? gasCoin : null);
-    // The result itself, completed (a copy would read its lazy effects digest).
-    this.last = Object.assign(result, { digest, gasCoin });
+    this.last = Object.assign(result, { digest, gasCoin }); // not a copy: that would read the lazy effects digest
     return this.last;
   }
 
