@@ -2,7 +2,8 @@
 // the real structured rate, with the splits) and how fast (--jobs 1 and --jobs 2, the
 // speed-up), one line per workload. With SMI_BENCH_REFERENCE=<a built checkout of an
 // earlier SMI>, the same workloads run on that build too, in the same run, for the
-// figures before. After `pnpm build`, from the repo root:
+// figures before (counted from that build's own labels, which were looser: its rows
+// called forged inputs constructed and had no duplicate_of). After `pnpm build`, from the repo root:
 //   node packages/inhabit/bench/benchmark-local.mjs          (or: pnpm --filter @smi/inhabit bench)
 //   SMI_BENCH_ONLY=mainnet node packages/inhabit/bench/benchmark-local.mjs
 import { spawnSync } from 'node:child_process';
@@ -18,7 +19,8 @@ const reference = process.env.SMI_BENCH_REFERENCE ?? null;
 const WORKLOADS = {
   corpus: { targets: ['corpus'], deps: ['corpus-deps'] },
   mainnet: { targets: ['corpus-mainnet'], deps: ['corpus'] },
-  both: { targets: ['corpus', 'corpus-mainnet'], deps: ['corpus-deps'] },
+  // Builds before `--target-corpus` could be repeated run this one as its parts, one after the other.
+  both: { targets: ['corpus', 'corpus-mainnet'], deps: ['corpus-deps'], parts: ['corpus', 'mainnet'] },
 };
 const only = process.env.SMI_BENCH_ONLY?.split(',') ?? Object.keys(WORKLOADS);
 for (const w of only) {
@@ -37,11 +39,16 @@ function hitClass(r) {
   return params.every((p) => PURE.test(p)) ? 'pure_only' : 'structured';
 }
 
+/** A row's function. */
+const rowKey = (r) => `${r.target_package}::${r.target_module}::${r.target_function}`;
+
 /** Figures of some rows, counted as the summary's headline counts them. */
-function figures(rows) {
-  // Rows of builds before duplicate_of count every row (the figure then says so).
-  const counted = rows.filter((r) => r.duplicate_of === undefined);
-  const dedup = rows.some((r) => r.duplicate_of !== undefined) ? '' : ' (no duplicate_of: every row)';
+function figures(rows, duplicates = null) {
+  // Rows of builds before duplicate_of are counted once per function by this build's rows
+  // (`duplicates`: the keys of its rows that say duplicate_of).
+  const own = rows.some((r) => r.duplicate_of !== undefined);
+  const counted = rows.filter((r) => (own || duplicates === null ? r.duplicate_of === undefined : !duplicates.has(rowKey(r))));
+  const dedup = own ? '' : duplicates === null ? ' (no duplicate_of: every row)' : " (once per function, by this build's duplicate_of)";
   const real = (r) => r.status === 'tier_b_hit' && r.provenance !== 'synthesized' && (r.tier_b_details?.checks ?? 'strict') === 'strict' && r.permissive_crypto !== true;
   const hits = rows.filter((r) => r.status === 'tier_b_hit');
   const realHits = counted.filter(real);
@@ -60,8 +67,8 @@ function figures(rows) {
   );
 }
 
-/** Run a build's CLI on a workload; rows and wall time. */
-function run(cli, workload, jobs) {
+/** Run a build's CLI on a workload; rows and wall time (`null` when it fails and `must` is false). */
+function run(cli, workload, jobs, must = true) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'smi-bench-'));
   const out = path.join(dir, 'rows.jsonl');
   const args = [cli, 'benchmark-local', ...workload.targets.flatMap((t) => ['--target-corpus', path.join(shared, t)]), ...workload.deps.flatMap((d) => ['--corpus', path.join(shared, d)]), '--use-ptb', '--no-timings', '--quiet', '--jobs', String(jobs), '--output', out];
@@ -69,6 +76,8 @@ function run(cli, workload, jobs) {
   const r = spawnSync(process.execPath, args, { cwd: repo, env: { ...process.env, SMI_FIXTURES: shared }, encoding: 'utf8', maxBuffer: 1 << 28 });
   const seconds = (performance.now() - started) / 1000;
   if (r.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    if (!must) return null;
     console.error(`benchmark-local failed (${cli}, jobs ${jobs}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
     process.exit(1);
   }
@@ -80,12 +89,16 @@ function run(cli, workload, jobs) {
 const current = path.join(repo, 'apps', 'cli', 'dist', 'cli.js');
 for (const name of only) {
   const w = WORKLOADS[name];
-  if (reference !== null) {
-    const before = run(path.join(reference, 'apps', 'cli', 'dist', 'cli.js'), w, 1);
-    console.log(`benchmark-local ${name.padEnd(7)} | reference ${path.basename(reference)} | ${before.rows.length} functions, jobs 1 ${before.seconds.toFixed(1)} s | ${figures(before.rows)}`);
-  }
   const one = run(current, w, 1);
   const two = run(current, w, 2);
+  if (reference !== null) {
+    const cli = path.join(reference, 'apps', 'cli', 'dist', 'cli.js');
+    const together = w.parts === undefined ? null : run(cli, w, 1, false);
+    const before = together ?? w.parts?.map((p) => run(cli, WORKLOADS[p], 1)).reduce((a, b) => ({ rows: [...a.rows, ...b.rows], seconds: a.seconds + b.seconds })) ?? run(cli, w, 1);
+    const how = together === null && w.parts !== undefined ? ` (${w.parts.join(' then ')}: it takes one --target-corpus)` : '';
+    const duplicates = new Set(one.rows.filter((r) => r.duplicate_of !== undefined).map(rowKey));
+    console.log(`benchmark-local ${name.padEnd(7)} | reference ${path.basename(reference)} | ${before.rows.length} functions, jobs 1 ${before.seconds.toFixed(1)} s${how} | ${figures(before.rows, duplicates)}`);
+  }
   const same = JSON.stringify(one.rows) === JSON.stringify(two.rows);
   console.log(
     `benchmark-local ${name.padEnd(7)} | this build | ${one.rows.length} functions, jobs 1 ${one.seconds.toFixed(1)} s, jobs 2 ${two.seconds.toFixed(1)} s = ${(one.seconds / two.seconds).toFixed(2)}x${same ? '' : ' (ROWS DIFFER)'} | ${figures(one.rows)}`,
