@@ -78,14 +78,20 @@ export interface TierBOutcome {
 
 /** A failure to report, with how far the attempt got and where it failed. */
 class AttemptFailure extends Error {
-  constructor(
-    readonly stage: 'B1' | 'B2',
-    readonly code: ErrorCode,
-    message: string,
-    readonly at: FailedAt,
-    readonly response: SandboxResponse | null = null,
-  ) {
+  readonly stage: 'B1' | 'B2';
+  readonly code: ErrorCode;
+  readonly at: FailedAt;
+  readonly response: SandboxResponse | null;
+  constructor(stage: 'B1' | 'B2', code: ErrorCode, message: string, at: FailedAt, response: SandboxResponse | null = null) {
+    // Caught by the search, never shown: no stack (capturing one costs more than the rest).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
+    this.stage = stage;
+    this.code = code;
+    this.at = at;
+    this.response = response;
   }
 }
 
