@@ -8,18 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSandboxRequest } from '@smi/simulation';
 import { ACTION_SCHEMAS } from '../src/sandbox/request.js';
 import { fastParams } from '../src/sandbox/fast-parse.js';
-
-/** A deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './support/rng.js';
 
 type R = () => number;
 const pick = <T>(r: R, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];

@@ -6,21 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { SuiObject } from '@smi/ptb';
 import { InMemoryObjectStore } from '../src/store.js';
+import { rng } from './support/rng.js';
 
 const id = (n: number): string => '0x' + n.toString(16).padStart(64, '0');
 const obj = (n: number): SuiObject => ({ tag: n }) as unknown as SuiObject;
-
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function expected(m: Map<string, SuiObject>): [string, SuiObject][] {
   return [...m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
