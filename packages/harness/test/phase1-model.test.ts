@@ -219,4 +219,26 @@ describeWithFixtures('Phase I with a model', ['corpus'], () => {
       await server.close();
     }
   });
+
+  it('json_schema refused while other requests are in flight: every one of them asks again without it (none is a model_error)', async () => {
+    await loadTruth();
+    // The refusal takes a while, so requests 2..4 are sent with json_schema before the first comes back.
+    const server = await startFakeOpenAi((req) => {
+      if (req.body.response_format?.type === 'json_schema') return { status: 400, delayMs: 40, content: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model" };
+      const id = /"package_id": "(0x[0-9a-f]+)"/.exec(req.body.messages!.at(-1)!.content)![1];
+      return { content: JSON.stringify({ key_types: TRUTH.get(id) }) };
+    });
+    try {
+      const model = new OpenAiCompatibleModel({ apiKey: 'k', baseUrl: server.url, model: 'fake-model', retry: { baseDelayMs: 5, maxDelayMs: 5 } });
+      const r = await runPhase1({ ...base, samples: 12, concurrency: 4, model, store: new MemoryRunStore() });
+      expect(rows(r).map((x) => x.outcome)).toEqual(new Array(12).fill('correct'));
+      const formats = server.requests.map((q) => q.body.response_format?.type ?? 'none');
+      // The four first requests went out with json_schema, each was refused and asked again; the rest never asked.
+      expect(formats.filter((f) => f === 'json_schema')).toHaveLength(4);
+      expect(formats.filter((f) => f === 'none')).toHaveLength(12);
+      expect(rows(r).filter((x) => x.attempts === 2)).toHaveLength(4);
+    } finally {
+      await server.close();
+    }
+  });
 });

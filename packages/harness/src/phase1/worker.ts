@@ -185,11 +185,13 @@ export async function phase1Package(job: PackageJob, ctx: PackageContext, settin
         maxStructs = next;
         continue;
       }
-      if (settings.structured === 'auto' && support.jsonSchema && format === SCHEMA_FORMAT && refusesFormat(e)) {
-        // The server does not do structured output: ask again without it (not an attempt of the model's).
+      if (settings.structured === 'auto' && format === SCHEMA_FORMAT && refusesFormat(e)) {
+        // The server does not do structured output: ask again without it (not an attempt of the
+        // model's). Requests sent with it before the first refusal came back are refused too:
+        // each asks again, whoever learnt it first.
+        if (support.jsonSchema) ctx.event('agent_effective_config', { structured_output: 'unsupported by the server; answers are parsed from text', status: e.details.status ?? null });
         support.jsonSchema = false;
         refusals++;
-        ctx.event('agent_effective_config', { structured_output: 'unsupported by the server; answers are parsed from text', status: e.details.status ?? null });
         continue;
       }
       failure = { outcome: 'model_error', error: `real-agent call failed: ${e.message}`, timedOut: false };
