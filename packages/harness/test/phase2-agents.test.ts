@@ -152,6 +152,11 @@ describeWithFixtures('Phase II model agents on a loopback server', ['fixtures', 
     expect(promptOf(filled.requests[0])).toContain('"skeleton_calls"');
     const fallback = await run('template-search', () => ({ content: 'no idea' }));
     expect(fallback.row).toMatchObject({ template_fallbacks: 1, outcome: 'correct' });
+    // One call in a calls array, in prose that has brackets of its own: the calls array is the answer
+    // (the original's first-{-to-last-} span read the call itself, an object without calls).
+    const call = JSON.stringify([{ target: `${PKG}::shop::make_receipt`, args: [{ u64: 9 }] }]);
+    const prose = await run('template-search', () => ({ content: `Here are the filled calls [1 call]:\n${call}\nThe {u64} argument is 9.` }));
+    expect(prose.row).toMatchObject({ outcome: 'correct', template_fallbacks: 0 });
   }, 120_000);
 
   it('helper-package: a compile error repaired, then the helper publishes and its entrypoint creates both targets; artifacts kept', async () => {

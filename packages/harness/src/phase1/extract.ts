@@ -24,8 +24,55 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; mes
   }
 }
 
-/** The JSON value of an answer, as the original's `extract_json_value` found it. */
-export function extractJsonValue(text: string): { $kind: 'ok'; value: unknown; mode: ParseMode } | { $kind: 'unparseable'; reason: string } {
+/** The end (exclusive) of the JSON array or object opening at `start`, brackets matched outside strings; -1 when it does not close. */
+function closingOf(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** Openings of JSON values tried in prose, at most. */
+const MAX_EMBEDDED = 64;
+
+/**
+ * The JSON value of an answer, as the original's `extract_json_value` found it. With
+ * `accept`, a value of another shape is not the answer: the text is searched on for the
+ * first balanced `{...}` or `[...]` that `accept`s (a calls array in prose that also
+ * holds a bracket, or one call in brackets that the original's first-`{`-to-last-`}` span
+ * read as an object), and the original's value is the answer only when none does.
+ */
+export function extractJsonValue(text: string, accept?: (value: unknown) => boolean): { $kind: 'ok'; value: unknown; mode: ParseMode } | { $kind: 'unparseable'; reason: string } {
+  const found = originalJsonValue(text);
+  if (accept === undefined || (found.$kind === 'ok' && accept(found.value))) return found;
+  const fence = FENCE.exec(text);
+  const bodies = fence ? [fence[1], text] : [text];
+  for (const body of bodies) {
+    let tried = 0;
+    for (let i = 0; i < body.length && tried < MAX_EMBEDDED; i++) {
+      if (body[i] !== '{' && body[i] !== '[') continue;
+      tried++;
+      const end = closingOf(body, i);
+      if (end === -1) continue;
+      const inner = tryParse(body.slice(i, end));
+      if (inner.ok && accept(inner.value)) return { $kind: 'ok', value: inner.value, mode: fence && body !== text ? 'fenced' : 'embedded' };
+    }
+  }
+  return found;
+}
+
+function originalJsonValue(text: string): { $kind: 'ok'; value: unknown; mode: ParseMode } | { $kind: 'unparseable'; reason: string } {
   const direct = tryParse(text);
   if (direct.ok) return { $kind: 'ok', value: direct.value, mode: 'json' };
   const fence = FENCE.exec(text);

@@ -143,7 +143,7 @@ export class ProgressivePlanner extends ModelSource {
         }
         request = isObject(args) ? args.targets : undefined;
       } else {
-        const v = extractJsonValue(answer.content);
+        const v = extractJsonValue(answer.content, (x) => isObject(x) && ('calls' in x || 'need_more' in x));
         if (v.$kind === 'unparseable') {
           this.unparseable++;
           this.ctx.event('llm_json_parse_error', { plan_attempt: this.attempt, error: v.reason, excerpt: answer.content.slice(0, 200) });
@@ -222,7 +222,8 @@ export class TemplatePlanner extends ModelSource {
       this.fallbacks++;
       return { $kind: 'Plan', spec: skeleton };
     }
-    const v = extractJsonValue(r.answer.content);
+    // A calls array, or a plan object with one, wherever the answer put it.
+    const v = extractJsonValue(r.answer.content, (x) => Array.isArray(x) || (isObject(x) && Array.isArray(x.calls)));
     if (v.$kind === 'ok' && Array.isArray(v.value)) return { $kind: 'Plan', spec: { calls: v.value as Json[] } };
     if (v.$kind === 'ok' && isObject(v.value) && Array.isArray(v.value.calls)) return { $kind: 'Plan', spec: v.value as Json };
     if (v.$kind === 'unparseable') this.unparseable++;
