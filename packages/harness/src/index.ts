@@ -34,14 +34,14 @@ export { renderRunJson, parseRunJson, loadRunJson, validateRunJson, checkCompati
 export type { RunJson, RunPhase, LoadOptions } from './run/checkpoint.js';
 export { executePackages } from './run/executor.js';
 export type { PackageJob, PackageContext, PackageWork, ExecuteOptions, ExecuteOutcome } from './run/executor.js';
-export { openRun, runTotals, SpecMismatchError } from './run/session.js';
+export { openRun, runTotals, spendByPackage, SpecMismatchError } from './run/session.js';
 export type { OpenedRun, RunTotals } from './run/session.js';
 export { parseShard, shardOf, inShard, ShardError } from './run/shard.js';
 export type { Shard } from './run/shard.js';
 export { mergeRuns, MergeError } from './run/merge.js';
 export { runAnswers } from './run/replay.js';
 export { compareRuns, comparisonText, CompareError } from './run/compare.js';
-export type { ComparedRun, RunComparison } from './run/compare.js';
+export type { ComparedRun, PackageSpend, RunComparison } from './run/compare.js';
 export type { RunJsonBuilder, MergeOutcome } from './run/merge.js';
 
 export { PyRandom } from './phase1/py-random.js';

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { type ComparedRun, compareRuns, comparisonText, DiskRunStore, loadRunJson, runTotals } from '@smi/harness';
+import { type ComparedRun, compareRuns, comparisonText, DiskRunStore, loadRunJson, runTotals, spendByPackage } from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { EXIT, UsageError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath } from '../io.js';
@@ -39,7 +39,7 @@ function load(io: CliIo, arg: string): ComparedRun {
     label: arg,
     runJson: loadRunJson(runFile, { phase: spec?.benchmark === 'phase2' ? 2 : phaseOfFile(runFile) }),
     spec,
-    ...(totals ? { totals: { input_tokens: totals.input_tokens, output_tokens: totals.output_tokens, spent_usd: totals.spent_usd } } : {}),
+    ...(totals ? { totals: { input_tokens: totals.input_tokens, output_tokens: totals.output_tokens, spent_usd: totals.spent_usd }, byPackage: spendByPackage(store) } : {}),
   };
 }
 

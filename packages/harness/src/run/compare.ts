@@ -1,7 +1,8 @@
 /**
  * Two runs of the same benchmark side by side (`smi compare A B`): which packages flipped
  * (fixed: not all-correct in A, all-correct in B; broken: the reverse), the metric delta with a
- * paired bootstrap 95% interval over the packages both ran, and token and cost deltas. Runs
+ * paired bootstrap 95% interval over the packages both ran, and token and cost deltas over
+ * the same packages. Runs
  * whose specs differ in what decides results are refused unless the difference is named as
  * the point of the comparison (`allow: ['model']`); the code version is reported, never refused.
  */
@@ -19,6 +20,15 @@ export interface ComparedRun {
   spec: RunSpec | null;
   /** Tokens and dollars it spent, when known. */
   totals?: { input_tokens: number; output_tokens: number; spent_usd: number | null };
+  /** The same per package (from a run directory's usage ledger): deltas are taken over the packages both runs have. */
+  byPackage?: ReadonlyMap<string, PackageSpend>;
+}
+
+/** Tokens and dollars spent on one package. */
+export interface PackageSpend {
+  input_tokens: number;
+  output_tokens: number;
+  spent_usd: number | null;
 }
 
 /** Why two runs cannot be compared. */
@@ -52,6 +62,7 @@ export interface RunComparison {
   delta_ci95: [number, number] | null;
   correct_a: number;
   correct_b: number;
+  /** Over the common packages (`null` when a side's spend per package is unknown and the runs' packages differ). */
   tokens: { input_delta: number; output_delta: number } | null;
   cost_usd_delta: number | null;
 }
@@ -66,7 +77,10 @@ function rowsOf(run: RunJson, phase: 'phase1' | 'phase2'): Map<string, Row> {
   for (const r of plain(run.packages as PyJson) as Record<string, unknown>[]) {
     const id = String(r.package_id);
     const score = (r.score ?? {}) as Record<string, number>;
-    if (phase === 'phase1') out.set(id, { package_id: id, value: Number(score.f1 ?? 0), correct: r.outcome === 'correct' || (Number(score.fp ?? 1) === 0 && Number(score.fn ?? 1) === 0) });
+    // A package whose run failed is not correct, even when its truth is empty (nothing to miss):
+    // the outcome decides; rows without one (older runs) are judged by their score.
+    const scoredCorrect = Number(score.fp ?? 1) === 0 && Number(score.fn ?? 1) === 0;
+    if (phase === 'phase1') out.set(id, { package_id: id, value: Number(score.f1 ?? 0), correct: typeof r.outcome === 'string' ? r.outcome === 'correct' : scoredCorrect });
     else {
       const targets = Number(score.targets ?? 0);
       const hits = Number(score.created_hits ?? 0);
@@ -114,8 +128,33 @@ export function compareRuns(a: ComparedRun, b: ComparedRun, allow: readonly stri
     delta_ci95: bootstrapInterval(deltas),
     correct_a: common.filter((id) => (ra.get(id) as Row).correct).length,
     correct_b: common.filter((id) => (rb.get(id) as Row).correct).length,
-    tokens: a.totals && b.totals ? { input_delta: b.totals.input_tokens - a.totals.input_tokens, output_delta: b.totals.output_tokens - a.totals.output_tokens } : null,
-    cost_usd_delta: a.totals?.spent_usd != null && b.totals?.spent_usd != null ? b.totals.spent_usd - a.totals.spent_usd : null,
+    ...spendDeltas(a, b, common, ra.size === common.length && rb.size === common.length),
+  };
+}
+
+/** Tokens and dollars of `run` over `ids` (its whole totals when `whole`: the runs have the same packages); `null` when unknown. */
+function spendOver(run: ComparedRun, ids: readonly string[], whole: boolean): PackageSpend | null {
+  if (run.byPackage !== undefined) {
+    const t: PackageSpend = { input_tokens: 0, output_tokens: 0, spent_usd: 0 };
+    for (const id of ids) {
+      const p = run.byPackage.get(id);
+      if (p === undefined) continue;
+      t.input_tokens += p.input_tokens;
+      t.output_tokens += p.output_tokens;
+      t.spent_usd = t.spent_usd === null || p.spent_usd === null ? null : t.spent_usd + p.spent_usd;
+    }
+    return t;
+  }
+  return whole && run.totals !== undefined ? run.totals : null;
+}
+
+function spendDeltas(a: ComparedRun, b: ComparedRun, common: readonly string[], same: boolean): Pick<RunComparison, 'tokens' | 'cost_usd_delta'> {
+  const sa = spendOver(a, common, same);
+  const sb = spendOver(b, common, same);
+  if (sa === null || sb === null) return { tokens: null, cost_usd_delta: null };
+  return {
+    tokens: { input_delta: sb.input_tokens - sa.input_tokens, output_delta: sb.output_tokens - sa.output_tokens },
+    cost_usd_delta: sa.spent_usd !== null && sb.spent_usd !== null ? Math.round((sb.spent_usd - sa.spent_usd) * 1e9) / 1e9 : null,
   };
 }
 

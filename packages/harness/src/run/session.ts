@@ -6,6 +6,7 @@
  * session's records, so they carry across resumes.
  */
 import type { PyJson } from '../py-json.js';
+import type { PackageSpend } from './compare.js';
 import type { PackageJob } from './executor.js';
 import { RunStoreError, type RunStore } from './run-store.js';
 import { inShard, type Shard } from './shard.js';
@@ -198,4 +199,17 @@ export function runTotals(store: RunStore, state: RunState): RunTotals {
     t.spent_usd = t.spent_usd === null || e.cost_usd === null ? null : Math.round((t.spent_usd + e.cost_usd) * 1e9) / 1e9;
   }
   return t;
+}
+
+/** Tokens and dollars spent per package, from the usage ledger (what `smi compare` sets side by side). */
+export function spendByPackage(store: RunStore): Map<string, PackageSpend> {
+  const out = new Map<string, PackageSpend>();
+  for (const e of store.ledger()) {
+    const t = out.get(e.package_id) ?? { input_tokens: 0, output_tokens: 0, spent_usd: 0 };
+    t.input_tokens += e.usage.input;
+    t.output_tokens += e.usage.output;
+    t.spent_usd = t.spent_usd === null || e.cost_usd === null ? null : Math.round((t.spent_usd + e.cost_usd) * 1e9) / 1e9;
+    out.set(e.package_id, t);
+  }
+  return out;
 }
