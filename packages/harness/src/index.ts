@@ -99,6 +99,8 @@ export { HelperPackageSchema, TARGET_ADDRESS_NAME, helperInstruction } from './p
 export type { HelperPackage } from './phase2/helper-package.js';
 export { passAtK } from './phase2/report.js';
 export { runPhase2, Phase2Error, phase2State } from './phase2/run.js';
+export { missingDependencies } from './phase2/dependencies.js';
+export type { MissingDependencies } from './phase2/dependencies.js';
 export type { Phase2Options, Phase2Outcome, Phase2State } from './phase2/run.js';
 export { phase2RunJson, phase2MergedRunJson, phase2Aggregate, phase2SummaryText } from './phase2/report.js';
 export type { Phase2RunInfo } from './phase2/report.js';

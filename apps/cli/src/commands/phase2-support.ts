@@ -6,7 +6,7 @@
  * options itself.
  */
 import { loadProtocolConfig } from '@smi/move-vm';
-import type { Phase2Options } from '@smi/harness';
+import type { MissingDependencies, Phase2Options } from '@smi/harness';
 import { inputError, UsageError } from '../errors.js';
 import { defaultFrameworkDir, loadFramework } from '../framework.js';
 import { type CliIo, resolvePath } from '../io.js';
@@ -112,4 +112,14 @@ export function simulationSettingsOf(io: CliIo, args: SimulationArgs, options: {
     gasBudgetLadder: ladder,
     maxHeuristicVariants: args['max-heuristic-variants'],
   };
+}
+
+/** The warning about packages to run whose dependencies the corpus does not hold ('' when there are none). */
+export function missingDependenciesWarning(prefix: string, unlinked: readonly MissingDependencies[]): string {
+  if (unlinked.length === 0) return '';
+  const ids = [...new Set(unlinked.flatMap((u) => u.missing))];
+  const lines = [`${prefix}: warning: ${unlinked.length} of the packages to run link to ${ids.length} package(s) the corpus does not hold (their code cannot run; add them to --corpus-root): ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`];
+  for (const u of unlinked.slice(0, 10)) lines.push(`  ${u.package_id} needs ${u.missing.join(', ')}`);
+  if (unlinked.length > 10) lines.push(`  … and ${unlinked.length - 10} more (the run's events.jsonl lists them: missing_dependencies)`);
+  return lines.join('\n') + '\n';
 }

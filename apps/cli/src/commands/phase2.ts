@@ -30,7 +30,7 @@ import { jsonLine, readInput, resolvePath } from '../io.js';
 import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { type RunControlArgs, runControlOf } from '../run-control.js';
 import { Progress } from '../progress.js';
-import { addressOf, bigintOf, isNodeMode, SIMULATION_OPTIONS, type SimulationArgs, type SimulationMode, simulationModeOf, simulationSettingsOf } from './phase2-support.js';
+import { addressOf, bigintOf, isNodeMode, missingDependenciesWarning, SIMULATION_OPTIONS, type SimulationArgs, type SimulationMode, simulationModeOf, simulationSettingsOf } from './phase2-support.js';
 
 /** Arguments of `smi phase2`. */
 interface Phase2Args extends ModelArgs, RunDirArgs, RunControlArgs, SimulationArgs, NetworkArgs {
@@ -205,6 +205,7 @@ export const phase2Command = defineCommand<Phase2Args>({
       onStart: (info) => {
         if (!args.quiet) {
           if (info.missing.length > 0) io.stderr(`phase2: warning: ${info.missing.length} ids are not in ${args['corpus-root']}\n`);
+          io.stderr(missingDependenciesWarning('phase2', info.missingDependencies));
           io.stderr(`phase2: ${info.total} packages${info.done > 0 ? ` (${info.done} done before)` : ''}, ${info.todo} to do now, agent ${args.agent}${model ? ` (${model.config.model})` : ''}, simulation ${mode}${node ? ` on ${node.source.endpoint} (sender ${node.sender}, gas price ${node.gasPrice})` : ''}; run ${where.dir ?? '(not kept: --no-log)'}\n`);
         }
         progress = new Progress(io, 'phase2', info.total, args.quiet, info.done);

@@ -14,7 +14,7 @@ import { runStoreFor } from '../harness-setup.js';
 import { type CliIo, jsonLine, resolveInputPath, resolvePath, stopRequested, writeOutput } from '../io.js';
 import { Progress } from '../progress.js';
 import { runControlOf } from '../run-control.js';
-import { SIMULATION_OPTIONS, type SimulationArgs, simulationSettingsOf } from './phase2-support.js';
+import { missingDependenciesWarning, SIMULATION_OPTIONS, type SimulationArgs, simulationSettingsOf } from './phase2-support.js';
 
 /** Arguments of `smi run-all`. */
 interface RunAllArgs extends SimulationArgs {
@@ -203,6 +203,7 @@ export const runAllCommand = defineCommand<RunAllArgs>({
       baselineMaxCandidates: 20,
       onStart: (info) => {
         say(`phase2 (3/3): ${info.total} packages, agent baseline-search, simulation ${simulation.simulationMode}`);
+        if (!args.quiet) io.stderr(missingDependenciesWarning('run-all: phase2', info.missingDependencies));
         p2Progress = new Progress(io, 'run-all: phase2', info.total, args.quiet);
       },
       onResult: (r) => {

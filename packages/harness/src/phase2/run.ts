@@ -21,6 +21,7 @@ import { openRunOptions, type RunControlOptions } from '../run/control.js';
 import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
 import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
 import { isStaticPhase2Agent, type Phase2Agent } from './agents.js';
+import { type MissingDependencies, missingDependencies } from './dependencies.js';
 import type { SummaryMode } from './interface-summary.js';
 import { DEFAULT_MODEL_AGENT_LIMITS, type ModelAgentLimits } from './model-agent.js';
 import type { Phase2ServerSupport } from './model-call.js';
@@ -69,7 +70,8 @@ export interface Phase2Options extends RunControlOptions {
   maxRepairRounds?: number;
   /** Objects prepared with `smi sandbox-exec` (its state file, read by {@link phase2State}), in every simulation. */
   state?: Phase2State;
-  onStart?: (info: { total: number; done: number; todo: number; missing: string[] }) => void;
+  /** `missing`: ids not in the corpus; `missingDependencies`: packages to run that link to packages neither the corpus nor the framework holds. */
+  onStart?: (info: { total: number; done: number; todo: number; missing: string[]; missingDependencies: MissingDependencies[] }) => void;
   onResult?: (result: PackageResult) => void;
 }
 
@@ -199,7 +201,6 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
   o.store.event('run_started', { started_at_unix_seconds: firstStart, agent: o.agent, seed: Number(o.seed), run_id: o.runId, resumed: run.resumed, done: run.done.size, todo: run.todo.length, spec_hash: run.specHash });
 
   if (o.effectiveConfig !== undefined) o.store.event('agent_effective_config', o.effectiveConfig);
-  o.onStart?.({ total: run.ids.length, done: run.done.size, todo: run.todo.length, missing });
   // Every corpus package is loaded in each simulation: dependencies may be any of them.
   const byDir = new Map<string, MovePackage>();
   for (const p of packages) {
@@ -211,6 +212,17 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
   }
   const corpus = [...byDir.values()];
   const loaded = [...o.framework.filter((f) => !corpus.some((c) => c.id === f.id)), ...corpus];
+  // Said before the run: packages whose dependencies are missing cannot run their code.
+  const todo = new Set(run.todo.map((j) => j.packageId));
+  const unlinked = missingDependencies(
+    picked.flatMap((p) => {
+      const pkg = todo.has(p.packageId) ? byDir.get(p.packageDir) : undefined;
+      return pkg === undefined ? [] : [pkg];
+    }),
+    loaded,
+  );
+  if (unlinked.length > 0) o.store.event('missing_dependencies', { packages: unlinked.length, missing: unlinked.map((u) => ({ package_id: u.package_id, missing: u.missing })) });
+  o.onStart?.({ total: run.ids.length, done: run.done.size, todo: run.todo.length, missing, missingDependencies: unlinked });
   const all = new Map(run.done);
   const info = {
     startedAt: firstStart,
