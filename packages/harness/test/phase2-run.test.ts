@@ -34,8 +34,18 @@ describeWithFixtures('Phase II runs on the shared corpus', ['fixtures', 'harness
     expect(planFile.size).toBe(2);
     const r = await runPhase2(phase2Options({ agent: 'mock-planfile', planFile, samples: 3, seed: 1n }));
     expect((plain(r.runJson.packages as never) as Row[]).every((x) => x.error === 'the agent gave no plan')).toBe(true);
-    const base = await runPhase2(phase2Options({ agent: 'baseline-search' }));
+    const store = new MemoryRunStore();
+    const base = await runPhase2(phase2Options({ agent: 'baseline-search', store }));
     console.info(`[phase2 run] baseline-search: ${phase2SummaryText(base.runJson).trim().replace(/\n/g, ' | ')}`);
+    // Every simulation is kept in the result (not the first 20): a hit is always among them.
+    const results = store.results().results;
+    const runsOf = (r: (typeof results)[number]): { hits: number }[] => ((r.details as { runs?: { hits: number }[] } | undefined)?.runs ?? []);
+    expect(Math.max(...results.map((r) => runsOf(r).length))).toBeGreaterThan(20);
+    for (const r of results) {
+      expect((r.details as { runs_omitted?: number } | undefined)?.runs_omitted).toBeUndefined();
+      const hits = (r.row as { score: { created_hits: number } }).score.created_hits;
+      if (hits > 0) expect(Math.max(...runsOf(r).map((x) => x.hits))).toBe(hits);
+    }
     for (const row of plain(base.runJson.packages as never) as (Row & { dry_run_ok: boolean })[]) {
       expect(row.score.created_hits).toBeLessThanOrEqual(row.score.targets);
       if (row.score.created_hits > 0) expect(row.dry_run_ok).toBe(true);

@@ -69,7 +69,7 @@ export async function benchmarkCharts(views: readonly BenchmarkView[]): Promise<
     await renderChart(
       'bl-rates',
       'Hit rates: real (each function once) and loose (every row)',
-      groupedBars(rateData(views), { x: 'rate', y: 'value', series: 'series', yTitle: 'share of functions', percent: true, width: 360, xOrder: RATES }),
+      groupedBars(rateData(views), { x: 'rate', y: 'value', series: 'series', yTitle: 'share of functions', percent: true, width: 360, xOrder: RATES, seriesOrder: views.map((v) => v.label) }),
     ),
   ];
   const splits = splitData(views);

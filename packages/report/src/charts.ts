@@ -44,8 +44,17 @@ export async function renderChart(id: string, title: string, spec: TopLevelSpec)
   }
 }
 
+/** Colours of runs, in their order: the same run has the same colour in every chart. */
+export const SERIES_COLORS = ['#4c78a8', '#f58518', '#54a24b', '#e45756', '#72b7b2', '#b279a2', '#eeca3b', '#9d755d', '#ff9da6', '#bab0ac'] as const;
+
+/** A colour scale that gives each of `series` its colour whatever data a chart has (none: Vega-Lite's own). */
+function seriesScale(series: readonly string[] | undefined): { scale?: { domain: string[]; range: string[] } } {
+  if (series === undefined || series.length === 0) return {};
+  return { scale: { domain: [...series], range: series.map((_, i) => SERIES_COLORS[i % SERIES_COLORS.length]) } };
+}
+
 /** A grouped bar chart: `y` by `x` (groups in `xOrder` when given), one bar per `series` in each group. */
-export function groupedBars(data: Datum[], o: { x: string; y: string; series: string; yTitle: string; percent?: boolean; width?: number; xOrder?: readonly string[] }): TopLevelSpec {
+export function groupedBars(data: Datum[], o: { x: string; y: string; series: string; yTitle: string; percent?: boolean; width?: number; xOrder?: readonly string[]; seriesOrder?: readonly string[] }): TopLevelSpec {
   return {
     data: { values: data },
     width: o.width ?? 360,
@@ -55,7 +64,7 @@ export function groupedBars(data: Datum[], o: { x: string; y: string; series: st
       x: { field: o.x, type: 'nominal', title: null, axis: { labelAngle: 0 }, ...(o.xOrder ? { sort: [...o.xOrder] } : {}) },
       xOffset: { field: o.series, type: 'nominal' },
       y: { field: o.y, type: 'quantitative', title: o.yTitle, ...(o.percent ? { axis: { format: '.0%' }, scale: { domain: [0, 1] } } : {}) },
-      color: { field: o.series, type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'vertical' } },
+      color: { field: o.series, type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'vertical' }, ...seriesScale(o.seriesOrder) },
     },
   };
 }
@@ -108,7 +117,7 @@ export function stackedBars(data: Datum[], o: { y: string; part: string; parts: 
 }
 
 /** A histogram of `value` in [0, 1], bars of each `series` side by side. */
-export function histogram(data: Datum[], o: { title: string }): TopLevelSpec {
+export function histogram(data: Datum[], o: { title: string; seriesOrder?: readonly string[] }): TopLevelSpec {
   return {
     data: { values: data },
     width: 460,
@@ -119,13 +128,13 @@ export function histogram(data: Datum[], o: { title: string }): TopLevelSpec {
       x: { field: 'bin', type: 'ordinal', title: o.title, axis: { labelAngle: 0 } },
       xOffset: { field: 'series', type: 'nominal' },
       y: { aggregate: 'count', type: 'quantitative', title: 'packages' },
-      color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'vertical' } },
+      color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'vertical' }, ...seriesScale(o.seriesOrder) },
     },
   } as TopLevelSpec;
 }
 
 /** Box plots of `value` by `series` (latency, turns). */
-export function boxPlots(data: Datum[], o: { xTitle: string }): TopLevelSpec {
+export function boxPlots(data: Datum[], o: { xTitle: string; seriesOrder?: readonly string[] }): TopLevelSpec {
   return {
     data: { values: data },
     width: 460,
@@ -133,7 +142,7 @@ export function boxPlots(data: Datum[], o: { xTitle: string }): TopLevelSpec {
     encoding: {
       y: { field: 'series', type: 'nominal', title: null },
       x: { field: 'value', type: 'quantitative', title: o.xTitle, scale: { zero: true } },
-      color: { field: 'series', type: 'nominal', legend: null },
+      color: { field: 'series', type: 'nominal', legend: null, ...seriesScale(o.seriesOrder) },
     },
   } as TopLevelSpec;
 }

@@ -110,6 +110,12 @@ function runsMd(phase: 'phase1' | 'phase2', runs: readonly RunView[]): string[] 
       ]),
     ),
   );
+  if (phase === 'phase2') {
+    for (const r of runs) {
+      const unscored = r.packages.length - r.packages_scored;
+      if (unscored > 0) out.push(``, `${r.label}: the mean is over the ${r.packages_scored} packages with target types; ${unscored} without any are not counted as 0${typeof r.aggregate?.avg_hit_rate === 'number' ? ` (the run JSON's avg_hit_rate counts them so: ${pct(r.aggregate.avg_hit_rate)})` : ''}.`);
+    }
+  }
   for (const r of runs) {
     out.push(``, `### Packages — ${r.label}`, ``);
     out.push(...mdTable(['package', 'outcome', m, 'tokens', 'cost', 'latency (s)', 'turns', 'error'], r.packages.map((p) => [p.package_id, p.outcome, pct(p.metric), int(p.input_tokens + p.output_tokens), usd(p.cost_usd), p.elapsed_seconds.toFixed(2), int(p.turns), p.error ?? ''])));

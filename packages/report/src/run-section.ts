@@ -22,27 +22,29 @@ const avg = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce(
 export async function runCharts(phase: 'phase1' | 'phase2', runs: readonly RunView[]): Promise<Chart[]> {
   const m = metricName(phase);
   const charts: Chart[] = [];
+  // Each run keeps its colour in every chart, whatever data the chart has of it.
+  const seriesOrder = runs.map((r) => r.label);
   const means: Datum[] = runs.flatMap((r) => [
     { metric: `mean ${m}`, series: r.label, value: r.mean_metric },
     { metric: `micro ${m}`, series: r.label, value: r.micro_metric },
   ]);
-  charts.push(await renderChart(`${phase}-metric`, `${m} by run`, groupedBars(means, { x: 'metric', y: 'value', series: 'series', yTitle: m, percent: true, width: 260 })));
+  charts.push(await renderChart(`${phase}-metric`, `${m} by run`, groupedBars(means, { x: 'metric', y: 'value', series: 'series', yTitle: m, percent: true, width: 260, seriesOrder })));
   const dist: Datum[] = runs.flatMap((r) => r.packages.filter((p) => p.metric !== null).map((p) => ({ series: r.label, value: p.metric })));
-  charts.push(await renderChart(`${phase}-distribution`, `Distribution of the per-package ${m}`, histogram(dist, { title: m })));
+  charts.push(await renderChart(`${phase}-distribution`, `Distribution of the per-package ${m}`, histogram(dist, { title: m, seriesOrder })));
   const outcomes: Datum[] = runs.flatMap((r) => OUTCOMES.map((o) => ({ run: r.label, outcome: o, count: r.outcomes[o] ?? 0 })));
   charts.push(await renderChart(`${phase}-outcomes`, 'Outcomes by run', stackedBars(outcomes, { y: 'run', part: 'outcome', parts: OUTCOMES, colors: OUTCOME_COLORS, xTitle: 'packages' })));
   const latency: Datum[] = runs.flatMap((r) => r.packages.map((p) => ({ series: r.label, value: p.elapsed_seconds })));
-  charts.push(await renderChart(`${phase}-latency`, 'Latency per package (seconds)', boxPlots(latency, { xTitle: 'seconds' })));
+  charts.push(await renderChart(`${phase}-latency`, 'Latency per package (seconds)', boxPlots(latency, { xTitle: 'seconds', seriesOrder })));
   if (runs.some((r) => r.spend.input_tokens + r.spend.output_tokens > 0)) {
     const tokens: Datum[] = runs.flatMap((r) => [
       { kind: 'input tokens', series: r.label, value: r.spend.input_tokens },
       { kind: 'output tokens', series: r.label, value: r.spend.output_tokens },
     ]);
-    charts.push(await renderChart(`${phase}-tokens`, 'Tokens by run', groupedBars(tokens, { x: 'kind', y: 'value', series: 'series', yTitle: 'tokens', width: 260 })));
+    charts.push(await renderChart(`${phase}-tokens`, 'Tokens by run', groupedBars(tokens, { x: 'kind', y: 'value', series: 'series', yTitle: 'tokens', width: 260, seriesOrder })));
   }
   if (runs.some((r) => r.packages.some((p) => p.turns > 0))) {
     const turns: Datum[] = runs.flatMap((r) => r.packages.map((p) => ({ series: r.label, value: p.turns })));
-    charts.push(await renderChart(`${phase}-turns`, 'Model calls per package (turns)', boxPlots(turns, { xTitle: 'calls' })));
+    charts.push(await renderChart(`${phase}-turns`, 'Model calls per package (turns)', boxPlots(turns, { xTitle: 'calls', seriesOrder })));
   }
   return charts;
 }
@@ -142,6 +144,12 @@ export function runHtml(phase: 'phase1' | 'phase2', runs: readonly RunView[], re
     out.push(cards([['packages', int(r.packages.length)], [`mean ${m}`, pct(r.mean_metric)], [`micro ${m}`, pct(r.micro_metric)], ['correct', int(r.outcomes.correct ?? 0)], ['tokens', int(r.spend.input_tokens + r.spend.output_tokens)], ['cost', usd(r.spend.spent_usd)]]));
   }
   out.push(`<h3>Runs</h3>`, runsTable(phase, runs));
+  if (phase === 'phase2') {
+    for (const r of runs) {
+      const unscored = r.packages.length - r.packages_scored;
+      if (unscored > 0) out.push(`<p class="note">${esc(r.label)}: the mean is over the ${r.packages_scored} packages with target types; ${unscored} without any are not counted as 0${typeof r.aggregate?.avg_hit_rate === 'number' ? ` (the run JSON's avg_hit_rate counts them so: ${pct(r.aggregate.avg_hit_rate)})` : ''}.</p>`);
+    }
+  }
   out.push(`<div class="charts">${charts.map(figure).join('')}</div>`);
   runs.forEach((r, ri) => {
     out.push(`<h3>Packages — ${esc(r.label)}</h3><p class="note">Click a column to sort; click a package for its transcript (prompts, answers, need_more rounds, plans, the simulator's effects or error).</p>`);

@@ -35,7 +35,10 @@ export interface RunView {
   spec: RunSpec | null;
   packages: RunPackage[];
   /** Mean per-package metric, the micro metric and counts by outcome. */
+  /** The mean of the packages' metric; Phase II: over the packages with targets. */
   mean_metric: number;
+  /** Phase II: packages with targets (those the mean is over). */
+  packages_scored: number;
   micro_metric: number;
   outcomes: Record<string, number>;
   spend: RunSpend;
@@ -65,8 +68,10 @@ function packageOf(phase: 'phase1' | 'phase2', r: PackageResult): RunPackage {
 /** Summarise a phase run. */
 export function runView(input: { label: string; phase: 'phase1' | 'phase2'; spec: RunSpec | null; runJson: Record<string, unknown> | null; results: readonly PackageResult[]; spend: RunSpend | null }): RunView {
   const packages = input.results.map((r) => packageOf(input.phase, r));
-  // As the original: a Phase II package without targets counts 0 in the mean.
-  let mean = packages.length === 0 ? 0 : packages.reduce((s, p) => s + (p.metric ?? 0), 0) / packages.length;
+  // A Phase II package without targets has no hit rate: it is not a 0 in the mean (the
+  // original's avg_hit_rate counted it so; that figure stays in `aggregate`).
+  const scored = packages.filter((p) => p.metric !== null);
+  let mean = scored.length === 0 ? 0 : scored.reduce((s, p) => s + (p.metric ?? 0), 0) / scored.length;
   let micro: number;
   if (input.phase === 'phase2') {
     const t = packages.reduce((s, p) => s + (p.targets ?? 0), 0);
@@ -98,8 +103,8 @@ export function runView(input: { label: string; phase: 'phase1' | 'phase2'; spec
   // The run JSON's own figures, when it has them (they are what the run reported).
   const [meanKey, microKey] = input.phase === 'phase1' ? ['avg_f1', 'micro_f1'] : ['avg_hit_rate', 'micro_hit_rate'];
   if (aggregate !== null && typeof aggregate[meanKey] === 'number' && aggregate.packages_total === packages.length) {
-    mean = aggregate[meanKey] as number;
+    if (input.phase === 'phase1') mean = aggregate[meanKey] as number;
     if (typeof aggregate[microKey] === 'number') micro = aggregate[microKey] as number;
   }
-  return { label: input.label, phase: input.phase, agent, model: input.spec?.model?.id ?? null, spec: input.spec, packages, mean_metric: mean, micro_metric: micro, outcomes, spend, aggregate };
+  return { label: input.label, phase: input.phase, agent, model: input.spec?.model?.id ?? null, spec: input.spec, packages, mean_metric: mean, packages_scored: scored.length, micro_metric: micro, outcomes, spend, aggregate };
 }

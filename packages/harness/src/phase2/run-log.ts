@@ -1,7 +1,7 @@
 /**
  * What a package's result keeps of its simulations, for the transcript (`details.runs`):
  * each plan as run (its attempt and variant), whether it ran, its error or abort and what
- * it created, up to {@link MAX_LOGGED_RUNS} (the rest counted in `runs_omitted`), and the
+ * it created, every one up to {@link MAX_LOGGED_RUNS} (the rest counted in `runs_omitted`), and the
  * transaction of the best run (digest, effects, events) in `details.transaction`.
  */
 import { scoreInhabitation } from './score.js';
@@ -10,8 +10,11 @@ import { betterRun, type VariantName } from './worker.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-/** Simulations a package's result lists at most. */
-export const MAX_LOGGED_RUNS = 20;
+/**
+ * Simulations a package's result lists at most: a limit for runaway searches, not a sample
+ * (every run of the original's searches is kept; a run that created a target always is).
+ */
+export const MAX_LOGGED_RUNS = 2000;
 
 /** The log of one package's simulations (one per epoch). */
 export class SimulationLog {
@@ -28,7 +31,7 @@ export class SimulationLog {
   readonly onRun = (spec: Json, variant: VariantName, run: PlanRun, planAttempt: number): void => {
     const hits = scoreInhabitation(this.targets, run.createdTypes).created_hits;
     if (betterRun(hits, run, this.best)) this.best = { hits, run };
-    if (this.runs.length >= MAX_LOGGED_RUNS) {
+    if (this.runs.length >= MAX_LOGGED_RUNS && hits === 0) {
       this.omitted++;
       return;
     }
