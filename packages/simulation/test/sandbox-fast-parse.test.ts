@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSandboxRequest } from '@smi/simulation';
 import { ACTION_SCHEMAS } from '../src/sandbox/request.js';
 import { fastParams } from '../src/sandbox/fast-parse.js';
-import { rng } from './support/rng.js';
+import { rng } from '../../../test-support/rng.js';
 
 type R = () => number;
 const pick = <T>(r: R, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];

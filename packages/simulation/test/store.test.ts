@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SuiObject } from '@smi/ptb';
 import { InMemoryObjectStore } from '../src/store.js';
-import { rng } from './support/rng.js';
+import { rng } from '../../../test-support/rng.js';
 
 const id = (n: number): string => '0x' + n.toString(16).padStart(64, '0');
 const obj = (n: number): SuiObject => ({ tag: n }) as unknown as SuiObject;

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { parseSnapYaml } from '@smi/move-vm';
 import { bytesToHex, digestToBase58, shapeOf, type AnyCodec } from '@smi/ptb';
+import { rng } from '../../../../test-support/rng.js';
 
 /** A serde-reflection format (or container format) as the YAML parser gives it. */
 export type Fmt = string | { [key: string]: unknown };
@@ -130,16 +131,7 @@ function walkContainer(reg: Registry, fmt: Fmt, r: Reader): unknown {
 }
 
 /** Deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = rng;
 
 function uleb(n: number): number[] {
   const out: number[] = [];
