@@ -4,7 +4,7 @@ import type { BenchmarkView } from './benchmark-view.js';
 import { SPLITS } from './hit-kinds.js';
 import { int, pct, usd } from './html.js';
 import { metricName } from './run-section.js';
-import type { RunView } from './run-view.js';
+import { meanNote, type RunView } from './run-view.js';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -112,8 +112,8 @@ function runsMd(phase: 'phase1' | 'phase2', runs: readonly RunView[]): string[] 
   );
   if (phase === 'phase2') {
     for (const r of runs) {
-      const unscored = r.packages.length - r.packages_scored;
-      if (unscored > 0) out.push(``, `${r.label}: the mean is over the ${r.packages_scored} packages with target types; ${unscored} without any are not counted as 0${typeof r.aggregate?.avg_hit_rate === 'number' ? ` (the run JSON's avg_hit_rate counts them so: ${pct(r.aggregate.avg_hit_rate)})` : ''}.`);
+      const note = meanNote(r, pct);
+      if (note !== null) out.push(``, note);
     }
   }
   for (const r of runs) {

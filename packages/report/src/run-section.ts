@@ -6,7 +6,7 @@
 import { OUTCOMES, type PackageResult } from '@smi/harness';
 import { boxPlots, type Chart, type Datum, groupedBars, histogram, renderChart, stackedBars } from './charts.js';
 import { cards, esc, figure, int, jsonBlock, pct, shortId, table, usd } from './html.js';
-import type { RunView } from './run-view.js';
+import { meanNote, type RunView } from './run-view.js';
 import { transcriptOf } from './transcript.js';
 
 const OUTCOME_COLORS = ['#1f8a4c', '#9aa5b8', '#e0b44b', '#8e6bd1', '#e07b39', '#c4372c'];
@@ -146,8 +146,8 @@ export function runHtml(phase: 'phase1' | 'phase2', runs: readonly RunView[], re
   out.push(`<h3>Runs</h3>`, runsTable(phase, runs));
   if (phase === 'phase2') {
     for (const r of runs) {
-      const unscored = r.packages.length - r.packages_scored;
-      if (unscored > 0) out.push(`<p class="note">${esc(r.label)}: the mean is over the ${r.packages_scored} packages with target types; ${unscored} without any are not counted as 0${typeof r.aggregate?.avg_hit_rate === 'number' ? ` (the run JSON's avg_hit_rate counts them so: ${pct(r.aggregate.avg_hit_rate)})` : ''}.</p>`);
+      const note = meanNote(r, pct);
+      if (note !== null) out.push(`<p class="note">${esc(note)}</p>`);
     }
   }
   out.push(`<div class="charts">${charts.map(figure).join('')}</div>`);

@@ -108,3 +108,11 @@ export function runView(input: { label: string; phase: 'phase1' | 'phase2'; spec
   }
   return { label: input.label, phase: input.phase, agent, model: input.spec?.model?.id ?? null, spec: input.spec, packages, mean_metric: mean, packages_scored: scored.length, micro_metric: micro, outcomes, spend, aggregate };
 }
+
+/** Phase II: what the mean is over when some packages have no targets (`null` when all have). */
+export function meanNote(r: RunView, pct: (x: number) => string): string | null {
+  const unscored = r.packages.length - r.packages_scored;
+  if (unscored === 0) return null;
+  const original = typeof r.aggregate?.avg_hit_rate === 'number' ? ` (the run JSON's avg_hit_rate counts them so: ${pct(r.aggregate.avg_hit_rate)})` : '';
+  return `${r.label}: the mean is over the ${r.packages_scored} packages with target types; ${unscored} without any are not counted as 0${original}.`;
+}

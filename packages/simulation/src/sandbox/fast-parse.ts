@@ -82,14 +82,7 @@ function arg(v: unknown): Out<PtbArgSpec> {
 }
 
 function args(v: unknown): Out<PtbArgSpec[]> {
-  if (!Array.isArray(v)) return GIVE_UP;
-  const out: PtbArgSpec[] = [];
-  for (const a of v) {
-    const x = arg(a);
-    if (x === GIVE_UP) return GIVE_UP;
-    out.push(x);
-  }
-  return out;
+  return list(v, arg);
 }
 
 /**
@@ -192,9 +185,10 @@ function command(v: unknown): Out<Obj> {
   }
 }
 
-function list(v: unknown, item: (x: unknown) => Out<Obj>): Out<Obj[]> {
+/** Each element of an array through `item`; give up on a non-array or on any element it gives up on. */
+function list<T>(v: unknown, item: (x: unknown) => Out<T>): Out<T[]> {
   if (!Array.isArray(v)) return GIVE_UP;
-  const out: Obj[] = [];
+  const out: T[] = [];
   for (const x of v) {
     const o = item(x);
     if (o === GIVE_UP) return GIVE_UP;
