@@ -108,3 +108,5 @@ export { phase2Manifest, filterManifest } from './phase2/manifest.js';
 export type { Phase2Manifest } from './phase2/manifest.js';
 export type { RunControlOptions } from './run/control.js';
 export { staticCreatedTypes } from './phase2/static-types.js';
+export { ChainSearch, ChainSearchPlanner, MISS_CAUSES } from './phase2/chain-search.js';
+export type { ChainSearchSettings, ChainSearchFindings, MissCause } from './phase2/chain-search.js';

@@ -2,8 +2,8 @@
  * The state every function's Tier B starts from: the clock and randomness set, and the
  * `init` functions of every non-framework package run once, as their publish did (one
  * module at a time, in dependency order, so a module that cannot link does not keep the
- * others from running), and the publisher (the sender) holding each package's
- * `UpgradeCap`. It is built from `smi sandbox-exec` requests, recorded, so that
+ * others from running), and the publisher (the sender, unless told otherwise) holding each
+ * package's `UpgradeCap`. It is built from `smi sandbox-exec` requests, recorded, so that
  * a row's transactions begin with them and replay from a fresh session.
  */
 import { canonicalAddress, moduleName } from '@smi/bytecode';
@@ -24,6 +24,13 @@ export interface BaselineOptions {
   randomSeed: Uint8Array | null;
   /** Gas budget of every transaction (MIST). */
   gasBudget: bigint;
+  /** The sender of every transaction (default: the session's). */
+  sender?: string;
+  /**
+   * Who published the packages: their inits run as it, and it gets the `UpgradeCap`s
+   * (default: the sender). Objects an init gave the publisher are not the sender's.
+   */
+  publisher?: string;
 }
 
 /** One `init` that ran (or failed). */
@@ -55,6 +62,7 @@ async function run(session: SandboxSession, requests: Json[], request: Json): Pr
 export async function buildBaseline(session: SandboxSession, catalogue: Catalogue, options: BaselineOptions): Promise<Baseline> {
   const requests: Json[] = [];
   const settings: Record<string, Json> = { action: 'configure', gas_budget: options.gasBudget.toString() };
+  if (options.sender !== undefined) settings.sender = canonicalAddress(options.sender);
   if (options.randomSeed !== null) settings.random_seed = `0x${Buffer.from(options.randomSeed).toString('hex')}`;
   const configured = await run(session, requests, settings);
   if (!configured.success) throw new Error(`the sandbox could not be configured: ${configured.error ?? ''}`);
@@ -67,6 +75,7 @@ export async function buildBaseline(session: SandboxSession, catalogue: Catalogu
     if (cur === undefined || p.version < cur.version) first.set(p.originalId, { id: p.id, version: p.version });
   }
   const inits: InitRun[] = [];
+  const publisher: Record<string, Json> = options.publisher === undefined ? {} : { sender: canonicalAddress(options.publisher) };
   for (const { id } of [...first.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
     const pkg = session.env.vm.packageById(id);
     if (pkg === undefined) continue;
@@ -74,7 +83,7 @@ export async function buildBaseline(session: SandboxSession, catalogue: Catalogu
       .filter((m) => m.functionDefs.some((d) => m.identifiers[m.functionHandles[d.function].name] === 'init'))
       .map((m) => moduleName(m));
     for (const module of modules) {
-      const r = await run(session, requests, { action: 'init_package', package: id, modules: [module] });
+      const r = await run(session, requests, { action: 'init_package', package: id, modules: [module], ...publisher });
       const effects = r.effects as { created?: unknown[] } | undefined;
       // A failed init stays among the requests: it counts as a transaction (ids after it
       // derive from the count), so a replay must run it too.
@@ -82,7 +91,7 @@ export async function buildBaseline(session: SandboxSession, catalogue: Catalogu
     }
     // The publish gave the publisher the package's UpgradeCap (for the newest version, as
     // the upgrades left it).
-    const cap = await run(session, requests, { action: 'init_package', package: id, modules: [], upgrade_cap: true });
+    const cap = await run(session, requests, { action: 'init_package', package: id, modules: [], upgrade_cap: true, ...publisher });
     if (!cap.success) inits.push({ package: id, module: '(upgrade cap)', success: false, error: cap.error ?? 'failed', created: 0 });
   }
   const snapshot = session.env.captureState();

@@ -59,6 +59,14 @@ export interface BenchmarkOptions {
   maxAttempts?: number;
   /** Gas budget of each transaction, MIST (default 5 SUI). */
   gasBudget?: bigint;
+  /** The sender of every transaction (default: the environment's, `0xa11ce`). */
+  sender?: string;
+  /**
+   * Who published the packages (their inits run as it; it holds what they gave the
+   * publisher and the `UpgradeCap`s). Default: the sender, so the init state's
+   * capabilities are usable; a different address is mainnet's case for anyone else.
+   */
+  publisher?: string;
   /** Add `elapsed_ms` to rows (default `true`; `false` makes the output byte-for-byte reproducible). */
   timings?: boolean;
 }
@@ -119,7 +127,8 @@ export const DEFAULT_CLOCK_BASE_MS = 1_704_067_200_000n;
 export class Benchmark {
   readonly catalogue: Catalogue;
   readonly graph: ConstructorGraph;
-  readonly options: Required<Omit<BenchmarkOptions, 'dependencies' | 'functionFilter' | 'moduleFilter' | 'randomSeed'>> & Pick<BenchmarkOptions, 'functionFilter' | 'moduleFilter' | 'randomSeed'>;
+  readonly options: Required<Omit<BenchmarkOptions, 'dependencies' | 'functionFilter' | 'moduleFilter' | 'randomSeed' | 'sender' | 'publisher'>> &
+    Pick<BenchmarkOptions, 'functionFilter' | 'moduleFilter' | 'randomSeed' | 'sender' | 'publisher'>;
   /** One planner per target package (its version decides which functions a transaction links). */
   private readonly planners = new Map<string, Planner>();
   private tierB: TierBRunner | null = null;
@@ -157,6 +166,8 @@ export class Benchmark {
       maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       gasBudget: options.gasBudget ?? 5_000_000_000n,
       timings: options.timings ?? true,
+      ...(options.sender !== undefined ? { sender: options.sender } : {}),
+      ...(options.publisher !== undefined ? { publisher: options.publisher } : {}),
     };
   }
 
@@ -175,6 +186,8 @@ export class Benchmark {
       clockMs: options.clockBaseMs ?? DEFAULT_CLOCK_BASE_MS,
       randomSeed: options.randomSeed ?? null,
       gasBudget: options.gasBudget ?? 5_000_000_000n,
+      ...(options.sender !== undefined ? { sender: options.sender } : {}),
+      ...(options.publisher !== undefined ? { publisher: options.publisher } : {}),
     });
     return new Benchmark(session, baseline, catalogue, options);
   }

@@ -34,3 +34,5 @@ export type { BenchmarkSummary, PackageSummary } from './summary.js';
 export { HIT_KINDS } from './hit-class.js';
 export { selectTargets } from './benchmark.js';
 export { mergeShardRows, isLoadFailureRow, MergeRowsError } from './merge-rows.js';
+export { planOfRequest } from './plan-of-request.js';
+export type { PlanObject, RequestPlan } from './plan-of-request.js';

@@ -67,7 +67,11 @@ export interface SimulationArgs {
 /** The simulation options as yargs declarations (merged into a command's options). */
 export const SIMULATION_OPTIONS = {
   'simulation-mode': { type: 'string', default: 'local', describe: 'local (run every plan on our simulator) or build-only (check plans only); smi phase2 also runs them on a node (dry-run, dev-inspect)' },
-  sender: { type: 'string', default: DEFAULT_SENDER, describe: 'Sender of every transaction (on a node: a real address, which pays the gas)' },
+  sender: {
+    type: 'string',
+    default: DEFAULT_SENDER,
+    describe: 'Sender of every transaction (on a node: a real address, which pays the gas); `publisher`: the address the inits ran as, so what they gave the publisher is usable (an upper bound, labelled in the run JSON)',
+  },
   'sender-coins': { type: 'number', default: 2, describe: 'Coin<SUI> objects the sender holds (the first pays gas)' },
   'coin-balance': { type: 'string', default: '100000000000', describe: 'MIST in each sender coin' },
   'gas-budget': { type: 'string', default: '10000000', describe: 'First gas budget (MIST)' },
@@ -90,7 +94,7 @@ export type SimulationSettings = Pick<
 export function simulationSettingsOf(io: CliIo, args: SimulationArgs, options: { node?: boolean } = {}): SimulationSettings {
   const simulationMode = simulationModeOf(args['simulation-mode'], options);
   const ladder = args['gas-budget-ladder'].trim() === '' ? [] : args['gas-budget-ladder'].split(',').map((x) => bigintOf('gas-budget-ladder', x));
-  const sender = addressOf('sender', args.sender);
+  const sender = args.sender.trim() === 'publisher' ? PUBLISHER : addressOf('sender', args.sender);
   const coinBalance = bigintOf('coin-balance', args['coin-balance']);
   const gasBudget = bigintOf('gas-budget', args['gas-budget']);
   const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io)).map((f) => f.pkg);

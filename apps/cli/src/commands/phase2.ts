@@ -8,7 +8,7 @@
  */
 import {
   DEFAULT_MODEL_AGENT_LIMITS,
-  isStaticPhase2Agent,
+  MODEL_PHASE2_AGENTS,
   type NodeContext,
   NodeSetupError,
   PHASE2_AGENTS,
@@ -103,7 +103,7 @@ export const phase2Command = defineCommand<Phase2Args>({
     'package-ids-file': { type: 'string', describe: 'Package ids to run, in order (one per line, # comments), or - for standard input', file: 'read' },
     dataset: { type: 'string', describe: 'A named dataset: <manifests>/datasets/NAME.txt' },
     manifests: { type: 'string', describe: 'Manifests directory (default $SMI_FIXTURES/fixtures/harness/manifests)' },
-    agent: { type: 'string', choices: PHASE2_AGENTS, default: 'mock-empty', describe: 'Who plans: a mock, the plan file, the original\'s baseline search, or a model (template-search, real-openai-compatible, helper-package)' },
+    agent: { type: 'string', choices: PHASE2_AGENTS, default: 'mock-empty', describe: 'Who plans: a mock, the plan file, the original\'s baseline search, chain-search (the search of benchmark-local: constructor chains, shared objects, values the code asks for), or a model (template-search, real-openai-compatible, helper-package)' },
     'plan-file': { type: 'string', describe: 'Plans by package id, {"<id>": {"calls": [...]}} (mock-planfile), or - for standard input', file: 'read' },
     'baseline-max-candidates': { type: 'number', default: 25, describe: 'baseline-search: candidate plans per package' },
     'max-plan-attempts': { type: 'number', default: DEFAULT_MODEL_AGENT_LIMITS.maxPlanAttempts, describe: 'real-openai-compatible: plans per package, each after the first told why the last failed' },
@@ -142,6 +142,8 @@ export const phase2Command = defineCommand<Phase2Args>({
   },
   examples: [
     { command: '$0 phase2 --corpus-root ../shared/corpus --samples 0 --agent baseline-search --no-log --out -', describe: 'the original baseline search over the shared corpus, on local simulations; the run JSON on stdout' },
+    { command: '$0 phase2 --corpus-root ../shared/corpus-mainnet --samples 0 --agent chain-search --run-dir runs/chain', describe: 'the chain search: real objects of the key types, each miss with its cause in the row (chain_search.miss_causes)' },
+    { command: '$0 phase2 --corpus-root ../shared/corpus-mainnet --samples 0 --agent chain-search --sender publisher --no-log --out -', describe: 'its upper bound: the publisher sends, so the capabilities its inits gave are usable (sender_is_publisher: true)' },
     { command: '$0 phase2 --corpus-root ../shared/corpus --samples 0 --agent mock-perfect --run-dir runs/p2 --json', describe: 'the mock that claims every target (its rows say synthetic: true), into a run directory' },
     { command: '$0 phase2 --corpus-root ../shared/corpus --samples 0 --agent mock-planfile --plan-file ../shared/fixtures/harness/fixtures/phase2_plans_two_packages.json --no-log --quiet --json', describe: 'plans from a file (packages without one say so)' },
   ],
@@ -162,7 +164,7 @@ export const phase2Command = defineCommand<Phase2Args>({
     if (args['plan-file'] === '-' && args['package-ids-file'] === '-') throw new UsageError('only one of --plan-file and --package-ids-file can read standard input', 'USAGE');
     for (const [name, min] of [['epochs', 1], ['max-plan-attempts', 1], ['max-planning-calls', 1], ['max-functions', 1], ['max-repair-rounds', 0]] as const) atLeast(name, args[name], min);
     if (args['state-file'] === '-' && (args['plan-file'] === '-' || args['package-ids-file'] === '-')) throw new UsageError('only one file option can read standard input', 'USAGE');
-    const model = isStaticPhase2Agent(args.agent) ? null : await setupModel(io, args);
+    const model = !MODEL_PHASE2_AGENTS.includes(args.agent) ? null : await setupModel(io, args);
     const planFile = args['plan-file'] === undefined ? undefined : readPlanFile((await readInput(io, args['plan-file'], '--plan-file')).toString('utf8'), args['plan-file']);
     const simulation = simulationSettingsOf(io, args, { node: true });
     const node = isNodeMode(mode) ? await nodeOf(args, mode, simulation.sender) : undefined;

@@ -9,7 +9,7 @@ import { baselineCandidates } from './baseline.js';
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** The Phase II agents. */
-export const PHASE2_AGENTS = ['mock-empty', 'mock-perfect', 'mock-planfile', 'baseline-search', 'template-search', 'real-openai-compatible', 'helper-package'] as const;
+export const PHASE2_AGENTS = ['mock-empty', 'mock-perfect', 'mock-planfile', 'baseline-search', 'chain-search', 'template-search', 'real-openai-compatible', 'helper-package'] as const;
 export type Phase2Agent = (typeof PHASE2_AGENTS)[number];
 
 /** The agents that give a fixed list of plans (no model). */
@@ -18,9 +18,9 @@ export type StaticPhase2Agent = 'mock-empty' | 'mock-perfect' | 'mock-planfile' 
 /** The agents that ask a model. */
 export const MODEL_PHASE2_AGENTS: readonly Phase2Agent[] = ['template-search', 'real-openai-compatible', 'helper-package'];
 
-/** `true` for an agent without a model. */
+/** `true` for an agent that gives a fixed list of plans (no model, no search). */
 export function isStaticPhase2Agent(agent: Phase2Agent): agent is StaticPhase2Agent {
-  return !MODEL_PHASE2_AGENTS.includes(agent);
+  return agent !== 'chain-search' && !MODEL_PHASE2_AGENTS.includes(agent);
 }
 
 /** Why a Phase II agent cannot be used. */

@@ -12,6 +12,7 @@ import { keyTypes, packageInterface } from '../phase1/truth.js';
 import type { PackageContext, PackageWork } from '../run/executor.js';
 import type { Outcome } from '../run/types.js';
 import { agentPlans, isStaticPhase2Agent } from './agents.js';
+import { type ChainSearch, ChainSearchPlanner } from './chain-search.js';
 import { helperPackageRow, type HelperPackageSettings } from './helper-package.js';
 import type { InventoryItem } from './interface-summary.js';
 import { LocalSimulation } from './local.js';
@@ -40,6 +41,8 @@ export interface Phase2WorkSettings
   limits: ModelAgentLimits;
   /** Where helper packages keep their artifacts (`null`: not kept). */
   artifactsDir: string | null;
+  /** The chain-search agent's search (`null` for the other agents). */
+  chainSearch: ChainSearch | null;
 }
 
 /** The outcome of a row: every target created, or not. */
@@ -135,6 +138,11 @@ export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s
     if (isStaticPhase2Agent(s.agent)) {
       const plans = agentPlans(s.agent, pkg, { ...(s.planFile ? { planFile: s.planFile } : {}), maxCandidates: s.baselineMaxCandidates });
       row = await phase2Package({ ...base, source: listPlans(plans), perfect: s.agent === 'mock-perfect' });
+    } else if (s.agent === 'chain-search') {
+      if (s.chainSearch === null) throw new Error('the chain-search agent needs its search');
+      const planner = new ChainSearchPlanner(s.chainSearch, pkg, targets, sim, ctx.deadline);
+      row = await phase2Package({ ...base, source: planner });
+      Object.assign(row, planner.rowFields(row.missing_types as string[]));
     } else {
       if (s.model === null) throw new Error(`the ${s.agent} agent needs a model`);
       const settings: ModelAgentSettings = { ...s.limits, model: s.model, params: s.params, epoch };

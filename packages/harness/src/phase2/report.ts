@@ -24,6 +24,10 @@ export interface Phase2RunInfo {
   rpcUrl?: string;
   /** The gas coin that paid on the node. */
   gasCoin?: string | null;
+  /** The model of a model agent (`null` for the others). */
+  model?: string | null;
+  /** Locally: the sender ran the inits, so the init state's capabilities were usable (an upper bound). */
+  senderIsPublisher?: boolean;
 }
 
 const f = (x: number): PyFloat => new PyFloat(x);
@@ -64,6 +68,19 @@ function epochAggregate(rows: readonly Record<string, unknown>[]): { [key: strin
   return { epochs: n, pass_at_k: pass, mean_epoch_hit_rate: f(rates.reduce((a, b) => a + b, 0) / rates.length) };
 }
 
+/** chain-search: how many target types missed for each cause (absent for the other agents). */
+function missCauses(rows: readonly Record<string, unknown>[]): { miss_causes?: { [key: string]: PyJson } } {
+  const out: Record<string, number> = {};
+  let any = false;
+  for (const r of rows) {
+    const c = (r.chain_search as { miss_causes?: Record<string, string> } | undefined)?.miss_causes;
+    if (c === undefined) continue;
+    any = true;
+    for (const cause of Object.values(c)) out[cause] = (out[cause] ?? 0) + 1;
+  }
+  return any ? { miss_causes: Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1))) } : {};
+}
+
 /** Aggregates of Phase II results (the original's keys first). */
 export function phase2Aggregate(results: readonly PackageResult[]): { [key: string]: PyJson } {
   const scores = results.map((r) => r.row.score as Score);
@@ -86,6 +103,8 @@ export function phase2Aggregate(results: readonly PackageResult[]): { [key: stri
     timeouts: results.filter((r) => r.timed_out).length,
     total_prompt_tokens: results.reduce((a, r) => a + r.usage.input, 0),
     total_completion_tokens: results.reduce((a, r) => a + r.usage.output, 0),
+    // Unknown when any package's cost is (a model without a price, an answer without usage).
+    total_cost_usd: results.some((r) => r.usage.cost_usd === null) ? null : f(results.reduce((a, r) => a + (r.usage.cost_usd ?? 0), 0)),
     micro_hit_rate: f(targets === 0 ? 0 : hits / targets),
     targets,
     hits,
@@ -98,6 +117,7 @@ export function phase2Aggregate(results: readonly PackageResult[]): { [key: stri
     causality_success_rate: f(rows.length === 0 ? 0 : causalValid / rows.length),
     synthetic_packages: rows.filter((r) => r.synthetic === true).length,
     outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, outcomes[o]])),
+    ...missCauses(rows),
     ...epochAggregate(rows),
   };
 }
@@ -118,6 +138,8 @@ export function phase2RunJson(info: Phase2RunInfo, results: readonly PackageResu
     gas_budget: Number(info.gasBudget),
     gas_coin: info.gasCoin ?? null,
     simulation_mode: info.simulationMode,
+    model: info.model ?? null,
+    ...(info.senderIsPublisher !== undefined ? { sender_is_publisher: info.senderIsPublisher } : {}),
     aggregate: phase2Aggregate(ordered),
     packages: ordered.map(rowJson),
   };
@@ -156,6 +178,8 @@ export function phase2MergedRunJson(base: RunJson, results: readonly PackageResu
       gasBudget: BigInt(Number(base.gas_budget)),
       ...(rpc.startsWith('smi-local:') || rpc === mode ? {} : { rpcUrl: rpc }),
       gasCoin: typeof base.gas_coin === 'string' ? base.gas_coin : null,
+      model: typeof base.model === 'string' ? base.model : null,
+      ...(typeof base.sender_is_publisher === 'boolean' ? { senderIsPublisher: base.sender_is_publisher } : {}),
     },
     results,
   );

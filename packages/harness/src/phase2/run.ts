@@ -20,7 +20,8 @@ import { closeSession, openRun, runTotals, type RunTotals, statusOf, touchSessio
 import { openRunOptions, type RunControlOptions } from '../run/control.js';
 import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
 import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
-import { isStaticPhase2Agent, type Phase2Agent } from './agents.js';
+import { MODEL_PHASE2_AGENTS, type Phase2Agent } from './agents.js';
+import { ChainSearch } from './chain-search.js';
 import { type MissingDependencies, missingDependencies } from './dependencies.js';
 import type { SummaryMode } from './interface-summary.js';
 import { DEFAULT_MODEL_AGENT_LIMITS, type ModelAgentLimits } from './model-agent.js';
@@ -110,12 +111,13 @@ export class Phase2Error extends Error {
 
 /** Run (or resume) Phase II. */
 export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
-  if (!isStaticPhase2Agent(o.agent) && o.model === undefined) throw new Phase2Error('NEEDS_MODEL', `the ${o.agent} agent needs a model (SMI_MODEL and an API key)`);
+  if (MODEL_PHASE2_AGENTS.includes(o.agent) && o.model === undefined) throw new Phase2Error('NEEDS_MODEL', `the ${o.agent} agent needs a model (SMI_MODEL and an API key)`);
   if (o.budgetUsd != null && o.price === undefined) throw new Phase2Error('NEEDS_PRICE', `--budget-usd needs the model's price: add it to a prices.yaml (--prices)`);
   const onNode = o.simulationMode === 'dry-run' || o.simulationMode === 'dev-inspect';
   const node = onNode ? o.node : undefined;
   if (onNode && node === undefined) throw new Phase2Error('NEEDS_NODE', `--simulation-mode ${o.simulationMode} runs plans on a node: prepare one (prepareNode)`);
   if (node !== undefined && node.mode !== o.simulationMode) throw new Phase2Error('NEEDS_NODE', `the node was prepared for ${node.mode}, not ${o.simulationMode}`);
+  if (onNode && o.agent === 'chain-search') throw new Phase2Error('NEEDS_LOCAL', 'the chain-search agent searches on a local simulation and names its objects: use --simulation-mode local');
   if (onNode && o.agent === 'helper-package') throw new Phase2Error('NEEDS_LOCAL', 'the helper-package agent publishes its helper into a local simulation: use --simulation-mode local');
   if (onNode && o.state !== undefined) throw new Phase2Error('NEEDS_LOCAL', 'a state file prepares a local simulation: on a node, the sender\'s own objects are used');
   const epochs = Math.max(1, o.epochs ?? 1);
@@ -232,6 +234,8 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     simulationMode: o.simulationMode,
     sender: o.sender,
     gasBudget: o.gasBudget,
+    model: o.model?.model ?? null,
+    ...(node === undefined ? { senderIsPublisher: o.sender.toLowerCase() === o.publisher.toLowerCase() } : {}),
     ...(node !== undefined ? { rpcUrl: node.source.endpoint, gasCoin: node.gasCoin?.objectId ?? null } : {}),
   };
   const writeRun = (final: boolean): { runJson: RunJson; text: string } => {
@@ -262,6 +266,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     limits,
     artifactsDir: o.store.dir === null ? null : path.join(o.store.dir, 'artifacts'),
     ...(o.state !== undefined ? { state: o.state } : {}),
+    chainSearch: o.agent === 'chain-search' ? new ChainSearch({ loaded, protocolConfig: o.protocolConfig, sender: o.sender, publisher: o.publisher }) : null,
   };
   const support: Phase2ServerSupport = { tools: true };
   const interfaces = new InterfaceIndex(new Map(loaded.map((p) => [p.id, p])));
