@@ -31,7 +31,8 @@ export interface FakeReply {
   /** The assistant's text (a normal completion). */
   content?: string | null;
   finishReason?: string;
-  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens?: number; prompt_tokens_details?: { cached_tokens: number } };
+  /** Token counts (default: estimated from the text); `null`: the answer has no `usage`, as some servers send. */
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens?: number; prompt_tokens_details?: { cached_tokens: number } } | null;
   /** A raw body instead of a completion (malformed JSON, an error object). */
   raw?: string;
   /** Wait this long before answering. */
@@ -104,7 +105,7 @@ export async function startFakeOpenAi(script: (req: FakeRequest) => FakeReply | 
           return;
         }
         const content = reply.content === undefined ? '{"key_types": []}' : reply.content;
-        const usage = reply.usage ?? { prompt_tokens: Math.ceil(promptOf(request).length / 4), completion_tokens: Math.ceil((content ?? '').length / 4) };
+        const usage = reply.usage === null ? null : (reply.usage ?? { prompt_tokens: Math.ceil(promptOf(request).length / 4), completion_tokens: Math.ceil((content ?? '').length / 4) });
         res.end(
           JSON.stringify({
             id: `chatcmpl-${request.index}`,
@@ -122,7 +123,7 @@ export async function startFakeOpenAi(script: (req: FakeRequest) => FakeReply | 
                 finish_reason: reply.finishReason ?? (reply.toolCalls ? 'tool_calls' : 'stop'),
               },
             ],
-            usage: { total_tokens: usage.prompt_tokens + usage.completion_tokens, ...usage },
+            ...(usage === null ? {} : { usage: { total_tokens: usage.prompt_tokens + usage.completion_tokens, ...usage } }),
           }),
         );
       })();

@@ -29,6 +29,7 @@ import {
   runAnswers,
   type RunState,
   type RunStore,
+  type RunTotals,
   safeFileName,
 } from '@smi/harness';
 import { type CliIo, readInput, resolveInputPath, resolvePath, UsageError } from './io.js';
@@ -215,4 +216,16 @@ export function runStoreFor(io: CliIo, args: RunDirArgs, benchmark: string, pref
   const runId = defaultRunId(prefix);
   const dir = path.join(logDir, safeFileName(runId));
   return { store: DiskRunStore.at(dir), runId, dir, picked: false };
+}
+
+/** The spend line of a run with model calls: calls, tokens, and the cost or why it is unknown. */
+export function spentLine(t: RunTotals): string {
+  if (t.calls === 0) return '';
+  const cost =
+    t.unknown_usage_calls > 0
+      ? `cost unknown (${t.unknown_usage_calls} answer${t.unknown_usage_calls === 1 ? '' : 's'} gave no usage; tokens count the others)`
+      : t.spent_usd === null
+        ? 'cost unknown (no price)'
+        : `$${t.spent_usd.toFixed(4)}`;
+  return `spent: ${t.calls} calls (${t.cache_hits} from cache) over ${t.sessions} session${t.sessions === 1 ? '' : 's'}, ${t.input_tokens} + ${t.output_tokens} tokens, ${cost}\n`;
 }

@@ -79,14 +79,15 @@ export function addCall(t: UsageTotals, usage: ModelUsage, cacheHit: boolean, pr
     calls: t.calls + 1,
     cacheHits: t.cacheHits + (cacheHit ? 1 : 0),
     usage: addUsage(t.usage, usage),
-    costUsd: t.costUsd === null || price === undefined ? null : Math.round((t.costUsd + costOf(usage, price)) * 1e9) / 1e9,
+    costUsd: t.costUsd === null || price === undefined || usage.unknown === true ? null : Math.round((t.costUsd + costOf(usage, price)) * 1e9) / 1e9,
   };
 }
 
-/** What one call actually cost: nothing for a cache hit, `null` without a price. */
+/** What one call actually cost: nothing for a cache hit, `null` without a price or when the answer gave no usage. */
 export function paidFor(usage: ModelUsage, cacheHit: boolean, price: ModelPrice | undefined): number | null {
   if (price === undefined) return null;
-  return cacheHit ? 0 : costOf(usage, price);
+  if (cacheHit) return 0;
+  return usage.unknown === true ? null : costOf(usage, price);
 }
 
 /** `a + b`. */

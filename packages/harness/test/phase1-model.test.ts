@@ -241,4 +241,30 @@ describeWithFixtures('Phase I with a model', ['corpus'], () => {
       await server.close();
     }
   });
+
+  it('an answer without usage is unknown (null tokens cost), said so, and a budget starts no more packages', async () => {
+    await loadTruth();
+    const server = await startFakeOpenAi((req) => {
+      const id = /"package_id": "(0x[0-9a-f]+)"/.exec(req.body.messages!.at(-1)!.content)![1];
+      return { content: JSON.stringify({ key_types: TRUTH.get(id) }), usage: req.index % 3 === 1 ? null : { prompt_tokens: 1000, completion_tokens: 0 } };
+    });
+    try {
+      const model = new OpenAiCompatibleModel({ apiKey: 'k', baseUrl: server.url, model: 'fake-model', retry: { baseDelayMs: 5, maxDelayMs: 5 } });
+      const price = { input: 10, output: 0 };
+      // Without a budget: the run finishes; the unknown answer makes the cost unknown, never $0.
+      const store = new MemoryRunStore();
+      const r = await runPhase1({ ...base, samples: 3, concurrency: 1, model, price, store });
+      expect(rows(r).map((x) => x.outcome)).toEqual(['correct', 'correct', 'correct']);
+      expect(r.totals.spent_usd).toBeNull();
+      expect(r.totals.unknown_usage_calls).toBe(1);
+      expect(store.ledger().map((e) => e.cost_usd)).toEqual([0.01, null, 0.01]);
+      expect(store.events.filter((line) => line.includes('"event": "usage_unknown"'))).toHaveLength(1);
+      // With a budget: after the unknown answer no package starts (the spend cannot be known).
+      const budgeted = await runPhase1({ ...base, samples: 3, concurrency: 1, model, price, budgetUsd: 1, store: new MemoryRunStore() });
+      expect(budgeted.stopReason).toBe('budget');
+      expect(rows(budgeted)).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -53,6 +53,8 @@ export class PtbDraft {
   readonly pureInputs: PureInput[] = [];
   private readonly objectInputs = new Map<string, number>();
   private readonly live: LiveValue[] = [];
+  /** Values calls made beside the one they were made for, not used yet, by call and position (see {@link siblingKey}). */
+  private readonly spares = new Map<string, LiveValue>();
   private owner = '';
 
   constructor(
@@ -129,12 +131,25 @@ export class PtbDraft {
         return this.track({ result: c }, { $kind: 'Vector', elem: source.elem }, use);
       }
       case 'Call': {
+        // A value a call made beside the one it was made for (a kiosk beside its cap) is
+        // the one that belongs with it: taken from there rather than from a second call.
+        const key = siblingKey(source);
+        const spare = key === null ? undefined : this.spares.get(`${key}#${source.returnIndex}`);
+        if (spare !== undefined && key !== null) {
+          this.spares.delete(`${key}#${source.returnIndex}`);
+          if (use === 'value') spare.consumed = true;
+          return spare.arg;
+        }
         const c = this.call(source.fn, source.typeArgs, source.args, this.owner);
         let chosen: Json = { nested_result: [c, source.returnIndex] };
         source.returns.forEach((r, k) => {
           const arg: Json = { nested_result: [c, k] };
           if (k === source.returnIndex) chosen = this.track(arg, r, use);
-          else this.live.push({ arg, type: r, consumed: false });
+          else {
+            const v: LiveValue = { arg, type: r, consumed: false };
+            this.live.push(v);
+            if (key !== null && !this.spares.has(`${key}#${k}`)) this.spares.set(`${key}#${k}`, v);
+          }
         });
         return chosen;
       }
@@ -234,6 +249,24 @@ export class PtbDraft {
     if (checks === 'relaxed') r.checks = 'relaxed';
     return r;
   }
+}
+
+/**
+ * What identifies a call whose other results may stand for a later call of it: the function,
+ * its instantiation and arguments that are plain values, objects or the transaction context
+ * (the same call, made again, would make the same kind of values); `null` for a call that
+ * takes values made by other calls.
+ */
+function siblingKey(source: Extract<Source, { $kind: 'Call' }>): string | null {
+  if (source.returns.length < 2) return null;
+  const args: string[] = [];
+  for (const a of source.args) {
+    if (a.$kind === 'TxContext') continue;
+    if (a.source.$kind === 'Pure') args.push(`p:${formatTy(a.source.type)}`);
+    else if (a.source.$kind === 'Object') args.push(`o:${a.source.object.id}:${a.use}`);
+    else return null;
+  }
+  return `${source.fn.packageId}::${source.fn.module}::${source.fn.name}<${source.typeArgs.map(formatTy).join(',')}>(${args.join(',')})`;
 }
 
 /**

@@ -21,7 +21,7 @@ import {
 } from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { EXIT, type InterruptedError, UsageError } from '../errors.js';
-import { MODEL_OPTIONS, type ModelArgs, RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor, setupModel } from '../harness-setup.js';
+import { MODEL_OPTIONS, type ModelArgs, RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor, setupModel, spentLine } from '../harness-setup.js';
 import { jsonLine } from '../io.js';
 import { type RunControlArgs, runControlOf } from '../run-control.js';
 import { Progress } from '../progress.js';
@@ -176,7 +176,7 @@ export const phase1Command = defineCommand<Phase1Args>({
     if (!args.quiet) {
       io.stderr(phase1SummaryText(result.runJson));
       const t = result.totals;
-      if (t.calls > 0) io.stderr(`spent: ${t.calls} calls (${t.cache_hits} from cache) over ${t.sessions} session${t.sessions === 1 ? '' : 's'}, ${t.input_tokens} + ${t.output_tokens} tokens, ${t.spent_usd === null ? 'cost unknown (no price)' : `$${t.spent_usd.toFixed(4)}`}\n`);
+      io.stderr(spentLine(t));
       const again = where.dir ? `continue with --resume --run-dir ${path.relative(io.cwd, where.dir) || '.'}` : 'nothing was kept (--no-log): run again';
       if (result.stopReason !== null) io.stderr(`phase1: stopped: ${result.stopDetail}; ${again}\n`);
       else if (result.status === 'started') io.stderr(`phase1: batch done; ${result.run.ids.length - (result.runJson.packages as unknown[]).length} packages left: run again with --resume\n`);

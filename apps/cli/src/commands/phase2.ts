@@ -25,7 +25,7 @@ import {
 } from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { EXIT, inputError, type InterruptedError, UsageError } from '../errors.js';
-import { MODEL_OPTIONS, type ModelArgs, RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor, setupModel } from '../harness-setup.js';
+import { MODEL_OPTIONS, type ModelArgs, RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor, setupModel, spentLine } from '../harness-setup.js';
 import { jsonLine, readInput, resolvePath } from '../io.js';
 import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { type RunControlArgs, runControlOf } from '../run-control.js';
@@ -225,7 +225,7 @@ export const phase2Command = defineCommand<Phase2Args>({
         jsonLine({ status: result.status, stop_reason: result.stopReason, run_id: where.runId, run_dir: where.dir, out: args.out ?? null, done: (result.runJson.packages as unknown[]).length, aggregate: JSON.parse(JSON.stringify(result.runJson.aggregate)) as unknown }),
       );
     }
-    if (!args.quiet) io.stderr(phase2SummaryText(result.runJson));
+    if (!args.quiet) io.stderr(phase2SummaryText(result.runJson) + spentLine(result.totals));
     if (result.stopReason === 'interrupted') return (io.signal?.reason as InterruptedError | undefined)?.exitCode ?? EXIT.interrupted;
     return result.stopReason === null ? EXIT.ok : EXIT.failure;
   },

@@ -64,7 +64,9 @@ export function classifyError(e: unknown, callerAborted: boolean): ModelError {
   return new ModelError('transient', e instanceof Error ? e.message : String(e));
 }
 
-function usageOf(u: OpenAI.Completions.CompletionUsage | undefined): ModelUsage {
+function usageOf(u: OpenAI.Completions.CompletionUsage | undefined | null): ModelUsage {
+  // An answer without usage (some servers leave it out) is not free: its usage is unknown.
+  if (u === undefined || u === null) return { input: 0, output: 0, cached: 0, reasoning: 0, total: 0, unknown: true };
   const input = u?.prompt_tokens ?? 0;
   const output = u?.completion_tokens ?? 0;
   return {

@@ -47,6 +47,11 @@ export interface ModelUsage {
   cached: number;
   reasoning: number;
   total: number;
+  /**
+   * The server's answer said nothing of usage: its counts (0 here) and its cost are unknown,
+   * never taken as free. Set on a sum when any part is unknown.
+   */
+  unknown?: true;
 }
 
 /** No tokens. */
@@ -56,7 +61,9 @@ export function zeroUsage(): ModelUsage {
 
 /** `a + b`. */
 export function addUsage(a: ModelUsage, b: ModelUsage): ModelUsage {
-  return { input: a.input + b.input, output: a.output + b.output, cached: a.cached + b.cached, reasoning: a.reasoning + b.reasoning, total: a.total + b.total };
+  const sum: ModelUsage = { input: a.input + b.input, output: a.output + b.output, cached: a.cached + b.cached, reasoning: a.reasoning + b.reasoning, total: a.total + b.total };
+  if (a.unknown === true || b.unknown === true) sum.unknown = true;
+  return sum;
 }
 
 /** Where an answer came from. */

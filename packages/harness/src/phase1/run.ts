@@ -200,7 +200,7 @@ export async function runPhase1(o: Phase1Options): Promise<Phase1Outcome> {
     params,
     structured: o.structured ?? 'auto',
   };
-  const spentBefore = runTotals(o.store, run.state).spent_usd ?? 0;
+  const spentBefore = o.model ? runTotals(o.store, run.state).spent_usd : 0;
   const checkpointEvery = o.checkpointEvery ?? 10;
   const outcome = await executePackages({
     store: o.store,

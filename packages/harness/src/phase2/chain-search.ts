@@ -31,6 +31,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 /** Why chain-search did not create a target type. */
 export const MISS_CAUSES = [
   'no_callable_creator',
+  'missing_dependency',
   'publisher_only',
   'needs_prior_transaction',
   'synthesized_only',
@@ -133,9 +134,10 @@ export class ChainSearch {
       const original = bench.catalogue.packages.find((p) => p.id === canonicalAddress(addr))?.originalId ?? canonicalAddress(addr);
       return `${original}::${module}::${name}`;
     };
-    const creators = new Map(targets.map((t) => [t, new Set([...creatorsOf(bench, keyOf(t)), ...packers.of(own, keyOf(t))])]));
-    // Functions the constructor graph says create a target first, then the rest.
-    const likely = new Set([...creators.values()].flatMap((s) => [...s]));
+    // What can create each target: functions that pack it (or call one that does).
+    const creators = new Map(targets.map((t) => [t, packers.of(own, keyOf(t))]));
+    // Those first, and those the constructor graph says share, transfer or return one; then the rest.
+    const likely = new Set([...creators.values(), ...targets.map((t) => creatorsOf(bench, keyOf(t)))].flatMap((s) => [...s]));
     const order = [...mine.filter((r) => likely.has(`${r.module}::${r.name}`)), ...mine.filter((r) => !likely.has(`${r.module}::${r.name}`))];
     const found: Candidate[] = [];
     const blocked = new Map<string, { cause: MissCause; detail: string }>();
@@ -144,6 +146,8 @@ export class ChainSearch {
     };
     /** The failure of a function that should have created a target, by type (the first seen). */
     const failures = new Map<string, string>();
+    /** Functions that cannot run: a package their module needs is not loaded. */
+    const unlinked = new Set<string>();
     const failed: TargetRef[] = [];
     let tried = 0;
     let hits = 0;
@@ -157,6 +161,7 @@ export class ChainSearch {
       const row = await bench.runTarget(ref);
       if (row.status !== 'tier_b_hit' || row.provenance === 'synthesized' || row.tier_b_details?.checks !== 'strict') failed.push(ref);
       if (row.status !== 'tier_b_hit') {
+        if (row.error_source === 'missing_dependency') unlinked.add(`${ref.module}::${ref.name}`);
         for (const [t, fns] of creators) if (fns.has(`${ref.module}::${ref.name}`) && !failures.has(t)) failures.set(t, `${ref.module}::${ref.name}: ${row.failure_reason ?? row.status}`);
         continue;
       }
@@ -187,6 +192,7 @@ export class ChainSearch {
       else if (blocked.has(t)) causes.set(t, blocked.get(t) as { cause: MissCause; detail: string });
       else if (timedOut) causes.set(t, { cause: 'timeout', detail: `${tried} of ${mine.length} functions searched` });
       else if (fns.length === 0) causes.set(t, { cause: 'no_callable_creator', detail: 'no public or entry function creates it' });
+      else if (fns.every((f) => unlinked.has(f))) causes.set(t, { cause: 'missing_dependency', detail: failures.get(t) ?? `${fns.join(', ')} cannot run` });
       else causes.set(t, { cause: 'search_failed', detail: failures.get(t) ?? `no hit of ${fns.join(', ')} created it` });
     }
     // Most targets first, then the shortest plan.

@@ -10,6 +10,7 @@ import { loadPackageDir } from '@smi/bytecode';
 import { discoverPackages } from '../dataset.js';
 import { keyTypes, packageInterface } from '../phase1/truth.js';
 import { baselineCandidates } from './baseline.js';
+import { onChainTypes } from './score.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -62,7 +63,7 @@ export function phase2Manifest(corpusRoot: string, options: { maxCallsPerPackage
     if (entries.length > 0) v.packages_with_public_entry++;
     if (noTypeParams.length > 0) v.packages_with_public_entry_no_type_params++;
     if (supported.length > 0) v.packages_with_supported_entry++;
-    const targets = keyTypes(packageInterface(pkg.id, pkg.modules.map((m) => m.module)));
+    const targets = onChainTypes(keyTypes(packageInterface(pkg.id, pkg.modules.map((m) => m.module))), pkg.typeOriginTable);
     if (targets.length > 0) {
       v.packages_with_key_targets++;
       v.key_targets_total += targets.length;

@@ -22,6 +22,7 @@ import { type ModelAgentLimits, type ModelAgentSettings, type PackageView, Progr
 import type { ModelFailure, Phase2ServerSupport } from './model-call.js';
 import type { Phase2Options } from './run.js';
 import { SimulationLog } from './run-log.js';
+import { onChainTypes } from './score.js';
 import { listPlans, phase2Package, type Phase2Row } from './worker.js';
 
 /** What every package of a Phase II run shares: the run's settings, with its defaults filled in. */
@@ -117,7 +118,7 @@ function detailsOf(calls: readonly unknown[], logs: readonly SimulationLog[]): {
 /** Do one package (all its epochs). */
 export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s: Phase2WorkSettings, support: Phase2ServerSupport, interfaces: InterfaceIndex): Promise<PackageWork> {
   const iface = interfaces.of(pkg);
-  const targets = keyTypes(iface);
+  const targets = onChainTypes(keyTypes(iface), pkg.typeOriginTable);
   const rows: Phase2Row[] = [];
   const calls: unknown[] = [];
   const logs: SimulationLog[] = [];

@@ -294,7 +294,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     parentPid: o.parentPid ?? null,
     ...(o.signal ? { signal: o.signal } : {}),
     budgetUsd: o.budgetUsd ?? null,
-    spentBeforeUsd: runTotals(o.store, run.state).spent_usd ?? 0,
+    spentBeforeUsd: o.model ? runTotals(o.store, run.state).spent_usd : 0,
     // Agents without a model cost nothing, which is known.
     price: o.model ? o.price : { input: 0, output: 0 },
     continueOnError: o.continueOnError ?? true,

@@ -37,3 +37,20 @@ export function scoreInhabitation(targets: readonly string[], created: readonly 
 export function hitRate(s: InhabitationScore): number {
   return s.targets === 0 ? 0 : s.created_hits / s.targets;
 }
+
+/**
+ * Key types as the chain names them: a type an upgrade added is named by the package version
+ * that introduced it (its type origin), not by the package's original id, which its modules
+ * carry as their address. Phase II compares these with the types transactions created.
+ */
+export function onChainTypes(types: readonly string[], typeOrigins: readonly { moduleName: string; datatypeName: string; package: string }[]): string[] {
+  if (typeOrigins.length === 0) return [...types];
+  const origin = new Map(typeOrigins.map((o) => [`${o.moduleName}::${o.datatypeName}`, o.package]));
+  return types
+    .map((t) => {
+      const [, module, name] = t.split('::');
+      const defining = origin.get(`${module}::${name}`);
+      return defining === undefined ? t : `${normalizeTypeString(defining)}::${module}::${name}`;
+    })
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}

@@ -70,8 +70,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Stop scheduling once this much is spent (needs a price). */
   budgetUsd: number | null;
-  /** Spent by earlier sessions. */
-  spentBeforeUsd: number;
+  /** Spent by earlier sessions; `null`: unknown (an answer gave no usage), which a budget takes as spent. */
+  spentBeforeUsd: number | null;
   price: ModelPrice | undefined;
   /** `false`: stop at the first failed package (the original's default). */
   continueOnError: boolean;
@@ -134,7 +134,10 @@ export async function executePackages(options: ExecuteOptions): Promise<ExecuteO
 
   let finished = 0;
   let errors = options.errorsBefore;
-  let spent: number | null = options.price === undefined ? null : options.spentBeforeUsd;
+  let spent: number | null = options.price === undefined ? null : (options.spentBeforeUsd ?? 0);
+  // A call whose cost is unknown (its answer gave no usage) may have spent anything: a budget
+  // then starts no more packages rather than guess.
+  let spendUnknown = options.price !== undefined && options.spentBeforeUsd === null;
   let next = options.doneBefore;
   const limit = pLimit(Math.max(1, options.concurrency));
 
@@ -144,6 +147,10 @@ export async function executePackages(options: ExecuteOptions): Promise<ExecuteO
     // Ctrl-C, the run deadline and a dead parent would only be seen at the end.
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (stopReason !== null) return;
+    if (options.budgetUsd !== null && spendUnknown) {
+      stop('budget', `--budget-usd ${options.budgetUsd}: the spend is unknown (a model answer gave no usage), so no more packages start`, false);
+      return;
+    }
     if (options.budgetUsd !== null && spent !== null && spent >= options.budgetUsd) {
       stop('budget', `--budget-usd ${options.budgetUsd} spent ($${spent.toFixed(4)})`, false);
       return;
@@ -166,6 +173,10 @@ export async function executePackages(options: ExecuteOptions): Promise<ExecuteO
         totals = addCall(totals, r.usage, r.cache === 'hit', options.price);
         const cost = paidFor(r.usage, r.cache === 'hit', options.price);
         if (spent !== null && cost !== null) spent = Math.round((spent + cost) * 1e9) / 1e9;
+        if (r.usage.unknown === true && r.cache !== 'hit') {
+          if (options.price !== undefined) spendUnknown = true;
+          store.event('usage_unknown', { package_id: job.packageId, detail: 'the model answer gave no usage: its tokens and cost are unknown (recorded as null)' });
+        }
         store.appendLedger({ t: Math.floor(Date.now() / 1000), session: options.session, package_id: job.packageId, cache: r.cache, usage: r.usage, cost_usd: cost });
       },
     };

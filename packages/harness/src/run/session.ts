@@ -180,13 +180,15 @@ export interface RunTotals {
   output_tokens: number;
   cached_tokens: number;
   reasoning_tokens: number;
-  /** Money actually paid (cache hits are free); `null` when a call had no price. */
+  /** Money actually paid (cache hits are free); `null` when a call had no price or its answer no usage. */
   spent_usd: number | null;
+  /** Answers that gave no usage (their tokens and cost unknown). */
+  unknown_usage_calls: number;
 }
 
 /** Totals of a run so far. */
 export function runTotals(store: RunStore, state: RunState): RunTotals {
-  const t: RunTotals = { sessions: state.sessions.length, wall_seconds: 0, calls: 0, cache_hits: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, spent_usd: 0 };
+  const t: RunTotals = { sessions: state.sessions.length, wall_seconds: 0, calls: 0, cache_hits: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, spent_usd: 0, unknown_usage_calls: 0 };
   for (const s of state.sessions) if (s.ended_at !== null) t.wall_seconds += Math.max(0, (Date.parse(s.ended_at) - Date.parse(s.started_at)) / 1000);
   t.wall_seconds = Math.round(t.wall_seconds * 1000) / 1000;
   for (const e of store.ledger()) {
@@ -196,6 +198,7 @@ export function runTotals(store: RunStore, state: RunState): RunTotals {
     t.output_tokens += e.usage.output;
     t.cached_tokens += e.usage.cached;
     t.reasoning_tokens += e.usage.reasoning;
+    if (e.usage.unknown === true && e.cache !== 'hit') t.unknown_usage_calls++;
     t.spent_usd = t.spent_usd === null || e.cost_usd === null ? null : Math.round((t.spent_usd + e.cost_usd) * 1e9) / 1e9;
   }
   return t;

@@ -34,8 +34,10 @@ export interface PackageUsage {
   cached: number;
   reasoning: number;
   total: number;
-  /** `null` when the model has no price. */
+  /** `null` when the model has no price, or an answer gave no usage. */
   cost_usd: number | null;
+  /** An answer gave no usage: the counts are what the others reported, the cost unknown. */
+  unknown?: true;
 }
 
 /** {@link UsageTotals} as stored. */
@@ -45,7 +47,7 @@ export function packageUsage(t: UsageTotals): PackageUsage {
 
 /** Stored usage back as {@link UsageTotals}. */
 export function usageTotals(u: PackageUsage): UsageTotals {
-  const usage: ModelUsage = { input: u.input, output: u.output, cached: u.cached, reasoning: u.reasoning, total: u.total };
+  const usage: ModelUsage = { input: u.input, output: u.output, cached: u.cached, reasoning: u.reasoning, total: u.total, ...(u.unknown === true ? { unknown: true as const } : {}) };
   return { calls: u.calls, cacheHits: u.cache_hits, usage, costUsd: u.cost_usd };
 }
 
