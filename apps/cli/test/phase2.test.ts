@@ -1,5 +1,5 @@
 /** `smi phase2` from the command line: errors that name what is missing, a run directory resumed, the run JSON. */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -25,6 +25,21 @@ describeWithFixtures('smi phase2', ['fixtures', 'harness'], () => {
     const bad = await smi('phase2', '--corpus-root', CORPUS, '--agent', 'mock-planfile', '--plan-file', fixturePath('corpus', 'manifest.txt'), '--no-log', '--json');
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout)).toMatchObject({ error_code: 'BAD_PLAN_FILE' });
+  });
+
+  it('manifest-filter reads the original\'s own run JSON (schema_version 1) as ours; another version is exit 2', async () => {
+    const golden = fixturePath('fixtures', 'harness', 'tests', 'fixtures', 'phase2_golden_run.json');
+    const two = await smi('manifest-filter', golden, '--min-targets', '2');
+    expect(two.code, two.stderr).toBe(0);
+    expect(two.stdout).toBe('0x0000000000000000000000000000000000000000000000000000000000000001\n');
+    const one = await smi('manifest-filter', golden, '--min-targets', '1', '--json');
+    expect(JSON.parse(one.stdout)).toMatchObject({ count: 2 });
+    const dir = mkdtempSync(path.join(tmpdir(), 'smi-filter-'));
+    const v3 = path.join(dir, 'v3.json');
+    writeFileSync(v3, JSON.stringify({ schema_version: 3, packages: [] }));
+    const bad = await smi('manifest-filter', v3, '--json');
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ error_code: 'INVALID_FILE' });
   });
 
   it('a run directory, resumed after a batch, ends with every package and the original run JSON', async () => {

@@ -188,7 +188,10 @@ describe('response cache', () => {
 describe('configuration as the original read it', () => {
   it('precedence: process wins for SMI_API_KEY and SMI_API_BASE_URL, the .env file for the rest', () => {
     const c = resolveModelConfig({ SMI_API_KEY: 'proc', SMI_MODEL: 'proc-model', SMI_API_BASE_URL: 'http://proc/v1/' }, { SMI_API_KEY: 'file', SMI_MODEL: 'file-model', SMI_API_BASE_URL: 'http://file/v1', SMI_TEMPERATURE: '0.5' });
-    expect(c).toMatchObject({ apiKey: 'proc', model: 'file-model', baseUrl: 'http://proc/v1', temperature: 0.5, maxTokens: null, maxRequestRetries: 6 });
+    expect(c).toMatchObject({ apiKey: 'proc', model: 'file-model', baseUrl: 'http://proc/v1', temperature: 0.5, maxTokens: 4096, maxRequestRetries: 6 });
+    // max_tokens: 4096 unless told otherwise, as the original sent; `none` sends none.
+    expect(resolveModelConfig({ SMI_API_KEY: 'k', SMI_MODEL: 'm', SMI_MAX_TOKENS: '512' }).maxTokens).toBe(512);
+    expect(resolveModelConfig({ SMI_API_KEY: 'k', SMI_MODEL: 'm', SMI_MAX_TOKENS: 'none' }).maxTokens).toBeNull();
     // A .env SMI_API_KEY beats other process keys; provider keys in order.
     expect(resolveModelConfig({ OPENAI_API_KEY: 'o', SMI_MODEL: 'm' }, { SMI_API_KEY: 'f' }).apiKey).toBe('f');
     expect(resolveModelConfig({ OPENROUTER_API_KEY: 'r', OPENAI_API_KEY: 'o', SMI_MODEL: 'm' }).apiKey).toBe('o');

@@ -64,7 +64,8 @@ export const manifestFilterCommand = defineCommand<{ 'run-json': string; 'min-ta
     } catch (e) {
       throw new UsageError(`${args['run-json']}: not JSON (${e instanceof Error ? e.message : String(e)})`, 'INVALID_JSON');
     }
-    if (data.schema_version !== 2 || !Array.isArray(data.packages)) throw new UsageError(`${args['run-json']}: not a Phase II run JSON (schema_version 2 with packages)`, 'INVALID_FILE');
+    // schema_version 1 is the original's own run JSON (its golden runs), 2 ours: the rows agree.
+    if ((data.schema_version !== 1 && data.schema_version !== 2) || !Array.isArray(data.packages)) throw new UsageError(`${args['run-json']}: not a Phase II run JSON (schema_version 1 or 2, with packages)`, 'INVALID_FILE');
     const ids = filterManifest(data, args['min-targets']);
     // Under --json the ids are in the JSON line; a file named by --out-manifest is written as well.
     if (!args.json || args['out-manifest'] !== '-') writeOutput(io, args['out-manifest'], ids.join('\n') + (ids.length > 0 ? '\n' : ''));

@@ -88,7 +88,8 @@ export function resolveModelConfig(env: Readonly<Record<string, string | undefin
     baseUrl,
     model,
     temperature: num('SMI_TEMPERATURE', get('SMI_TEMPERATURE'), 0, 2, false) ?? 0,
-    maxTokens: num('SMI_MAX_TOKENS', get('SMI_MAX_TOKENS'), 1, 100000, true) ?? null,
+    // The original sent 4096 unless told otherwise; `none` sends no limit (the server's own).
+    maxTokens: get('SMI_MAX_TOKENS')?.trim().toLowerCase() === 'none' ? null : (num('SMI_MAX_TOKENS', get('SMI_MAX_TOKENS'), 1, 100000, true) ?? DEFAULT_MAX_TOKENS),
     thinking: get('SMI_THINKING') ?? null,
     clearThinking,
     responseFormat: (responseFormat as 'json_object' | undefined) ?? null,
@@ -106,6 +107,9 @@ export function generateParams(c: ModelConfig): GenerateParams {
     ...(c.responseFormat !== null ? { responseFormat: { type: c.responseFormat } } : {}),
   };
 }
+
+/** `max_tokens` of every request unless `SMI_MAX_TOKENS` says otherwise (the original's default). */
+export const DEFAULT_MAX_TOKENS = 4096;
 
 /** `models.yaml`: aliases → model ids, the default alias, provider settings. */
 export interface ModelsFile {
