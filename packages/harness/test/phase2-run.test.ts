@@ -50,6 +50,30 @@ describeWithFixtures('Phase II runs on the shared corpus', ['fixtures', 'harness
       expect(row.score.created_hits).toBeLessThanOrEqual(row.score.targets);
       if (row.score.created_hits > 0) expect(row.dry_run_ok).toBe(true);
     }
+    // The original's counters and evaluation fields, recounted from the simulations kept.
+    type EvalRow = Row & {
+      plan_attempts: number;
+      semantic_failure_count: number;
+      semantic_failure_attempts_until_first_success: number | null;
+      scoring_criteria: { score: number; creates_target_type: boolean; executes_cleanly: boolean };
+      failure: { phase: string; code: string | null } | null;
+      evaluation_result: { ok: boolean; score: number };
+      execution_trace: { execution_attempted: boolean };
+    };
+    const byId = new Map(results.map((r) => [r.package_id, r]));
+    for (const row of plain(base.runJson.packages as never) as EvalRow[]) {
+      const runs = (byId.get(row.package_id)?.details as { runs?: { plan_attempt: number; ok: boolean }[] } | undefined)?.runs ?? [];
+      const attempts = [...new Set(runs.map((x) => x.plan_attempt))];
+      const failed = attempts.filter((a) => !runs.some((x) => x.plan_attempt === a && x.ok));
+      expect(row.semantic_failure_count).toBe(failed.length);
+      const firstOk = attempts.find((a) => runs.some((x) => x.plan_attempt === a && x.ok));
+      expect(row.semantic_failure_attempts_until_first_success).toBe(firstOk === undefined ? null : attempts.indexOf(firstOk));
+      expect(row.scoring_criteria.creates_target_type).toBe(row.score.created_hits > 0);
+      expect([0, 0.25, 0.5, 0.75, 1]).toContain(row.scoring_criteria.score);
+      expect(row.failure === null).toBe(row.score.targets > 0 && row.score.created_hits === row.score.targets);
+      expect(row.evaluation_result.ok).toBe(row.failure === null && row.score.targets > 0);
+      expect(row.execution_trace.execution_attempted).toBe(runs.some((x) => x.ok) || row.dry_run_ok || runs.length > 0 && row.failure?.phase !== 'build' && row.failure?.phase !== 'resolution' && row.failure?.phase !== 'typecheck' && row.failure?.phase !== 'synthesis');
+    }
   }, 120_000);
 
   it('a run stopped after some packages resumes to the same run JSON as one that was not', async () => {

@@ -13,6 +13,7 @@ import type { PackageContext, PackageWork } from '../run/executor.js';
 import type { Outcome } from '../run/types.js';
 import { agentPlans, isStaticPhase2Agent } from './agents.js';
 import { type ChainSearch, ChainSearchPlanner } from './chain-search.js';
+import { withUninhabitedReasons } from './evaluation.js';
 import { helperPackageRow, type HelperPackageSettings } from './helper-package.js';
 import type { InventoryItem } from './interface-summary.js';
 import { LocalSimulation } from './local.js';
@@ -143,7 +144,9 @@ export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s
       if (s.chainSearch === null) throw new Error('the chain-search agent needs its search');
       const planner = new ChainSearchPlanner(s.chainSearch, pkg, targets, sim, ctx.deadline);
       row = await phase2Package({ ...base, source: planner });
-      Object.assign(row, planner.rowFields(row.missing_types as string[]));
+      const fields = planner.rowFields(row.missing_types as string[]);
+      Object.assign(row, fields);
+      withUninhabitedReasons(row, (fields.chain_search as { miss_causes?: Record<string, string> } | undefined)?.miss_causes ?? {});
     } else {
       if (s.model === null) throw new Error(`the ${s.agent} agent needs a model`);
       const settings: ModelAgentSettings = { ...s.limits, model: s.model, params: s.params, epoch };

@@ -6,7 +6,8 @@
  * whether the result is a mock's (never a real inhabitant). Plans come from a
  * {@link PlanSource}, which hears how the previous one failed (a model's retry prompt).
  */
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { phase2Evaluation } from './evaluation.js';
 import type { PlanRun, PlanSimulation } from './plan-sim.js';
 import { normalizePlan, type Plan, validateCausality, type CausalityValidation } from './plan.js';
 import { parsePlan } from './plan-ptb.js';
@@ -148,6 +149,11 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
   let simAttempts = 0;
   let plansGiven = 0;
   let lastFailure: LastFailure | null = null;
+  // The original's counters: answers that were no valid plan (schema), valid plans that did not run (semantic).
+  let schemaViolations = 0;
+  let firstValid: number | null = null;
+  let semanticFailures = 0;
+  let firstSuccess: number | null = null;
   const allHit = () => best !== null && best.hits >= new Set(o.targets).size && o.targets.length > 0;
   const checkTime = () => {
     if (o.deadline != null && Date.now() >= o.deadline) throw new PackageTimeout('per-package timeout exceeded');
@@ -161,6 +167,7 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
         if (item === null) break;
         planAttempts++;
         if (item.$kind === 'NoPlan') {
+          schemaViolations++;
           lastError = item.error;
           lastFailure = { harness_error: item.error };
           continue;
@@ -171,11 +178,13 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
         for (const [k, v] of Object.entries(norm.correctionCounts)) histogram[k] = (histogram[k] ?? 0) + v;
         causality = validateCausality(norm.spec);
         if (!causality.valid) {
+          schemaViolations++;
           lastError = `causality: ${causality.errors[0]}`;
           lastFailure = { harness_error: causality.errors.join('; ') };
           continue;
         }
         let attemptBest: PlanRun | null = null;
+        let parsed = true;
         for (const variant of planVariants(norm.spec, sender, Math.max(1, o.maxVariants))) {
           checkTime();
           let plan;
@@ -185,6 +194,7 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
           } catch (e) {
             lastError = e instanceof Error ? e.message : String(e);
             lastFailure = { harness_error: lastError };
+            parsed = false;
             break;
           }
           const run = await o.sim.run(plan, o.mode === 'build-only');
@@ -195,6 +205,12 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
           if (attemptBest === null || (run.ok && !attemptBest.ok)) attemptBest = run;
           if (!run.ok) lastError = run.error;
           if (allHit()) break;
+        }
+        if (!parsed) schemaViolations++;
+        else {
+          firstValid ??= planAttempts;
+          if (attemptBest?.ok === true) firstSuccess ??= planAttempts;
+          else semanticFailures++;
         }
         if (allHit()) break;
         if (attemptBest !== null) lastFailure = failureOf(attemptBest, o.targets);
@@ -235,10 +251,10 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
     sim_attempts: simAttempts,
     gas_budget_used: run?.gasBudgetUsed ?? null,
     plan_variant: best?.variant ?? null,
-    schema_violation_count: 0,
-    schema_violation_attempts_until_first_valid: null,
-    semantic_failure_count: 0,
-    semantic_failure_attempts_until_first_success: null,
+    schema_violation_count: schemaViolations,
+    schema_violation_attempts_until_first_valid: firstValid === null ? null : firstValid - 1,
+    semantic_failure_count: semanticFailures,
+    semantic_failure_attempts_until_first_success: firstSuccess === null ? null : firstSuccess - 1,
     formatting_corrections: corrections,
     formatting_corrections_histogram: histogram,
     causality_valid: causality.valid,
@@ -250,5 +266,33 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
     missing_types: s.missing_types,
     best_plan: best?.spec ?? null,
     synthetic: o.perfect === true,
+    ...phase2Evaluation({
+      packageId: o.packageId,
+      hitTypes: s.hit_types,
+      missingTypes: s.missing_types,
+      parseOk: o.perfect === true || parseOk,
+      txBuildOk: o.perfect === true || run?.txBuildOk === true,
+      ranCleanly: o.perfect === true || (ok && !devInspected),
+      executed: o.perfect !== true && run?.status != null,
+      error: run?.error ?? lastError,
+      effectsError: run?.effectsError ?? null,
+      abortCode: run?.abortCode ?? null,
+      abortLocation: run?.abortLocation ?? null,
+      plan: best?.plan ?? null,
+      gasUsed: run?.transaction?.effects.gas_summary.net_gas_used ?? null,
+      entryFunctions: entryFunctionsOf(o.sim.options.packages.find((p) => canonicalAddress(p.id) === canonicalAddress(o.packageId))),
+      synthetic: o.perfect === true,
+    }),
   };
+}
+
+/** `0x…::module::function` of the entry functions of `pkg`. */
+function entryFunctionsOf(pkg: MovePackage | undefined): string[] {
+  if (pkg === undefined) return [];
+  const out: string[] = [];
+  for (const { module: m } of pkg.modules) {
+    const name = m.identifiers[m.moduleHandles[m.selfModuleHandleIndex].name];
+    for (const d of m.functionDefs) if (d.isEntry) out.push(`${canonicalAddress(pkg.id)}::${name}::${m.identifiers[m.functionHandles[d.function].name]}`);
+  }
+  return out.sort();
 }
