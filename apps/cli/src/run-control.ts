@@ -2,6 +2,7 @@
  * The command-line options every benchmark phase shares (what to run, where the run is kept,
  * its limits), read once for `smi phase1` and `smi phase2`.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { datasetIds, parseIdsText, parseShard, type RunControlOptions, type RunStore } from '@smi/harness';
 import { UsageError } from './errors.js';
@@ -14,6 +15,10 @@ export interface RunControlArgs {
   seed: string;
   'package-ids-file'?: string;
   dataset?: string;
+  /** Phase II: the original's deprecated alias of `dataset`. */
+  subset?: string;
+  /** Phase II: without ids, run `results/signal_ids_hit_ge_1.txt` when it exists (the original's). */
+  'prefer-signal-package-ids'?: boolean;
   manifests?: string;
   'per-package-timeout-seconds': number;
   'continue-on-error': boolean;
@@ -34,8 +39,16 @@ function seedOf(text: string): bigint {
   return BigInt(text.trim());
 }
 
-/** The ids to run (`--package-ids-file`, `--dataset`), or `undefined` to sample. */
+/** Where `--prefer-signal-package-ids` looks (the original's path, from the working directory). */
+export const SIGNAL_IDS_FILE = path.join('results', 'signal_ids_hit_ge_1.txt');
+
+/** The ids to run (`--package-ids-file`, `--dataset`/`--subset`, `--prefer-signal-package-ids`), or `undefined` to sample. */
 export async function packageIdsOf(io: CliIo, args: RunControlArgs): Promise<{ ids: string[]; source: string } | undefined> {
+  if (args.subset !== undefined) {
+    // The original read --subset and then ignored it; it means --dataset.
+    if (args.dataset !== undefined) throw new UsageError('give either --dataset or --subset (its deprecated alias)', 'USAGE');
+    return packageIdsOf(io, { ...args, dataset: args.subset, subset: undefined });
+  }
   if (args['package-ids-file'] !== undefined && args.dataset !== undefined) throw new UsageError('give either --package-ids-file or --dataset', 'USAGE');
   if (args['package-ids-file'] !== undefined) {
     const text = (await readInput(io, args['package-ids-file'], '--package-ids-file')).toString('utf8');
@@ -44,6 +57,11 @@ export async function packageIdsOf(io: CliIo, args: RunControlArgs): Promise<{ i
   if (args.dataset !== undefined) {
     const manifests = resolvePath(io, args.manifests ?? path.join(process.env.SMI_FIXTURES ?? '../shared', 'fixtures', 'harness', 'manifests'));
     return { ids: datasetIds(manifests, args.dataset), source: `${args.dataset}.txt` };
+  }
+  if (args['prefer-signal-package-ids'] === true) {
+    const file = resolvePath(io, SIGNAL_IDS_FILE);
+    if (existsSync(file)) return { ids: parseIdsText(readFileSync(file, 'utf8')), source: SIGNAL_IDS_FILE };
+    io.stderr(`warning: --prefer-signal-package-ids: ${SIGNAL_IDS_FILE} does not exist; sampling instead (write it with smi manifest-filter <run.json> --min-hits 1 --out-manifest ${SIGNAL_IDS_FILE})\n`);
   }
   return undefined;
 }

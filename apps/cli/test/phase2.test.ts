@@ -1,12 +1,12 @@
 /** `smi phase2` from the command line: errors that name what is missing, a run directory resumed, the run JSON. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { promptOf, startFakeOpenAi } from '../../../test-support/fake-openai.js';
-import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
+import { describeWithFixtures, fixturePath, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
 import { modelEnv } from './support/model-env.js';
-import { smi } from './support/run-cli.js';
+import { smi, smiIn } from './support/run-cli.js';
 import { runSmi } from './support/spawn-cli.js';
 
 const CORPUS = fixturePath('corpus');
@@ -41,6 +41,49 @@ describeWithFixtures('smi phase2', ['fixtures', 'harness'], () => {
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout)).toMatchObject({ error_code: 'INVALID_FILE' });
   });
+
+  it('--subset is --dataset (the original ignored it); --prefer-signal-package-ids runs results/signal_ids_hit_ge_1.txt, else samples and says so', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'smi-subset-'));
+    // Runs from other directories find the shared data by SMI_FIXTURES, as a user's would.
+    const before = process.env.SMI_FIXTURES;
+    process.env.SMI_FIXTURES = FIXTURES_ROOT;
+    try {
+    const idsOf = (file: string): string[] => (JSON.parse(readFileSync(file, 'utf8')) as { packages: { package_id: string }[] }).packages.map((p) => p.package_id);
+    // A dataset of three corpus packages, in a manifests directory of our own.
+    const manifests = path.join(dir, 'manifests');
+    mkdirSync(path.join(manifests, 'datasets'), { recursive: true });
+    const three = ['0x2', '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb', '0x1'].map((a) => '0x' + a.slice(2).padStart(64, '0'));
+    writeFileSync(path.join(manifests, 'datasets', 'three.txt'), three.join('\n') + '\n');
+    const byDataset = await smi('phase2', '--corpus-root', CORPUS, '--manifests', manifests, '--dataset', 'three', '--samples', '0', '--no-log', '--quiet', '--out', path.join(dir, 'd.json'));
+    expect(byDataset.code, byDataset.stderr).toBe(0);
+    const bySubset = await smi('phase2', '--corpus-root', CORPUS, '--manifests', manifests, '--subset', 'three', '--samples', '0', '--no-log', '--quiet', '--out', path.join(dir, 's.json'));
+    expect(bySubset.code, bySubset.stderr).toBe(0);
+    expect(idsOf(path.join(dir, 'd.json'))).toEqual(three);
+    expect(idsOf(path.join(dir, 's.json'))).toEqual(three);
+    const both = await smi('phase2', '--corpus-root', CORPUS, '--subset', 'a', '--dataset', 'b', '--no-log', '--json');
+    expect(both.code).toBe(2);
+    // A baseline run's hits become the signal file; a run preferring it does exactly those packages.
+    const base = path.join(dir, 'base.json');
+    expect((await smi('phase2', '--corpus-root', CORPUS, '--samples', '0', '--agent', 'baseline-search', '--no-log', '--quiet', '--out', base)).code).toBe(0);
+    mkdirSync(path.join(dir, 'results'));
+    const filtered = await smiIn(dir, 'manifest-filter', base, '--min-targets', '1', '--min-hits', '1', '--out-manifest', path.join('results', 'signal_ids_hit_ge_1.txt'));
+    expect(filtered.code, filtered.stderr).toBe(0);
+    const signal = readFileSync(path.join(dir, 'results', 'signal_ids_hit_ge_1.txt'), 'utf8').trim().split('\n');
+    const hit = (JSON.parse(readFileSync(base, 'utf8')) as { packages: { package_id: string; score: { created_hits: number } }[] }).packages.filter((p) => p.score.created_hits > 0).map((p) => p.package_id);
+    expect(signal).toEqual(hit);
+    const preferred = await smiIn(dir, 'phase2', '--corpus-root', CORPUS, '--prefer-signal-package-ids', '--samples', '0', '--no-log', '--quiet', '--out', 'p.json');
+    expect(preferred.code, preferred.stderr).toBe(0);
+    expect(idsOf(path.join(dir, 'p.json'))).toEqual(signal);
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'smi-nosignal-'));
+    const sampled = await smiIn(elsewhere, 'phase2', '--corpus-root', CORPUS, '--prefer-signal-package-ids', '--samples', '2', '--no-log', '--out', 'p.json');
+    expect(sampled.code).toBe(0);
+    expect(sampled.stderr).toMatch(/signal_ids_hit_ge_1\.txt does not exist; sampling instead/);
+    expect(idsOf(path.join(elsewhere, 'p.json'))).toHaveLength(2);
+    } finally {
+      if (before === undefined) delete process.env.SMI_FIXTURES;
+      else process.env.SMI_FIXTURES = before;
+    }
+  }, 120_000);
 
   it('a run directory, resumed after a batch, ends with every package and the original run JSON', async () => {
     const dir = path.join(mkdtempSync(path.join(tmpdir(), 'smi-phase2-')), 'run');

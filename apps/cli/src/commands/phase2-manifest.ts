@@ -42,18 +42,23 @@ export const phase2ManifestCommand = defineCommand<{ 'corpus-root': string; 'out
 });
 
 /** `smi manifest-filter`. */
-export const manifestFilterCommand = defineCommand<{ 'run-json': string; 'min-targets': number; 'out-manifest': string }>({
+export const manifestFilterCommand = defineCommand<{ 'run-json': string; 'min-targets': number; 'min-hits': number; 'out-manifest': string }>({
   command: 'manifest-filter <run-json>',
   describe: 'The packages of a Phase II run JSON with at least --min-targets targets, as an ids file (the original smi-phase2-filter-manifest)',
   positionals: { 'run-json': { type: 'string', demandOption: true, describe: 'A Phase II run JSON (run.json of a run directory, or --out), or - for standard input', file: 'read' } },
   options: {
     'min-targets': { type: 'number', default: 2, describe: 'Keep packages with at least this many target key types' },
+    'min-hits': { type: 'number', default: 0, describe: 'And at least this many of them created (1: the packages with signal, for phase2 --prefer-signal-package-ids)' },
     'out-manifest': { type: 'string', default: '-', describe: 'Ids file to write (- for standard output)', file: 'write' },
   },
   examples: [
     {
       command: '$0 phase2 --corpus-root ../shared/corpus --samples 0 --no-log --quiet --out p2.json && $0 manifest-filter p2.json --min-targets 2',
       describe: 'the packages of a run with two targets or more',
+    },
+    {
+      command: '$0 manifest-filter runs/base/run.json --min-targets 1 --min-hits 1 --out-manifest results/signal_ids_hit_ge_1.txt',
+      describe: 'the packages a run hit, where phase2 --prefer-signal-package-ids reads them',
     },
   ],
   run: async (args, io) => {
@@ -66,7 +71,7 @@ export const manifestFilterCommand = defineCommand<{ 'run-json': string; 'min-ta
     }
     // schema_version 1 is the original's own run JSON (its golden runs), 2 ours: the rows agree.
     if ((data.schema_version !== 1 && data.schema_version !== 2) || !Array.isArray(data.packages)) throw new UsageError(`${args['run-json']}: not a Phase II run JSON (schema_version 1 or 2, with packages)`, 'INVALID_FILE');
-    const ids = filterManifest(data, args['min-targets']);
+    const ids = filterManifest(data, args['min-targets'], args['min-hits']);
     // Under --json the ids are in the JSON line; a file named by --out-manifest is written as well.
     if (!args.json || args['out-manifest'] !== '-') writeOutput(io, args['out-manifest'], ids.join('\n') + (ids.length > 0 ? '\n' : ''));
     if (args.json) io.stdout(jsonLine({ ids, count: ids.length, out: args['out-manifest'] === '-' ? null : args['out-manifest'] }));

@@ -102,6 +102,8 @@ export const phase2Command = defineCommand<Phase2Args>({
     seed: { type: 'string', default: '0', describe: 'Seed of the sampling' },
     'package-ids-file': { type: 'string', describe: 'Package ids to run, in order (one per line, # comments), or - for standard input', file: 'read' },
     dataset: { type: 'string', describe: 'A named dataset: <manifests>/datasets/NAME.txt' },
+    subset: { type: 'string', describe: 'Deprecated alias of --dataset (the original\'s)' },
+    'prefer-signal-package-ids': { type: 'boolean', default: false, describe: 'Without --package-ids-file or --dataset: run results/signal_ids_hit_ge_1.txt when it exists (the packages some run hit)' },
     manifests: { type: 'string', describe: 'Manifests directory (default $SMI_FIXTURES/fixtures/harness/manifests)' },
     agent: { type: 'string', choices: PHASE2_AGENTS, default: 'mock-empty', describe: 'Who plans: a mock, the plan file, the original\'s baseline search, chain-search (the search of benchmark-local: constructor chains, shared objects, values the code asks for), or a model (template-search, real-openai-compatible, helper-package)' },
     'plan-file': { type: 'string', describe: 'Plans by package id, {"<id>": {"calls": [...]}} (mock-planfile), or - for standard input', file: 'read' },

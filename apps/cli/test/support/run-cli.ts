@@ -16,3 +16,12 @@ export async function smi(...argv: string[]): Promise<Run> {
   const code = await runCli(argv, io);
   return { code, stdout, stderr };
 }
+
+/** Run `smi <argv>` in this process as if started in directory `cwd`. */
+export async function smiIn(cwd: string, ...argv: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), isTty: false, cwd };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}

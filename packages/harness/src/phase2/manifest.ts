@@ -100,7 +100,9 @@ export function phase2Manifest(corpusRoot: string, options: { maxCallsPerPackage
 }
 
 /** `manifest_filter.py`: the package ids of a Phase II run JSON with at least `minTargets` targets. */
-export function filterManifest(runJson: { packages?: unknown }, minTargets: number): string[] {
-  const rows = Array.isArray(runJson.packages) ? (runJson.packages as { package_id?: unknown; score?: { targets?: unknown } }[]) : [];
-  return rows.filter((r) => typeof r.package_id === 'string' && Number(r.score?.targets ?? 0) >= minTargets).map((r) => r.package_id as string);
+export function filterManifest(runJson: { packages?: unknown }, minTargets: number, minHits = 0): string[] {
+  const rows = Array.isArray(runJson.packages) ? (runJson.packages as { package_id?: unknown; score?: { targets?: unknown; created_hits?: unknown } }[]) : [];
+  return rows
+    .filter((r) => typeof r.package_id === 'string' && Number(r.score?.targets ?? 0) >= minTargets && Number(r.score?.created_hits ?? 0) >= minHits)
+    .map((r) => r.package_id as string);
 }
