@@ -215,6 +215,8 @@ describeWithFixtures('Phase I with a model', ['corpus'], () => {
       // One refusal, then plain requests.
       expect(server.requests.map((q) => q.body.response_format?.type ?? 'none')).toEqual(['json_schema', 'none', 'none', 'none']);
       expect(rows(r)[0].attempts).toBe(2);
+      // The run JSON says which model answered (spec.json is not written without a run directory).
+      expect((plain(r.runJson as never) as { model: string }).model).toBe('fake-model');
     } finally {
       await server.close();
     }

@@ -51,6 +51,8 @@ async function run(agent: Phase2Options['agent'], script: (req: FakeRequest) => 
   const model = new OpenAiCompatibleModel({ apiKey: 'k', baseUrl: server.url, model: 'fake-model', retry: { maxAttempts: 1 } });
   const out = await runPhase2(phase2Options({ ...base, agent, model, params: { temperature: 0 }, store, runId: 'r', ...extra }));
   const row = (plain(out.runJson.packages as never) as Record<string, unknown>[])[0];
+  // Every model agent's run JSON names the model and the cost (unknown without a price).
+  expect(plain(out.runJson as never)).toMatchObject({ model: 'fake-model', sender_is_publisher: false, aggregate: { total_cost_usd: null } });
   return { out, row, requests: server.requests, dir };
 }
 

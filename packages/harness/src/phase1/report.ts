@@ -20,6 +20,8 @@ export interface Phase1RunInfo {
   targetIdsTotal: number | null;
   seed: bigint;
   agent: string;
+  /** The model a model agent asked (`null` for the mocks): in the run JSON, not only in spec.json (which `--no-log` does not write). */
+  model?: string | null;
 }
 
 const f = (x: number): PyFloat => new PyFloat(x);
@@ -107,6 +109,7 @@ export function phase1RunJson(info: Phase1RunInfo, results: readonly PackageResu
     samples: ordered.length,
     seed: seedJson(info.seed),
     agent: info.agent,
+    model: info.model ?? null,
     aggregate: phase1Aggregate(ordered, info.seed),
     packages: ordered.map(rowJson),
   };
@@ -143,6 +146,7 @@ export function phase1MergedRunJson(base: RunJson, results: readonly PackageResu
       targetIdsTotal: typeof base.target_ids_total === 'number' ? base.target_ids_total : null,
       seed: typeof seed === 'bigint' ? seed : BigInt(Number(seed)),
       agent: String(base.agent),
+      model: typeof base.model === 'string' ? base.model : null,
     },
     results,
   );

@@ -181,6 +181,7 @@ export async function runPhase1(o: Phase1Options): Promise<Phase1Outcome> {
     targetIdsTotal: o.ids ? picked.length : null,
     seed: o.seed,
     agent: o.agent,
+    model: o.model?.model ?? null,
   };
   const writeRun = (final: boolean): { runJson: RunJson; text: string } => {
     const runJson = phase1RunJson({ ...info, finishedAt: Math.floor(Date.now() / 1000) }, [...all.values()]);
