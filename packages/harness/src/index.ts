@@ -110,3 +110,5 @@ export type { RunControlOptions } from './run/control.js';
 export { staticCreatedTypes } from './phase2/static-types.js';
 export { ChainSearch, ChainSearchPlanner, MISS_CAUSES } from './phase2/chain-search.js';
 export type { ChainSearchSettings, ChainSearchFindings, MissCause } from './phase2/chain-search.js';
+export { samplesOf, samplesJsonl, samplesCsv, junitXml, writeSampleFiles } from './run/samples.js';
+export type { Sample } from './run/samples.js';

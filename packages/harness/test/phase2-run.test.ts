@@ -50,6 +50,20 @@ describeWithFixtures('Phase II runs on the shared corpus', ['fixtures', 'harness
       expect(row.score.created_hits).toBeLessThanOrEqual(row.score.targets);
       if (row.score.created_hits > 0) expect(row.dry_run_ok).toBe(true);
     }
+    // The run's samples and junit.xml hold every package, outcomes as in the run JSON.
+    const baseRows = plain(base.runJson.packages as never) as (Row & { package_id: string })[];
+    const outcomes = results.sort((a, b) => a.index - b.index).map((r) => r.outcome);
+    const lines = (store.files.get('samples.jsonl') ?? '').trim().split('\n').map((l) => JSON.parse(l) as { package_id: string; outcome: string; score_created_hits: number });
+    expect(lines.map((l) => l.package_id)).toEqual(baseRows.map((r) => r.package_id));
+    expect(lines.map((l) => l.outcome)).toEqual(outcomes);
+    expect(lines.map((l) => l.score_created_hits)).toEqual(baseRows.map((r) => r.score.created_hits));
+    const csv = (store.files.get('samples.csv') ?? '').trim().split('\r\n');
+    expect(csv).toHaveLength(baseRows.length + 1);
+    expect(csv[0].split(',').slice(0, 3)).toEqual(['package_id', 'index', 'outcome']);
+    const junit = store.files.get('junit.xml') ?? '';
+    expect(junit.match(/<testcase /g)).toHaveLength(baseRows.length);
+    expect(Number(/<testsuite [^>]*failures="(\d+)"/.exec(junit)?.[1])).toBe(outcomes.filter((o) => o === 'wrong').length);
+    expect(Number(/<testsuite [^>]*errors="(\d+)"/.exec(junit)?.[1])).toBe(outcomes.filter((o) => o !== 'wrong' && o !== 'correct').length);
     // The original's counters and evaluation fields, recounted from the simulations kept.
     type EvalRow = Row & {
       plan_attempts: number;

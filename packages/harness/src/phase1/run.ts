@@ -20,6 +20,7 @@ import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpe
 import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
 import type { Phase1Agent } from './agents.js';
 import { phase1RunJson } from './report.js';
+import { writeSampleFiles } from '../run/samples.js';
 import { PHASE1_PROMPT_VERSION } from './truth.js';
 import { PHASE1_MAX_ATTEMPTS, phase1Package, type ServerSupport, type StructuredMode } from './worker.js';
 
@@ -187,6 +188,7 @@ export async function runPhase1(o: Phase1Options): Promise<Phase1Outcome> {
     const runJson = phase1RunJson({ ...info, finishedAt: Math.floor(Date.now() / 1000) }, [...all.values()]);
     const text = renderRunJson(runJson);
     o.store.writeRunJson(text);
+    if (final) writeSampleFiles(o.store, 'smi.phase1', [...all.values()]);
     if (o.out != null) writeFileAtomic(o.out, text);
     o.store.event('checkpoint_written', { path: o.out ?? (o.store.dir === null ? null : path.join(o.store.dir, 'run.json')), packages_count: all.size, final });
     return { runJson, text };

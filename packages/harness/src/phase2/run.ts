@@ -22,6 +22,7 @@ import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpe
 import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
 import { MODEL_PHASE2_AGENTS, type Phase2Agent } from './agents.js';
 import { ChainSearch } from './chain-search.js';
+import { writeSampleFiles } from '../run/samples.js';
 import { type MissingDependencies, missingDependencies } from './dependencies.js';
 import type { SummaryMode } from './interface-summary.js';
 import { DEFAULT_MODEL_AGENT_LIMITS, type ModelAgentLimits } from './model-agent.js';
@@ -242,6 +243,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     const runJson = phase2RunJson({ ...info, finishedAt: Math.floor(Date.now() / 1000) }, [...all.values()]);
     const text = renderRunJson(runJson);
     o.store.writeRunJson(text);
+    if (final) writeSampleFiles(o.store, 'smi.phase2', [...all.values()]);
     if (o.out != null) writeFileAtomic(o.out, text);
     o.store.event('checkpoint_written', { path: o.out ?? (o.store.dir === null ? null : path.join(o.store.dir, 'run.json')), packages_count: all.size, final });
     return { runJson, text };

@@ -45,6 +45,8 @@ export interface RunStore {
   ledger(): LedgerEntry[];
   appendLedger(entry: LedgerEntry): void;
   writeRunJson(text: string): void;
+  /** Write another file of the run (`samples.jsonl`, `junit.xml`, ...), whole. */
+  writeFile(name: string, text: string): void;
 }
 
 /** The original's `_safe_filename`: characters outside `[A-Za-z0-9-_.]` become `_`, at most 120. */
@@ -202,6 +204,9 @@ export class DiskRunStore implements RunStore {
   writeRunJson(text: string): void {
     writeFileAtomic(this.out('run.json'), text);
   }
+  writeFile(name: string, text: string): void {
+    writeFileAtomic(this.out(name), text);
+  }
 }
 
 /** A run kept in memory (nothing on disk; a run that cannot be resumed). */
@@ -247,5 +252,10 @@ export class MemoryRunStore implements RunStore {
   }
   writeRunJson(text: string): void {
     this.runJson = text;
+  }
+  /** Files written besides the run JSON, by name. */
+  readonly files = new Map<string, string>();
+  writeFile(name: string, text: string): void {
+    this.files.set(name, text);
   }
 }
