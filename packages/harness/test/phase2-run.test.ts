@@ -66,6 +66,7 @@ describeWithFixtures('Phase II runs on the shared corpus', ['fixtures', 'harness
     expect(Number(/<testsuite [^>]*errors="(\d+)"/.exec(junit)?.[1])).toBe(outcomes.filter((o) => o !== 'wrong' && o !== 'correct').length);
     // The original's counters and evaluation fields, recounted from the simulations kept.
     type EvalRow = Row & {
+      dry_run_ok: boolean;
       plan_attempts: number;
       semantic_failure_count: number;
       semantic_failure_attempts_until_first_success: number | null;
