@@ -97,7 +97,7 @@ export type { ModelAgentSettings, ModelAgentLimits, PackageView } from './phase2
 export type { Phase2CallRecord, Phase2ServerSupport, ModelFailure } from './phase2/model-call.js';
 export { HelperPackageSchema, TARGET_ADDRESS_NAME, helperInstruction } from './phase2/helper-package.js';
 export type { HelperPackage } from './phase2/helper-package.js';
-export { passAtK } from './phase2/report.js';
+export { passAtK } from './run/pass-at-k.js';
 export { runPhase2, Phase2Error, phase2State } from './phase2/run.js';
 export { missingDependencies } from './phase2/dependencies.js';
 export type { MissingDependencies } from './phase2/dependencies.js';

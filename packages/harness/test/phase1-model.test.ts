@@ -18,6 +18,7 @@ import {
   type ModelClient,
   ModelError,
   MemoryRunStore,
+  phase1SummaryText,
   OpenAiCompatibleModel,
   type PackageResult,
   plain,
@@ -265,6 +266,40 @@ describeWithFixtures('Phase I with a model', ['corpus'], () => {
       const budgeted = await runPhase1({ ...base, samples: 3, concurrency: 1, model, price, budgetUsd: 1, store: new MemoryRunStore() });
       expect(budgeted.stopReason).toBe('budget');
       expect(rows(budgeted)).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('epochs: each package asked K times (each sample its own cache key), the row scores the first, pass@k and mean F1 in the aggregate', async () => {
+    await loadTruth();
+    // Even requests answer right, odd ones leave a key type out.
+    const server = await startFakeOpenAi((req) => {
+      const id = /"package_id": "(0x[0-9a-f]+)"/.exec(req.body.messages!.at(-1)!.content)![1];
+      const truth = TRUTH.get(id) ?? [];
+      return { content: JSON.stringify({ key_types: req.index % 2 === 0 ? truth : truth.slice(1) }) };
+    });
+    try {
+      const model = new OpenAiCompatibleModel({ apiKey: 'k', baseUrl: server.url, model: 'fake-model', retry: { baseDelayMs: 5, maxDelayMs: 5 } });
+      const store = new MemoryRunStore();
+      const r = await runPhase1({ ...base, samples: 2, concurrency: 1, epochs: 2, model, store });
+      expect(server.requests).toHaveLength(4);
+      // The same prompt twice per package, under two cache keys.
+      const keys = store.results().results.flatMap((x) => ((x.details?.calls ?? []) as { cache_key: string; epoch: number }[]).map((c) => `${c.epoch}:${c.cache_key}`));
+      expect(new Set(keys.map((k) => k.slice(2))).size).toBe(4);
+      const packages = plain(r.runJson.packages as never) as { outcome: string; epochs: { epoch: number; correct: boolean }[] }[];
+      for (const p of packages) {
+        expect(p.epochs.map((e) => e.epoch)).toEqual([0, 1]);
+        expect(p.outcome).toBe(p.epochs[0].correct ? 'correct' : 'wrong');
+      }
+      const agg = plain(r.runJson.aggregate as never) as { epochs: number; pass_at_k: Record<string, number>; mean_epoch_f1: number };
+      expect(agg.epochs).toBe(2);
+      // Each package has one correct sample of two (when its truth is not empty): pass@1 = 0.5, pass@2 = 1.
+      const one = packages.map((p) => p.epochs.filter((e) => e.correct).length / 2);
+      expect(agg.pass_at_k['1']).toBeCloseTo(one.reduce((a, b) => a + b, 0) / one.length, 9);
+      const any = packages.map((p) => (p.epochs.some((e) => e.correct) ? 1 : 0));
+      expect(agg.pass_at_k['2']).toBeCloseTo(any.reduce((a: number, b: number) => a + b, 0) / any.length, 9);
+      expect(phase1SummaryText(r.runJson)).toMatch(/epochs 2: pass@1 /);
     } finally {
       await server.close();
     }

@@ -32,6 +32,7 @@ export interface Phase1Args extends ModelArgs, RunDirArgs, RunControlArgs {
   'rust-bin'?: string;
   'build-rust': boolean;
   'max-structs-in-prompt': number;
+  epochs: number;
   'include-type-lists': boolean;
   'smoke-agent': boolean;
   'doctor-agent': boolean;
@@ -63,6 +64,7 @@ export const phase1Command = defineCommand<Phase1Args>({
     'retry-errors': { type: 'boolean', default: false, describe: 'With --resume: run the packages that failed (limit, model_error, infra_error) again' },
     force: { type: 'boolean', default: false, describe: 'With --resume: continue even when the settings differ from the run\'s spec' },
     'max-structs-in-prompt': { type: 'number', default: 200, describe: 'Structs shown in the prompt (halved on an empty or truncated answer, down to 5)' },
+    epochs: { type: 'number', default: 1, describe: 'Samples per package, each its own cache key (pass@k and the mean F1 over samples in the aggregate); the row scores the first' },
     'per-package-timeout-seconds': { type: 'number', default: 120, describe: 'Time limit of one package (a package over it scores as a limit)' },
     'include-type-lists': { type: 'boolean', default: false, describe: 'Put the truth and predicted type lists in the run JSON' },
     'smoke-agent': { type: 'boolean', default: false, describe: 'One minimal call through the model client and parser, then exit' },
@@ -106,6 +108,7 @@ export const phase1Command = defineCommand<Phase1Args>({
     if (!/^-?\d+$/.test(args.seed.trim())) throw new UsageError(`--seed ${args.seed}: expected an integer`, 'INVALID_NUMBER');
     for (const [name, v] of [['max-run-seconds', args['max-run-seconds']], ['budget-usd', args['budget-usd']], ['per-package-timeout-seconds', args['per-package-timeout-seconds']], ['request-timeout-seconds', args['request-timeout-seconds']]] as const) positive(name, v);
     positive('max-structs-in-prompt', args['max-structs-in-prompt']);
+    if (!Number.isInteger(args.epochs) || args.epochs < 1) throw new UsageError(`--epochs ${args.epochs}: expected a whole number of samples, at least 1`, 'INVALID_NUMBER');
     positive('concurrency', args.concurrency);
     positive('checkpoint-every', args['checkpoint-every'], true);
     positive('max-errors', args['max-errors'], true);
@@ -143,6 +146,7 @@ export const phase1Command = defineCommand<Phase1Args>({
       ...(model?.price ? { price: model.price } : {}),
       structured: model?.config.responseFormat === 'json_object' && args['response-format'] === 'auto' ? 'json_object' : args['response-format'],
       maxStructsInPrompt: args['max-structs-in-prompt'],
+      epochs: args.epochs,
       includeTypeLists: args['include-type-lists'],
       budgetUsd: args['budget-usd'] ?? null,
       onStart: (info) => {

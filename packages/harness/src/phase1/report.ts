@@ -7,6 +7,7 @@
  */
 import { type PyJson, PyFloat } from '../py-json.js';
 import { type RunJson } from '../run/checkpoint.js';
+import { passAtK } from '../run/pass-at-k.js';
 import { isFailure, OUTCOMES, type Outcome, type PackageResult } from '../run/types.js';
 import { bootstrapInterval, type KeyTypeScore, mean, microScores } from './judge.js';
 
@@ -87,7 +88,21 @@ export function phase1Aggregate(results: readonly PackageResult[], seed: bigint)
     total_cached_tokens: tokens.cached,
     total_reasoning_tokens: tokens.reasoning,
     cost_usd: cost === null ? null : f(cost),
+    ...epochAggregate(results.map((r) => r.row)),
   };
+}
+
+type EpochSummary = { correct: boolean; f1: number | PyFloat };
+
+/** With `--epochs K`: pass@k over packages (k = 1…K, a sample passes when it is correct) and the mean F1 over every sample. */
+function epochAggregate(rows: readonly Record<string, unknown>[]): { [key: string]: PyJson } {
+  const withEpochs = rows.map((r) => r.epochs as EpochSummary[] | undefined).filter((e): e is EpochSummary[] => Array.isArray(e) && e.length > 0);
+  if (withEpochs.length === 0) return {};
+  const n = Math.min(...withEpochs.map((e) => e.length));
+  const pass: { [key: string]: PyJson } = {};
+  for (let k = 1; k <= n; k++) pass[String(k)] = f(withEpochs.reduce((a, e) => a + passAtK(e.length, e.filter((x) => x.correct).length, k), 0) / withEpochs.length);
+  const f1s = withEpochs.flatMap((e) => e.map((x) => (x.f1 instanceof PyFloat ? x.f1.value : x.f1)));
+  return { epochs: n, pass_at_k: pass, mean_epoch_f1: f(f1s.reduce((a, b) => a + b, 0) / f1s.length) };
 }
 
 /** The seed as a Python int (a JSON number, exact however large). */
@@ -129,6 +144,9 @@ export function phase1SummaryText(runJson: RunJson): string {
   ];
   if ((a.model_calls as number) > 0) {
     lines.push(`model: ${String(a.model_calls)} calls, ${String(a.total_prompt_tokens)} prompt + ${String(a.total_completion_tokens)} completion tokens, cost ${a.cost_usd === null ? 'unknown (no price)' : `$${(a.cost_usd as PyFloat).value.toFixed(4)}`}`);
+  }
+  if (a.pass_at_k) {
+    lines.push(`epochs ${String(a.epochs)}: ${Object.entries(a.pass_at_k as Record<string, PyJson>).map(([k, v]) => `pass@${k} ${n(v)}`).join('  ')}  mean F1 ${n(a.mean_epoch_f1)}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -31,6 +31,8 @@ export interface Phase1Options extends RunControlOptions {
   model?: ModelClient;
   params?: GenerateParams;
   structured?: StructuredMode;
+  /** Samples per package (pass@k in the aggregate); the row scores the first (default 1). */
+  epochs?: number;
   /** What the model costs (omit: cost unknown). */
   price?: ModelPrice;
   maxStructsInPrompt?: number;
@@ -145,7 +147,7 @@ export async function runPhase1(o: Phase1Options): Promise<Phase1Outcome> {
     },
     prompt_version: PHASE1_PROMPT_VERSION,
     code: { git_commit: gitCommit(path.dirname(new URL(import.meta.url).pathname)), harness_version: harnessVersion(), packages: packageVersions() },
-    epochs: 1,
+    epochs: Math.max(1, o.epochs ?? 1),
   };
   const startedAt = Math.floor(Date.now() / 1000);
   const metadata = {
@@ -202,6 +204,7 @@ export async function runPhase1(o: Phase1Options): Promise<Phase1Outcome> {
     model: o.model ?? null,
     params,
     structured: o.structured ?? 'auto',
+    epochs: Math.max(1, o.epochs ?? 1),
   };
   const spentBefore = o.model ? runTotals(o.store, run.state).spent_usd : 0;
   const checkpointEvery = o.checkpointEvery ?? 10;

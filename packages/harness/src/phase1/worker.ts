@@ -33,6 +33,8 @@ export interface Phase1WorkSettings {
   model: ModelClient | null;
   params: GenerateParams;
   structured: StructuredMode;
+  /** Samples per package (pass@k); the row scores the first. */
+  epochs: number;
 }
 
 /** What the run learnt about the server (shared by all packages of a session). */
@@ -43,6 +45,8 @@ export interface ServerSupport {
 
 /** A model call as a result records it. */
 interface CallRecord {
+  /** With more than one epoch: the sample this call was for. */
+  epoch?: number;
   attempt: number;
   max_structs: number;
   cache_key: string;
@@ -122,6 +126,63 @@ export async function phase1Package(job: PackageJob, ctx: PackageContext, settin
   const model = settings.model;
   if (model === null) throw new Error('real-openai-compatible needs a model');
   const calls: CallRecord[] = [];
+  const samples: Sample[] = [];
+  for (let epoch = 0; epoch < Math.max(1, settings.epochs); epoch++) {
+    const one = await sample(ctx, settings, support, model, iface, epoch, calls);
+    if (one === 'interrupted') return { outcome: 'limit', error: 'run stopped', timed_out: false, row: {}, interrupted: true };
+    samples.push(one);
+    if (one.failure?.timedOut === true) break;
+  }
+  const scored = samples.map((x) => {
+    const score = x.failure === null && x.answer !== null ? scoreKeyTypes(truth, x.answer.types) : failedScore(truth);
+    const outcome: Outcome = x.failure?.outcome ?? (score.fp === 0 && score.fn === 0 ? 'correct' : 'wrong');
+    return { score, outcome };
+  });
+  const first = samples[0];
+  const { score, outcome } = scored[0];
+  const failure = first.failure;
+  const answer = first.answer;
+  const predicted = answer?.types ?? null;
+  return {
+    outcome,
+    error: failure?.error ?? null,
+    timed_out: failure?.timedOut ?? false,
+    row: {
+      package_id: job.packageId,
+      ...row(truth, failure === null ? predicted : null, score, settings, {
+        attempts: first.attempts,
+        max_structs_used: first.maxStructsUsed,
+        structs_in_package: structs,
+        outcome,
+        parse_mode: answer?.mode ?? null,
+      }),
+      ...(settings.epochs > 1
+        ? { epochs: scored.map((x, epoch) => ({ epoch, outcome: x.outcome, correct: x.outcome === 'correct', f1: new PyFloat(x.score.f1), error: samples[epoch].failure?.error ?? null })) }
+        : {}),
+    },
+    details: { calls },
+    eventFields: { f1: new PyFloat(score.f1) },
+  };
+}
+
+/** What one sample of a package gave: the answer, or why there is none. */
+interface Sample {
+  answer: { types: string[]; mode: ParseMode } | null;
+  failure: { outcome: Outcome; error: string; timedOut: boolean } | null;
+  attempts: number;
+  maxStructsUsed: number | null;
+}
+
+/** One sample (epoch `epoch`, its own cache key), with the original's attempts. */
+async function sample(
+  ctx: PackageContext,
+  settings: Phase1WorkSettings,
+  support: ServerSupport,
+  model: ModelClient,
+  iface: ReturnType<typeof packageInterface>,
+  epoch: number,
+  calls: CallRecord[],
+): Promise<Sample | 'interrupted'> {
   let maxStructs = settings.maxStructsInPrompt;
   let attempts = 0;
   let maxStructsUsed: number | null = null;
@@ -142,11 +203,11 @@ export async function phase1Package(job: PackageJob, ctx: PackageContext, settin
       { role: 'system', content: PHASE1_SYSTEM },
       { role: 'user', content: phase1Prompt(iface, maxStructs) },
     ];
-    const key = cacheKey({ baseUrl: model.baseUrl, model: model.model, messages, params, epoch: 0 });
-    const record: CallRecord = { attempt: attempts, max_structs: maxStructs, cache_key: key, cache: 'off', finish_reason: null, request_id: null, usage: null, response_format: format?.type ?? 'none', prompt: messages[1].content };
+    const key = cacheKey({ baseUrl: model.baseUrl, model: model.model, messages, params, epoch });
+    const record: CallRecord = { ...(settings.epochs > 1 ? { epoch } : {}), attempt: attempts, max_structs: maxStructs, cache_key: key, cache: 'off', finish_reason: null, request_id: null, usage: null, response_format: format?.type ?? 'none', prompt: messages[1].content };
     calls.push(record);
     try {
-      const r = await model.generate(messages, params, { signal: ctx.signal, epoch: 0 });
+      const r = await model.generate(messages, params, { signal: ctx.signal, epoch });
       ctx.recordCall(r);
       Object.assign(record, { cache: r.cache, finish_reason: r.finishReason, request_id: r.requestId, usage: r.usage, response: r.content });
       ctx.event('llm_response', { attempt: attempts, cache: r.cache, finish_reason: r.finishReason, request_id: r.requestId, prompt_tokens: r.usage.input, completion_tokens: r.usage.output });
@@ -174,7 +235,7 @@ export async function phase1Package(job: PackageJob, ctx: PackageContext, settin
       Object.assign(record, { error: `${e.kind}: ${e.message}`, usage: e.details.usage ?? null, request_id: e.details.requestId ?? null });
       ctx.event('llm_request_error', { attempt: attempts, kind: e.kind, status: e.details.status ?? null, error: e.message });
       if (e.kind === 'timeout') {
-        if (ctx.runSignal.aborted) return { outcome: 'limit', error: 'run stopped', timed_out: false, row: {}, interrupted: true };
+        if (ctx.runSignal.aborted) return 'interrupted';
         failure = { outcome: 'limit', error: `per-package timeout exceeded: ${e.message}`, timedOut: true };
         break;
       }
@@ -199,24 +260,5 @@ export async function phase1Package(job: PackageJob, ctx: PackageContext, settin
     }
   }
   if (answer !== null) failure = null;
-  const predicted = answer?.types ?? null;
-  const score = failure === null && predicted !== null ? scoreKeyTypes(truth, predicted) : failedScore(truth);
-  const outcome: Outcome = failure?.outcome ?? (score.fp === 0 && score.fn === 0 ? 'correct' : 'wrong');
-  return {
-    outcome,
-    error: failure?.error ?? null,
-    timed_out: failure?.timedOut ?? false,
-    row: {
-      package_id: job.packageId,
-      ...row(truth, failure === null ? predicted : null, score, settings, {
-        attempts,
-        max_structs_used: maxStructsUsed,
-        structs_in_package: structs,
-        outcome,
-        parse_mode: answer?.mode ?? null,
-      }),
-    },
-    details: { calls },
-    eventFields: { f1: new PyFloat(score.f1) },
-  };
+  return { answer, failure, attempts, maxStructsUsed };
 }

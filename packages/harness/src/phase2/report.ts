@@ -9,6 +9,7 @@ import { type PyJson, PyFloat } from '../py-json.js';
 import type { RunJson } from '../run/checkpoint.js';
 import { isFailure, OUTCOMES, type Outcome, type PackageResult } from '../run/types.js';
 import { seedJson } from '../phase1/report.js';
+import { passAtK } from '../run/pass-at-k.js';
 
 /** The run-level fields of a Phase II run JSON. */
 export interface Phase2RunInfo {
@@ -45,14 +46,6 @@ function toPy(v: unknown): PyJson {
 function rowJson(r: PackageResult): { [key: string]: PyJson } {
   const row = toPy(r.row) as { [key: string]: PyJson };
   return { ...row, elapsed_seconds: f(r.elapsed_seconds), error: r.error, timed_out: r.timed_out, outcome: r.outcome, causality_score: f(Number(r.row.causality_score ?? 1)) };
-}
-
-/** The unbiased pass@k estimate of one package: `1 - C(n-c, k) / C(n, k)` (n samples, c all-hit). */
-export function passAtK(n: number, c: number, k: number): number {
-  if (n - c < k) return 1;
-  let miss = 1;
-  for (let i = n - c + 1; i <= n; i++) miss *= 1 - k / i;
-  return 1 - miss;
 }
 
 type EpochSummary = { all_hit: boolean; created_hits: number; targets: number };
