@@ -94,6 +94,7 @@ export async function runControlOf(
     retryErrors: args['retry-errors'],
     shard: args.shard === undefined ? null : parseShard(args.shard),
     argv: ['smi', ...invocation],
+    cwd: io.cwd,
     out: args.out === undefined || args.out === '-' ? null : resolvePath(io, args.out),
     ...(io.signal ? { signal: io.signal } : {}),
   };

@@ -103,6 +103,7 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     'tx-replay': { args: ['tx-replay', '--digest', 'not-a-digest'], code: 'INVALID_DIGEST' },
     'ptb-eval': { args: ['ptb-eval', '--cache-dir', missing], code: 'EMPTY_CACHE' },
     compare: { args: ['compare', missing, missing], code: 'FILE_NOT_FOUND' },
+    rescore: { args: ['rescore', missing], code: 'FILE_NOT_FOUND' },
     'sandbox-exec': { args: ['sandbox-exec', '--state-file', '-'], code: 'INVALID_FILE' },
     mcp: { args: ['mcp', '--state-file', '-'], code: 'INVALID_FILE' },
     completion: { args: ['completion', 'fish'], code: 'INVALID_CHOICE' },

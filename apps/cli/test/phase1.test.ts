@@ -189,6 +189,34 @@ describeWithFixtures('smi phase1 with a real (loopback) model', ['corpus'], () =
     }
   });
 
+  it('smi rescore: a model run scored again from its records, with no server and no key, from another directory; the same rows', async () => {
+    const server = await startFakeOpenAi((req) => ({ content: uidHeuristicAnswer(promptOf(req)) }));
+    const dir = tempDir('smi-rescore-');
+    try {
+      // Relative paths: the rescore runs the command line from where it ran.
+      const first = await runSmi(['phase1', '--corpus-root', CORPUS, '--samples', '5', '--seed', '3', '--agent', 'real-openai-compatible', '--run-dir', 'run', '--quiet'], { cwd: dir, env: modelEnv(server.url, path.join(dir, 'cache')) });
+      expect(first.code, first.stderr).toBe(0);
+    } finally {
+      await server.close();
+    }
+    const elsewhere = tempDir('smi-rescore-cwd-');
+    const env = { SMI_API_KEY: '', SMI_MODEL: '', SMI_API_BASE_URL: '', SMI_CACHE_DIR: path.join(elsewhere, 'empty-cache') };
+    const rescored = await runSmi(['rescore', path.join(dir, 'run'), '--json'], { cwd: elsewhere, env });
+    expect(rescored.code, rescored.stderr).toBe(0);
+    const out = JSON.parse(rescored.stdout) as { run_dir: string; comparison: { packages_common: number; delta: number; fixed: string[]; broken: string[] } };
+    expect(out.run_dir).toBe(path.join(dir, 'run-rescored'));
+    expect(out.comparison).toMatchObject({ packages_common: 5, delta: 0, fixed: [], broken: [] });
+    const rows = (file: string): unknown => (plain(loadRunJson(file).packages as never) as Record<string, unknown>[]).map(({ elapsed_seconds: _e, ...r }) => r);
+    expect(rows(path.join(dir, 'run-rescored', 'run.json'))).toEqual(rows(path.join(dir, 'run', 'run.json')));
+    // A second rescore into the same place is refused; a directory that holds no run is a clear error.
+    const again = await runSmi(['rescore', path.join(dir, 'run')], { cwd: elsewhere, env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/is not empty: name another with --run-dir/);
+    const none = await runSmi(['rescore', elsewhere, '--json'], { cwd: elsewhere, env });
+    expect(none.code).toBe(2);
+    expect(JSON.parse(none.stdout)).toMatchObject({ status: 'error', error_code: 'FILE_NOT_FOUND' });
+  });
+
   it('--doctor-agent and --smoke-agent probe the endpoint; a dead endpoint says so', async () => {
     const server = await startFakeOpenAi(() => ({ content: '{"key_types": []}' }));
     try {

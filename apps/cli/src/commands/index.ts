@@ -6,6 +6,7 @@ import { buildAllCommand } from './build-all.js';
 import { cacheCommand } from './cache.js';
 import { callCommand } from './call.js';
 import { compareCommand } from './compare.js';
+import { rescoreCommand } from './rescore.js';
 import { completionCommand } from './completion.js';
 import { conformanceCommand } from './conformance.js';
 import { corpusCommand } from './corpus-check.js';
@@ -48,6 +49,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   mergeCommand,
   mergeRowsCommand,
   compareCommand,
+  rescoreCommand,
   reportCommand,
   cacheCommand,
   completionCommand,

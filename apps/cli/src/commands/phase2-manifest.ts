@@ -57,7 +57,8 @@ export const manifestFilterCommand = defineCommand<{ 'run-json': string; 'min-ta
       describe: 'the packages of a run with two targets or more',
     },
     {
-      command: '$0 manifest-filter runs/base/run.json --min-targets 1 --min-hits 1 --out-manifest results/signal_ids_hit_ge_1.txt',
+      command:
+        '$0 phase2 --corpus-root ../shared/corpus --samples 0 --agent baseline-search --run-dir runs/base --quiet && mkdir -p results && $0 manifest-filter runs/base/run.json --min-targets 1 --min-hits 1 --out-manifest results/signal_ids_hit_ge_1.txt && cat results/signal_ids_hit_ge_1.txt',
       describe: 'the packages a run hit, where phase2 --prefer-signal-package-ids reads them',
     },
   ],

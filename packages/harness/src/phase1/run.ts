@@ -158,6 +158,7 @@ export async function runPhase1(o: Phase1Options): Promise<Phase1Outcome> {
     seed: o.seed >= BigInt(Number.MIN_SAFE_INTEGER) && o.seed <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(o.seed) : o.seed,
     corpus_root: o.corpusRoot,
     argv: o.argv ?? [],
+    cwd: o.cwd ?? null,
     run_id: o.runId,
   };
   const legacy = o.resume === true && o.store.readSpec() === null && o.out != null && existsSync(o.out) ? o.out : null;

@@ -197,6 +197,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     parent_pid: o.parentPid ?? null,
     max_run_seconds: o.maxRunSeconds ?? null,
     argv: o.argv ?? [],
+    cwd: o.cwd ?? null,
     run_id: o.runId,
   };
   const run = openRun(openRunOptions(o, spec, metadata, dirs));

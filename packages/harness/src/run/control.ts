@@ -28,6 +28,8 @@ export interface RunControlOptions {
   retryErrors?: boolean;
   shard?: Shard | null;
   argv?: string[];
+  /** The directory the command line ran in (its relative paths are from there), for `smi rescore`. */
+  cwd?: string;
   /** Also write the run JSON here (the original's `--out`). */
   out?: string | null;
   signal?: AbortSignal;
