@@ -170,10 +170,16 @@ describeWithFixtures('Phase II model agents on a loopback server', ['fixtures', 
         assumptions: ['new_item then buy'],
       });
     const { row, requests, dir } = await run('helper-package', (req) =>
-      req.index === 0 ? { content: helper('    let item = shop::new_item(3, ctx)\n    shop::buy(item, ctx);') } : { content: helper('    let item = shop::new_item(3, ctx);\n    shop::buy(item, ctx);') },
+      req.index === 0
+        ? { content: helper('    let a: u64 = true;\n    let b: bool = 7;\n    let item = shop::new_item(3, ctx);\n    shop::buy(item, ctx);') }
+        : { content: helper('    let item = shop::new_item(3, ctx);\n    shop::buy(item, ctx);') },
     );
     expect(requests).toHaveLength(2);
-    expect(promptOf(requests[1])).toContain('BUILD ERRORS');
+    const repair = promptOf(requests[1]);
+    expect(repair).toContain('BUILD ERRORS');
+    // Every error of the compiler's output, with the source lines it points at (not only the first line).
+    expect(repair.match(/error\[E\d+\]/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(repair).toContain('let b: bool = 7;');
     expect(row).toMatchObject({ outcome: 'correct', helper_compiled: true, helper_attempts: 2, helper_repair_rounds: 1, score: { targets: 2, created_hits: 2 } });
     const art = path.join(dir, 'artifacts', PKG);
     for (const f of ['interface.json', 'prompt.json', 'llm_response.json', 'validation_report.json', 'transactions.json', 'helper_pkg/Move.toml', 'helper_pkg/sources/helper.move']) expect(existsSync(path.join(art, f)), f).toBe(true);

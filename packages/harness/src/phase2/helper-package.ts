@@ -191,7 +191,11 @@ class HelperSource implements PlanSource {
     } catch (e) {
       const compile = e instanceof SimulationError && e.code === 'COMPILATION_ERROR';
       const message = e instanceof Error ? e.message : String(e);
-      const lines = message.split('\n').filter((l) => l.trim() !== '').slice(0, 40);
+      // The compiler's whole output (every error, with its source lines and notes, as `smi
+      // build --json` has it); the message alone names only the first.
+      const full = compile && typeof (e as SimulationError).details.diagnostics === 'string' ? (e as SimulationError).details.diagnostics : message;
+      const all = full.replace(/\s+$/, '').split('\n');
+      const lines = all.length > MAX_DIAGNOSTIC_LINES ? [...all.slice(0, MAX_DIAGNOSTIC_LINES), `... (${all.length - MAX_DIAGNOSTIC_LINES} more lines)`] : all;
       this.reports.push({ attempt: this.attempt, stage: compile ? 'compile' : 'publish', ok: false, errors: lines });
       this.feedback = compile
         ? "The Move code failed to compile. Fix these build errors, then return ONLY helper_pkg_v1 JSON.\nIMPORTANT: Keep what worked (e.g., if Move.toml compiled, don't change it). Only fix the specific errors.\n\nBUILD ERRORS:\n" + lines.join('\n')
@@ -219,6 +223,9 @@ class HelperSource implements PlanSource {
     return calls.length === 1 ? [{ calls }] : [{ calls }, ...calls.map((c) => ({ calls: [c] }))];
   }
 }
+
+/** Lines of compiler output a repair prompt carries at most. */
+const MAX_DIAGNOSTIC_LINES = 300;
 
 /** The row of the helper-package agent for one package (and its artifacts). */
 export async function helperPackageRow(
