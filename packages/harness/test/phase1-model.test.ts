@@ -151,8 +151,11 @@ describeWithFixtures('Phase I with a model', ['corpus'], () => {
     const r1 = await runPhase1({ ...base, concurrency: 1, model: new ScriptedModel(answer), price, budgetUsd: 0.03, store: DiskRunStore.at(dir) });
     expect(r1.status).toBe('cancelled');
     expect(r1.stopReason).toBe('budget');
-    expect(rows(r1)).toHaveLength(3);
-    expect(r1.totals.spent_usd).toBe(0.03);
+    // A call is sent only when the budget can pay for the most it may cost: never over the budget.
+    expect(rows(r1).length).toBeGreaterThanOrEqual(1);
+    expect(rows(r1).length).toBeLessThan(12);
+    expect(r1.totals.spent_usd).toBe(rows(r1).length * 0.01);
+    expect(r1.totals.spent_usd as number).toBeLessThanOrEqual(0.03);
     const r2 = await runPhase1({ ...base, concurrency: 1, model: new ScriptedModel(answer), price, budgetUsd: 1, store: DiskRunStore.at(dir), resume: true });
     expect(r2.status).toBe('success');
     expect(r2.totals.spent_usd).toBe(0.12);
@@ -260,7 +263,9 @@ describeWithFixtures('Phase I with a model', ['corpus'], () => {
       expect(rows(r).map((x) => x.outcome)).toEqual(['correct', 'correct', 'correct']);
       expect(r.totals.spent_usd).toBeNull();
       expect(r.totals.unknown_usage_calls).toBe(1);
-      expect(store.ledger().map((e) => e.cost_usd)).toEqual([0.01, null, 0.01]);
+      // Each request is written when sent, then its answer: the answers' costs, one unknown.
+      expect(store.ledger().filter((e) => e.sent !== true).map((e) => e.cost_usd)).toEqual([0.01, null, 0.01]);
+      expect(store.ledger().filter((e) => e.sent === true)).toHaveLength(3);
       expect(store.events.filter((line) => line.includes('"event": "usage_unknown"'))).toHaveLength(1);
       // With a budget: after the unknown answer no package starts (the spend cannot be known).
       const budgeted = await runPhase1({ ...base, samples: 3, concurrency: 1, model, price, budgetUsd: 1, store: new MemoryRunStore() });
@@ -300,6 +305,60 @@ describeWithFixtures('Phase I with a model', ['corpus'], () => {
       const any = packages.map((p) => (p.epochs.some((e) => e.correct) ? 1 : 0));
       expect(agg.pass_at_k['2']).toBeCloseTo(any.reduce((a: number, b: number) => a + b, 0) / any.length, 9);
       expect(phase1SummaryText(r.runJson)).toMatch(/epochs 2: pass@1 /);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--budget-usd with packages in flight does not overshoot: each request is reserved at the most it may cost before it goes out', async () => {
+    await loadTruth();
+    // Answers that take a while, so four packages are in flight when the budget runs out; the
+    // server counts a token per four characters, as tokenizers of English text about do.
+    const server = await startFakeOpenAi((req) => {
+      const id = /"package_id": "(0x[0-9a-f]+)"/.exec(req.body.messages!.at(-1)!.content)![1];
+      return { content: JSON.stringify({ key_types: TRUTH.get(id) }), delayMs: 60 };
+    });
+    try {
+      const model = new OpenAiCompatibleModel({ apiKey: 'k', baseUrl: server.url, model: 'fake-model', retry: { baseDelayMs: 5, maxDelayMs: 5 } });
+      const price = { input: 10, output: 10 };
+      const params = { temperature: 0, maxTokens: 200 };
+      const budgetUsd = 0.05;
+      const r = await runPhase1({ ...base, concurrency: 4, model, params, price, budgetUsd, store: new MemoryRunStore() });
+      expect(r.stopReason).toBe('budget');
+      expect(r.totals.spent_usd as number).toBeLessThanOrEqual(budgetUsd);
+      expect(rows(r).length).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a request in flight when the run is killed counts as billed (at its estimate) in the resumed totals', async () => {
+    await loadTruth();
+    const server = await startFakeOpenAi((req) => {
+      if (req.index === 1) return { hang: true };
+      const id = /"package_id": "(0x[0-9a-f]+)"/.exec(req.body.messages!.at(-1)!.content)![1];
+      return { content: JSON.stringify({ key_types: TRUTH.get(id) }) };
+    });
+    const dir = path.join(tempDir(), 'run');
+    try {
+      const model = new OpenAiCompatibleModel({ apiKey: 'k', baseUrl: server.url, model: 'fake-model', retry: { baseDelayMs: 5, maxDelayMs: 5 } });
+      const price = { input: 10, output: 10 };
+      const stop = new AbortController();
+      const timer = setInterval(() => {
+        if (server.requests.length >= 2) stop.abort();
+      }, 10);
+      const killed = await runPhase1({ ...base, samples: 3, concurrency: 1, model, price, params: { temperature: 0, maxTokens: 100 }, signal: stop.signal, store: DiskRunStore.at(dir) });
+      clearInterval(timer);
+      expect(killed.stopReason).toBe('interrupted');
+      // The answered call and the one cut off: the second counted at its estimate, not free.
+      expect(killed.totals.calls).toBe(2);
+      expect(killed.totals.unanswered_calls).toBe(1);
+      const ledger = DiskRunStore.existing(dir).ledger();
+      const sent = ledger.filter((e) => e.sent === true);
+      expect(sent).toHaveLength(2);
+      const answered = ledger.filter((e) => e.sent !== true).reduce((a, e) => a + (e.cost_usd ?? 0), 0);
+      expect(killed.totals.spent_usd).toBeCloseTo(answered + (sent[1].estimate_usd as number), 9);
+      expect(sent[1].estimate_usd as number).toBeGreaterThan(0);
     } finally {
       await server.close();
     }

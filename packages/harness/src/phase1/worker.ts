@@ -206,9 +206,12 @@ async function sample(
     const key = cacheKey({ baseUrl: model.baseUrl, model: model.model, messages, params, epoch });
     const record: CallRecord = { ...(settings.epochs > 1 ? { epoch } : {}), attempt: attempts, max_structs: maxStructs, cache_key: key, cache: 'off', finish_reason: null, request_id: null, usage: null, response_format: format?.type ?? 'none', prompt: messages[1].content };
     calls.push(record);
+    // Written as sent (and reserved against the budget) before it goes out.
+    const ticket = ctx.sendCall({ promptChars: messages.reduce((n, m) => n + m.content.length, 0), maxOutputTokens: params.maxTokens ?? 0 });
+    if (ticket === null) return 'interrupted';
     try {
       const r = await model.generate(messages, params, { signal: ctx.signal, epoch });
-      ctx.recordCall(r);
+      ctx.recordCall(r, ticket);
       Object.assign(record, { cache: r.cache, finish_reason: r.finishReason, request_id: r.requestId, usage: r.usage, response: r.content });
       ctx.event('llm_response', { attempt: attempts, cache: r.cache, finish_reason: r.finishReason, request_id: r.requestId, prompt_tokens: r.usage.input, completion_tokens: r.usage.output });
       const parsed = extractKeyTypes(r.content);
@@ -231,7 +234,9 @@ async function sample(
     } catch (e) {
       if (!(e instanceof ModelError)) throw e;
       // A failed call is still a call (and may have cost tokens).
-      ctx.recordCall({ usage: e.details.usage ?? zeroUsage(), cache: 'off' });
+      // A request cut off in flight may have been billed: it counts at its estimate.
+      if (e.kind === 'timeout' && e.details.usage === undefined) ctx.abandonCall(ticket);
+      else ctx.recordCall({ usage: e.details.usage ?? zeroUsage(), cache: 'off' }, ticket);
       Object.assign(record, { error: `${e.kind}: ${e.message}`, usage: e.details.usage ?? null, request_id: e.details.requestId ?? null });
       ctx.event('llm_request_error', { attempt: attempts, kind: e.kind, status: e.details.status ?? null, error: e.message });
       if (e.kind === 'timeout') {

@@ -78,16 +78,23 @@ export async function askModel(
       tools: p.tools !== undefined,
       prompt: user,
     };
+    // Written as sent (and reserved against the budget) before it goes out.
+    const ticket = ctx.sendCall({ promptChars: messages.reduce((n, m) => n + m.content.length, 0) + (p.tools === undefined ? 0 : JSON.stringify(p.tools).length), maxOutputTokens: p.maxTokens ?? 0 });
+    if (ticket === null) {
+      return { failure: { outcome: 'limit', error: 'the budget cannot pay for another call', timedOut: false, interrupted: true } };
+    }
     calls.push(rec);
     try {
       const r = await model.generate(messages, p, { signal: ctx.signal, epoch });
-      ctx.recordCall(r);
+      ctx.recordCall(r, ticket);
       Object.assign(rec, { cache: r.cache, finish_reason: r.finishReason, request_id: r.requestId, usage: r.usage, response: r.content }, r.toolCalls ? { tool_calls: r.toolCalls } : {});
       ctx.event('llm_response', { purpose: record.purpose, plan_attempt: record.plan_attempt, planning_call: record.call, cache: r.cache, finish_reason: r.finishReason, request_id: r.requestId, prompt_tokens: r.usage.input, completion_tokens: r.usage.output });
       return { answer: r };
     } catch (e) {
       if (!(e instanceof ModelError)) throw e;
-      ctx.recordCall({ usage: e.details.usage ?? zeroUsage(), cache: 'off' });
+      // A request cut off in flight may have been billed: it counts at its estimate.
+      if (e.kind === 'timeout' && e.details.usage === undefined) ctx.abandonCall(ticket);
+      else ctx.recordCall({ usage: e.details.usage ?? zeroUsage(), cache: 'off' }, ticket);
       Object.assign(rec, { error: `${e.kind}: ${e.message}`, usage: e.details.usage ?? null, request_id: e.details.requestId ?? null });
       ctx.event('llm_request_error', { purpose: record.purpose, plan_attempt: record.plan_attempt, kind: e.kind, status: e.details.status ?? null, error: e.message });
       if (p.tools !== undefined && refusesTools(e)) {

@@ -7,10 +7,28 @@
  */
 import pLimit from 'p-limit';
 import { addCall, emptyTotals, type ModelPrice, paidFor, type UsageTotals } from '../accounting.js';
-import type { GenerateResult } from '../model/types.js';
+import { type GenerateResult, zeroUsage } from '../model/types.js';
 import { type PyJson, PyFloat } from '../py-json.js';
 import type { RunStore } from './run-store.js';
 import { type EarlierTry, isFailure, type Outcome, type PackageResult, packageUsage, type StopReason } from './types.js';
+
+/** A request sent (see {@link PackageContext.sendCall}). */
+export interface CallTicket {
+  readonly id: string;
+  /** Dollars reserved for it until its answer comes (`0` without a price). */
+  readonly reservedUsd: number;
+}
+
+/** `max_tokens` assumed for a request that sets none (a server's own limit is unknown). */
+const DEFAULT_OUTPUT_ESTIMATE = 4096;
+
+/** What a request may cost at most, in dollars, or `null` without a price. */
+function estimateUsd(estimate: { promptChars: number; maxOutputTokens: number }, price: ModelPrice | undefined): number | null {
+  if (price === undefined) return null;
+  const input = Math.ceil(estimate.promptChars / 3);
+  const output = estimate.maxOutputTokens > 0 ? estimate.maxOutputTokens : DEFAULT_OUTPUT_ESTIMATE;
+  return Math.round(((input * price.input + output * price.output) / 1_000_000) * 1e9) / 1e9;
+}
 
 /** A package to do. */
 export interface PackageJob {
@@ -34,8 +52,20 @@ export interface PackageContext {
   readonly session: number;
   /** Write an event about this package (`package_id` is added). */
   event(name: string, fields?: { [key: string]: PyJson }): void;
-  /** Count a model call (tokens, cost, cache) for the package and the run's ledger. */
-  recordCall(result: Pick<GenerateResult, 'usage' | 'cache'>): void;
+  /**
+   * Before a model request goes out: written to the ledger as sent, and its most possible cost
+   * (`promptChars` at ~3 characters a token, `maxOutputTokens`) reserved against
+   * `--budget-usd`. `null` when the budget cannot pay for it: the run stops starting work and
+   * the package must end as interrupted (it is done again when the run resumes).
+   */
+  sendCall(estimate: { promptChars: number; maxOutputTokens: number }): CallTicket | null;
+  /** Count a model call (tokens, cost, cache) for the package and the run's ledger; `ticket`: its {@link sendCall}. */
+  recordCall(result: Pick<GenerateResult, 'usage' | 'cache'>, ticket?: CallTicket | null): void;
+  /**
+   * A request given up while in flight (a timeout, the run stopping): whatever it cost is
+   * unknown, so it counts as billed at its estimate (its ledger entry stays unanswered).
+   */
+  abandonCall(ticket: CallTicket): void;
 }
 
 /** What a package's work produced. */
@@ -138,6 +168,9 @@ export async function executePackages(options: ExecuteOptions): Promise<ExecuteO
   // A call whose cost is unknown (its answer gave no usage) may have spent anything: a budget
   // then starts no more packages rather than guess.
   let spendUnknown = options.price !== undefined && options.spentBeforeUsd === null;
+  // What the requests in flight may still cost: a budget counts it as spent.
+  let reserved = 0;
+  let callSeq = 0;
   let next = options.doneBefore;
   const limit = pLimit(Math.max(1, options.concurrency));
 
@@ -169,7 +202,24 @@ export async function executePackages(options: ExecuteOptions): Promise<ExecuteO
       deadline,
       session: options.session,
       event: (name, fields = {}) => store.event(name, { package_id: job.packageId, ...fields }),
-      recordCall: (r) => {
+      sendCall: (estimate) => {
+        const usd = estimateUsd(estimate, options.price);
+        if (options.budgetUsd !== null && (spendUnknown || (spent !== null && usd !== null && spent + reserved + usd > options.budgetUsd))) {
+          stop('budget', `--budget-usd ${options.budgetUsd}: $${(spent ?? 0).toFixed(4)} spent and $${reserved.toFixed(4)} in flight leave no room for another call (up to $${(usd ?? 0).toFixed(4)})`, false);
+          return null;
+        }
+        const ticket: CallTicket = { id: `${options.session}-${++callSeq}`, reservedUsd: usd ?? 0 };
+        reserved = Math.round((reserved + ticket.reservedUsd) * 1e9) / 1e9;
+        store.appendLedger({ t: Math.floor(Date.now() / 1000), session: options.session, package_id: job.packageId, cache: 'off', usage: zeroUsage(), cost_usd: null, id: ticket.id, sent: true, estimate_usd: usd });
+        return ticket;
+      },
+      abandonCall: (ticket) => {
+        reserved = Math.max(0, Math.round((reserved - ticket.reservedUsd) * 1e9) / 1e9);
+        if (spent !== null) spent = Math.round((spent + ticket.reservedUsd) * 1e9) / 1e9;
+        store.event('call_abandoned', { package_id: job.packageId, call: ticket.id, estimate_usd: ticket.reservedUsd });
+      },
+      recordCall: (r, ticket) => {
+        if (ticket != null) reserved = Math.max(0, Math.round((reserved - ticket.reservedUsd) * 1e9) / 1e9);
         totals = addCall(totals, r.usage, r.cache === 'hit', options.price);
         const cost = paidFor(r.usage, r.cache === 'hit', options.price);
         if (spent !== null && cost !== null) spent = Math.round((spent + cost) * 1e9) / 1e9;
@@ -177,7 +227,7 @@ export async function executePackages(options: ExecuteOptions): Promise<ExecuteO
           if (options.price !== undefined) spendUnknown = true;
           store.event('usage_unknown', { package_id: job.packageId, detail: 'the model answer gave no usage: its tokens and cost are unknown (recorded as null)' });
         }
-        store.appendLedger({ t: Math.floor(Date.now() / 1000), session: options.session, package_id: job.packageId, cache: r.cache, usage: r.usage, cost_usd: cost });
+        store.appendLedger({ t: Math.floor(Date.now() / 1000), session: options.session, package_id: job.packageId, cache: r.cache, usage: r.usage, cost_usd: cost, ...(ticket != null ? { id: ticket.id } : {}) });
       },
     };
     store.event('package_started', { package_id: job.packageId, i });
@@ -188,7 +238,8 @@ export async function executePackages(options: ExecuteOptions): Promise<ExecuteO
       // A bug of ours must not sink the run: the package records it as our failure.
       work = { outcome: 'infra_error', error: `internal error: ${e instanceof Error ? e.message : String(e)}`, timed_out: false, row: {} };
     }
-    if (work.interrupted === true && stopAll.signal.aborted) return;
+    // A package stopped by the run (Ctrl-C, the budget) is no result: it is done again on resume.
+    if (work.interrupted === true && (stopAll.signal.aborted || stopReason === 'budget')) return;
     const elapsed = (performance.now() - started) / 1000;
     const earlier = options.earlier.get(job.packageId);
     const result: PackageResult = {

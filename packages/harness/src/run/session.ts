@@ -11,7 +11,7 @@ import type { PackageJob } from './executor.js';
 import { RunStoreError, type RunStore } from './run-store.js';
 import { inShard, type Shard } from './shard.js';
 import { type RunSpec, specDifferences, specHash } from './spec.js';
-import { type EarlierTry, isFailure, type PackageResult, RETRYABLE_OUTCOMES, type RunState, type RunStatus, type StopReason } from './types.js';
+import { type EarlierTry, isFailure, type LedgerEntry, type PackageResult, RETRYABLE_OUTCOMES, type RunState, type RunStatus, type StopReason } from './types.js';
 
 /** A resumed run whose spec differs from this one's. */
 export class SpecMismatchError extends Error {
@@ -184,21 +184,41 @@ export interface RunTotals {
   spent_usd: number | null;
   /** Answers that gave no usage (their tokens and cost unknown). */
   unknown_usage_calls: number;
+  /** Requests sent whose answers never came (a kill while they were in flight): counted at their estimate. */
+  unanswered_calls: number;
+}
+
+/**
+ * The calls of a ledger: every answered call, and every request sent whose answer never came
+ * (the session was killed while it was in flight) at its estimate, marked `estimated`.
+ */
+export function settledCalls(entries: readonly LedgerEntry[]): (LedgerEntry & { estimated?: true })[] {
+  const answered = new Set(entries.filter((e) => e.sent !== true && e.id !== undefined).map((e) => e.id));
+  const out: (LedgerEntry & { estimated?: true })[] = [];
+  for (const e of entries) {
+    if (e.sent !== true) out.push(e);
+    else if (e.id === undefined || !answered.has(e.id)) {
+      const { sent: _sent, ...call } = e;
+      out.push({ ...call, cost_usd: e.estimate_usd ?? null, usage: { ...e.usage, unknown: true }, estimated: true });
+    }
+  }
+  return out;
 }
 
 /** Totals of a run so far. */
 export function runTotals(store: RunStore, state: RunState): RunTotals {
-  const t: RunTotals = { sessions: state.sessions.length, wall_seconds: 0, calls: 0, cache_hits: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, spent_usd: 0, unknown_usage_calls: 0 };
+  const t: RunTotals = { sessions: state.sessions.length, wall_seconds: 0, calls: 0, cache_hits: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, spent_usd: 0, unknown_usage_calls: 0, unanswered_calls: 0 };
   for (const s of state.sessions) if (s.ended_at !== null) t.wall_seconds += Math.max(0, (Date.parse(s.ended_at) - Date.parse(s.started_at)) / 1000);
   t.wall_seconds = Math.round(t.wall_seconds * 1000) / 1000;
-  for (const e of store.ledger()) {
+  for (const e of settledCalls(store.ledger())) {
     t.calls++;
+    if (e.estimated === true) t.unanswered_calls++;
     if (e.cache === 'hit') t.cache_hits++;
     t.input_tokens += e.usage.input;
     t.output_tokens += e.usage.output;
     t.cached_tokens += e.usage.cached;
     t.reasoning_tokens += e.usage.reasoning;
-    if (e.usage.unknown === true && e.cache !== 'hit') t.unknown_usage_calls++;
+    if (e.usage.unknown === true && e.cache !== 'hit' && e.estimated !== true) t.unknown_usage_calls++;
     t.spent_usd = t.spent_usd === null || e.cost_usd === null ? null : Math.round((t.spent_usd + e.cost_usd) * 1e9) / 1e9;
   }
   return t;
@@ -207,7 +227,7 @@ export function runTotals(store: RunStore, state: RunState): RunTotals {
 /** Tokens and dollars spent per package, from the usage ledger (what `smi compare` sets side by side). */
 export function spendByPackage(store: RunStore): Map<string, PackageSpend> {
   const out = new Map<string, PackageSpend>();
-  for (const e of store.ledger()) {
+  for (const e of settledCalls(store.ledger())) {
     const t = out.get(e.package_id) ?? { input_tokens: 0, output_tokens: 0, spent_usd: 0 };
     t.input_tokens += e.usage.input;
     t.output_tokens += e.usage.output;

@@ -79,7 +79,12 @@ export interface PackageResult {
   details?: Record<string, unknown>;
 }
 
-/** One model call, as the usage ledger keeps it (every call of every session, for run totals). */
+/**
+ * One model call, as the usage ledger keeps it (every call of every session, for run totals).
+ * A request is written when it is sent (`sent: true`, with the most it may cost), its answer
+ * when it comes back (the same `id`): a request whose answer never came (a kill) still counts,
+ * at that estimate, as billed.
+ */
 export interface LedgerEntry {
   t: number;
   session: number;
@@ -87,6 +92,12 @@ export interface LedgerEntry {
   cache: 'hit' | 'write' | 'off';
   usage: ModelUsage;
   cost_usd: number | null;
+  /** The call, shared by its `sent` entry and its answer. */
+  id?: string;
+  /** Written before the request went out: nothing is known of its answer yet. */
+  sent?: true;
+  /** The most the request may cost (its prompt and `max_tokens` at list price), `null` without a price. */
+  estimate_usd?: number | null;
 }
 
 /** Status of a run directory. */
