@@ -69,10 +69,9 @@ import type { RunJsonBuilder } from './run/merge.js';
 export const RUN_JSON_BUILDERS: Readonly<Record<string, RunJsonBuilder>> = { phase1: phase1MergedRunJson, phase2: phase2MergedRunJson };
 
 // Phase II (type inhabitation): plans, their simulation and scoring.
-export { normalizePlan, validateCausality, padAddress, PlanError, PURE_KINDS } from './phase2/plan.js';
-export type { Plan, PlanArg, PlanCall, PureKind, NormalizationResult, CausalityValidation } from './phase2/plan.js';
-export { parsePlan, parseArg, planToPtb } from './phase2/plan-ptb.js';
-export type { PlanContext, PlanTxBuilder } from './phase2/plan-ptb.js';
+// Plans are @smi/inhabit's (the one plan-to-PTB path of the chain); re-exported for the harness's users.
+export { normalizePlan, validateCausality, padAddress, PlanError, PURE_KINDS, parsePlan, parseArg, planToPtb } from '@smi/inhabit';
+export type { Plan, PlanArg, PlanCall, PureKind, NormalizationResult, CausalityValidation, PlanContext, PlanTxBuilder } from '@smi/inhabit';
 export { normalizeTypeString, canonicalBaseType, scoreInhabitation, hitRate } from './phase2/score.js';
 export type { InhabitationScore } from './phase2/score.js';
 export { LocalSimulation } from './phase2/local.js';

@@ -8,8 +8,8 @@ import { compileMovePackage } from '@smi/bytecode/build';
 import { fromFixtures } from '@smi/simulation';
 import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
 import { LocalSimulation } from '../src/phase2/local.js';
-import { normalizePlan } from '../src/phase2/plan.js';
-import { parsePlan } from '../src/phase2/plan-ptb.js';
+import { normalizePlan } from '@smi/inhabit';
+import { parsePlan } from '@smi/inhabit';
 import { scoreInhabitation } from '../src/phase2/score.js';
 
 const PKG = '0x' + 'ab5'.padStart(64, '0');

@@ -18,8 +18,8 @@ import { COUNTER, ITEM, type Phase2NodeFixture, phase2NodeFixture, PUBLISHER, RE
 import { LocalSimulation } from '../src/phase2/local.js';
 import { NodeSimulation } from '../src/phase2/node.js';
 import { type NodeContext, NodeSetupError, type NodeSetupOptions, prepareNode } from '../src/phase2/node-setup.js';
-import { normalizePlan } from '../src/phase2/plan.js';
-import { parsePlan } from '../src/phase2/plan-ptb.js';
+import { normalizePlan } from '@smi/inhabit';
+import { parsePlan } from '@smi/inhabit';
 import { plain, runPhase2 } from '../src/index.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -9,8 +9,8 @@ import { compileMovePackage } from '@smi/bytecode/build';
 import { fromFixtures } from '@smi/simulation';
 import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
 import { LocalSimulation } from '../src/phase2/local.js';
-import { normalizePlan, validateCausality } from '../src/phase2/plan.js';
-import { parsePlan } from '../src/phase2/plan-ptb.js';
+import { normalizePlan, validateCausality } from '@smi/inhabit';
+import { parsePlan } from '@smi/inhabit';
 import { canonicalBaseType, normalizeTypeString, scoreInhabitation } from '../src/phase2/score.js';
 import { listPlans, phase2Package, planVariants } from '../src/phase2/worker.js';
 

@@ -36,3 +36,7 @@ export { selectTargets } from './benchmark.js';
 export { mergeShardRows, isLoadFailureRow, MergeRowsError } from './merge-rows.js';
 export { planOfRequest } from './plan-of-request.js';
 export type { PlanObject, RequestPlan } from './plan-of-request.js';
+export { normalizePlan, validateCausality, padAddress, PlanError, PURE_KINDS } from './plan.js';
+export type { Plan, PlanArg, PlanCall, PureKind, PureValue, NormalizationResult, CausalityValidation } from './plan.js';
+export { parsePlan, parseArg, planToPtb, planObjectIds } from './plan-ptb.js';
+export type { PlanContext, PlanTxBuilder } from './plan-ptb.js';

@@ -20,8 +20,8 @@ import { Benchmark, type BenchmarkRow, FRAMEWORK_IDS, planOfRequest, type Target
 import { Creators } from './creators.js';
 import type { InventoryItem } from './interface-summary.js';
 import type { PlanSimulation } from './plan-sim.js';
-import { normalizePlan } from './plan.js';
-import { parsePlan } from './plan-ptb.js';
+import { normalizePlan } from '@smi/inhabit';
+import { parsePlan } from '@smi/inhabit';
 import type { LastFailure } from './prompts.js';
 import { canonicalBaseType, normalizeTypeString } from './score.js';
 import type { PlanItem, PlanSource } from './worker.js';

@@ -10,7 +10,7 @@
  * taxonomy's build codes are the Move compiler's.
  */
 import { abortCategory } from '@smi/inhabit';
-import type { Plan } from './plan.js';
+import type { Plan } from '@smi/inhabit';
 
 type Phase = 'build' | 'resolution' | 'typecheck' | 'synthesis' | 'execution' | 'validation';
 type ErrorSource = 'llm_error' | 'infrastructure_limitation' | 'target_package_limitation' | 'unknown';

@@ -12,8 +12,8 @@ import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES } from '@smi/byteco
 import type { ProtocolConfig } from '@smi/move-vm';
 import { objectView, SimulationEnvironment, type StateSnapshot, transactionEffectsJson, transactionEventsJson } from '@smi/simulation';
 import type { InventoryItem } from './interface-summary.js';
-import { type Plan, PlanError } from './plan.js';
-import { planToPtb } from './plan-ptb.js';
+import { type Plan, PlanError } from '@smi/inhabit';
+import { planToPtb } from '@smi/inhabit';
 import { type PlanRun, type PlanSimulation, ZERO_RUN } from './plan-sim.js';
 import { canonicalBaseType } from './score.js';
 

@@ -8,8 +8,8 @@ import { canonicalAddress } from '@smi/bytecode';
 import type { Json as MoveJson } from '@smi/move-vm';
 import { decodeBcs, encodeBcs, type ObjectArg, type ObjectRef, objectRefOf, type ProgrammableTransaction, suiBcs, type SuiObject, type TransactionData } from '@smi/ptb';
 import { PtbBuilder, type SuiDataSource } from '@smi/simulation';
-import { PlanError } from './plan.js';
-import type { PlanTxBuilder } from './plan-ptb.js';
+import { PlanError } from '@smi/inhabit';
+import type { PlanTxBuilder } from '@smi/inhabit';
 import { pureBcs } from './pure-bcs.js';
 
 /** An object as fetched: its reference and how it is owned. */

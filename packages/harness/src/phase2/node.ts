@@ -16,8 +16,8 @@ import type { InventoryItem } from './interface-summary.js';
 import { readSimulation } from './node-effects.js';
 import { type NodeContext, ownedOfType } from './node-setup.js';
 import { type FetchedObject, fetchObject, NodeTxBuilder, transactionDataBcs } from './node-tx.js';
-import { type Plan, PlanError } from './plan.js';
-import { type PlanContext, planObjectIds, planToPtb } from './plan-ptb.js';
+import { type Plan, PlanError } from '@smi/inhabit';
+import { type PlanContext, planObjectIds, planToPtb } from '@smi/inhabit';
 import { type PlanRun, type PlanSimulation, ZERO_RUN } from './plan-sim.js';
 import { staticCreatedTypes } from './static-types.js';
 

@@ -8,7 +8,7 @@
 import type { MovePackage } from '@smi/bytecode';
 import type { SandboxEffects, SandboxEvent } from '@smi/simulation';
 import type { InventoryItem } from './interface-summary.js';
-import type { Plan } from './plan.js';
+import type { Plan } from '@smi/inhabit';
 
 /** What one plan did. */
 export interface PlanRun {

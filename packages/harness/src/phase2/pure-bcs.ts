@@ -5,7 +5,7 @@
  * or a list).
  */
 import type { Json as MoveJson } from '@smi/move-vm';
-import { PlanError } from './plan.js';
+import { PlanError } from '@smi/inhabit';
 
 const WIDTHS: Record<string, number> = { u8: 1, u16: 2, u32: 4, u64: 8, u128: 16, u256: 32 };
 

@@ -6,7 +6,7 @@
  * function's type parameters as `T0`, `T1`, ....
  */
 import { canonicalAddress, formatToken, type MovePackage } from '@smi/bytecode';
-import type { Plan } from './plan.js';
+import type { Plan } from '@smi/inhabit';
 
 const TRANSFERS = new Set(['transfer', 'public_transfer', 'share_object']);
 const SUI = canonicalAddress('0x2');

@@ -9,8 +9,8 @@
 import { canonicalAddress, type MovePackage } from '@smi/bytecode';
 import { phase2Evaluation } from './evaluation.js';
 import type { PlanRun, PlanSimulation } from './plan-sim.js';
-import { normalizePlan, type Plan, validateCausality, type CausalityValidation } from './plan.js';
-import { parsePlan } from './plan-ptb.js';
+import { normalizePlan, type Plan, validateCausality, type CausalityValidation } from '@smi/inhabit';
+import { parsePlan } from '@smi/inhabit';
 import type { LastFailure } from './prompts.js';
 import { staticCreatedTypes } from './static-types.js';
 import { scoreInhabitation } from './score.js';
