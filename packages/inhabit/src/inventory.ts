@@ -67,21 +67,44 @@ export function tyFromTag(tag: string | TypeTagAst, catalogue: Catalogue): Ty {
   }
 }
 
-/** The usable objects of `env` now, sorted by id; `origin` labels the non-system ones. */
-export function inventoryOf(env: SimulationEnvironment, catalogue: Catalogue, origin: ObjectOrigin): InventoryObject[] {
-  const sender = env.sender;
-  const out: InventoryObject[] = [];
+/** An object `sender` can pass to a transaction, as the store holds it. */
+export interface UsableObject {
+  id: string;
+  /** Type tag as stored (type-origin addresses). */
+  typeTag: string;
+  ownership: ObjectOwnership;
+  /** One of the system objects (Clock, Random, DenyList, SuiSystemState, ...). */
+  system: boolean;
+  contents: Uint8Array;
+}
+
+/**
+ * The Move objects `sender` can pass now, sorted by id: its own, shared ones and immutable
+ * ones. The one inventory of the chain: benchmark-local's searches and Phase II's prompts,
+ * placeholders and chain-search read it.
+ */
+export function usableObjects(env: SimulationEnvironment, sender: string = env.sender): UsableObject[] {
+  const who = canonicalAddress(sender);
+  const out: UsableObject[] = [];
   for (const [id, o] of env.store.entries()) {
     if (o.data.$kind !== 'Move') continue;
     let ownership: ObjectOwnership;
     if (o.owner.$kind === 'Shared') ownership = 'shared';
     else if (o.owner.$kind === 'Immutable') ownership = 'immutable';
-    else if (o.owner.$kind === 'AddressOwner' && canonicalAddress(o.owner.AddressOwner) === sender) ownership = 'owned';
+    else if (o.owner.$kind === 'AddressOwner' && canonicalAddress(o.owner.AddressOwner) === who) ownership = 'owned';
     else continue;
-    const typeTag = objectTypeTag(o);
-    const type = tyFromTag(typeTag, catalogue);
+    out.push({ id, typeTag: objectTypeTag(o), ownership, system: SYSTEM_IDS.has(id), contents: o.data.Move.contents });
+  }
+  return out;
+}
+
+/** The usable objects of `env` now, sorted by id, as the search types them; `origin` labels the non-system ones. */
+export function inventoryOf(env: SimulationEnvironment, catalogue: Catalogue, origin: ObjectOrigin): InventoryObject[] {
+  const out: InventoryObject[] = [];
+  for (const o of usableObjects(env)) {
+    const type = tyFromTag(o.typeTag, catalogue);
     if (type.$kind !== 'Datatype') continue;
-    out.push({ id, type, typeTag, ownership, origin: SYSTEM_IDS.has(id) ? 'system' : origin, contents: o.data.Move.contents });
+    out.push({ id: o.id, type, typeTag: o.typeTag, ownership: o.ownership, origin: o.system ? 'system' : origin, contents: o.contents });
   }
   return out;
 }

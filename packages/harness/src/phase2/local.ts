@@ -10,6 +10,7 @@
  */
 import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
+import { usableObjects } from '@smi/inhabit';
 import { objectView, SimulationEnvironment, type StateSnapshot, transactionEffectsJson, transactionEventsJson } from '@smi/simulation';
 import type { InventoryItem } from './interface-summary.js';
 import { type Plan, PlanError } from '@smi/inhabit';
@@ -78,16 +79,10 @@ export class LocalSimulation implements PlanSimulation {
     return new LocalSimulation(env, options, coins, initFailures);
   }
 
-  /** An object of `type` (by base type) the sender owns, or a shared one. */
+  /** An object of `type` (by base type) the sender owns, or a shared or immutable one. */
   resolvePlaceholder(type: string): string | undefined {
     const base = canonicalBaseType(type);
-    const sender = canonicalAddress(this.options.sender);
-    for (const o of this.env.listObjects({ movesOnly: true })) {
-      if (o.type === null || canonicalBaseType(o.type) !== base) continue;
-      const owner = o.owner;
-      if ((owner.$kind === 'AddressOwner' && canonicalAddress(owner.address) === sender) || owner.$kind === 'Shared' || owner.$kind === 'Immutable') return o.id;
-    }
-    return undefined;
+    return usableObjects(this.env, this.options.sender).find((o) => canonicalBaseType(o.typeTag) === base)?.id;
   }
 
   /** Types of every object the sender could use now, by base type (the inventory a prompt shows). */
@@ -102,18 +97,15 @@ export class LocalSimulation implements PlanSimulation {
     return out;
   }
 
-  /** The objects the sender can use: its own, shared ones (not the system's), immutable ones. */
+  /**
+   * The objects the sender can use (@smi/inhabit's inventory): its own, shared ones, immutable
+   * ones; not the shared system objects (the prompt lists them apart; the filter before looked
+   * for them at the system packages' ids, where there are none, and so kept them).
+   */
   inventoryItems(): InventoryItem[] {
-    const sender = canonicalAddress(this.options.sender);
-    const out: InventoryItem[] = [];
-    for (const o of this.env.listObjects({ movesOnly: true })) {
-      if (o.type === null) continue;
-      const owner = o.owner as { $kind: string; address?: string };
-      if (owner.$kind === 'AddressOwner' && owner.address !== undefined && canonicalAddress(owner.address) === sender) out.push({ id: o.id, type: o.type, owner: 'owned' });
-      else if (owner.$kind === 'Shared' && !SYSTEM_PACKAGES.has(canonicalAddress(o.id))) out.push({ id: o.id, type: o.type, owner: 'shared' });
-      else if (owner.$kind === 'Immutable') out.push({ id: o.id, type: o.type, owner: 'immutable' });
-    }
-    return out;
+    return usableObjects(this.env, this.options.sender)
+      .filter((o) => !(o.ownership === 'shared' && o.system))
+      .map((o) => ({ id: o.id, type: o.typeTag, owner: o.ownership }));
   }
 
   /** Run `plan` as a dry run (`buildOnly`: only build the transaction). */
