@@ -40,3 +40,4 @@ export { normalizePlan, validateCausality, padAddress, PlanError, PURE_KINDS } f
 export type { Plan, PlanArg, PlanCall, PureKind, PureValue, NormalizationResult, CausalityValidation } from './plan.js';
 export { parsePlan, parseArg, planToPtb, planObjectIds } from './plan-ptb.js';
 export type { PlanContext, PlanTxBuilder } from './plan-ptb.js';
+export { InterfaceIndex } from './interface-index.js';

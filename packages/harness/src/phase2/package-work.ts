@@ -6,9 +6,10 @@
  * per epoch (pass@k is computed from them). The row of epoch 0 is the package's row: later
  * epochs never replace it with a better one.
  */
-import { canonicalAddress, type MovePackage, type PackageInterface } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import type { InterfaceIndex } from '@smi/inhabit';
 import type { GenerateParams, ModelClient } from '../model/types.js';
-import { keyTypes, packageInterface } from '../phase1/truth.js';
+import { keyTypes } from '../phase1/truth.js';
 import type { PackageContext, PackageWork } from '../run/executor.js';
 import type { Outcome } from '../run/types.js';
 import { agentPlans, isStaticPhase2Agent } from './agents.js';
@@ -52,32 +53,6 @@ function outcomeOf(row: Phase2Row): Outcome {
   if (row.timed_out === true) return 'limit';
   if (row.score.targets > 0 && row.score.created_hits >= row.score.targets) return 'correct';
   return 'wrong';
-}
-
-/** The interfaces a model may ask about: the target, what it links to, and the framework. */
-export class InterfaceIndex {
-  private readonly cache = new Map<string, PackageInterface>();
-  constructor(private readonly byId: ReadonlyMap<string, MovePackage>) {}
-
-  of(pkg: MovePackage): PackageInterface {
-    let iface = this.cache.get(pkg.id);
-    if (iface === undefined) {
-      iface = packageInterface(pkg.id, pkg.modules.map((m) => m.module));
-      this.cache.set(pkg.id, iface);
-    }
-    return iface;
-  }
-
-  /** The target and every package it may call, by id. */
-  reachable(pkg: MovePackage): Map<string, PackageInterface> {
-    const out = new Map<string, PackageInterface>([[canonicalAddress(pkg.id), this.of(pkg)]]);
-    const ids = [...Object.values(pkg.linkageTable).map((d) => d.upgradedId), ...['0x1', '0x2', '0x3'].map((a) => canonicalAddress(a))];
-    for (const id of ids) {
-      const p = this.byId.get(canonicalAddress(id));
-      if (p !== undefined) out.set(canonicalAddress(p.id), this.of(p));
-    }
-    return out;
-  }
 }
 
 /** The objects the sender can use in a prepared simulation (a local one's, or its objects on the node). */

@@ -28,7 +28,8 @@ import type { SummaryMode } from './interface-summary.js';
 import { DEFAULT_MODEL_AGENT_LIMITS, type ModelAgentLimits } from './model-agent.js';
 import type { Phase2ServerSupport } from './model-call.js';
 import type { NodeContext } from './node-setup.js';
-import { InterfaceIndex, phase2PackageWork, type Phase2WorkSettings } from './package-work.js';
+import { InterfaceIndex } from '@smi/inhabit';
+import { phase2PackageWork, type Phase2WorkSettings } from './package-work.js';
 import { PHASE2_PROMPT_VERSION } from './prompts.js';
 import { phase2RunJson } from './report.js';
 
