@@ -10,6 +10,10 @@ if (major < MIN_NODE_MAJOR) {
       'scripts/tools.sh in the repository installs it locally (see the README)\n',
   );
   process.exitCode = 2;
+} else if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
+  // Nothing else to load for the version.
+  const { VERSION } = await import('./version.js');
+  process.stdout.write(`${VERSION}\n`);
 } else {
   // V8's compiled code of smi's modules kept on disk (Node's compile cache, in the system's
   // temporary directory unless NODE_COMPILE_CACHE names one): the next start skips compiling

@@ -12,28 +12,6 @@
  * - 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM; what was finished is kept;
  * - 141 the reader of standard output went away (`| head`), as for any program killed by SIGPIPE.
  */
-import { BytecodeError, DisassemblerError, PackageError } from '@smi/bytecode';
-import { ProtocolConfigError, VmError } from '@smi/move-vm';
-import { DataSourceError, SimulationError } from '@smi/simulation';
-import { MergeRowsError } from '@smi/inhabit';
-import { ReportError } from '@smi/report';
-import {
-  CheckpointError,
-  CompareError,
-  DatasetError,
-  MergeError,
-  ModelConfigError,
-  Phase1Error,
-  Phase2AgentError,
-  Phase2Error,
-  PlanError,
-  PriceTableError,
-  RunStoreError,
-  ShardError,
-  SpecMismatchError,
-} from '@smi/harness';
-import { StdioInputError } from '@smi/mcp';
-
 /** Exit statuses of `smi`. */
 export const EXIT = {
   ok: 0,
@@ -85,32 +63,36 @@ export class OutputClosedError extends CliError {
   }
 }
 
-/** Errors of the libraries that mean "the input is wrong", with their own stable codes. */
-const INPUT_ERRORS = [
-  StdioInputError,
-  PackageError,
-  BytecodeError,
-  DisassemblerError,
-  VmError,
-  SimulationError,
-  ProtocolConfigError,
-  DatasetError,
-  ModelConfigError,
-  PriceTableError,
-  CheckpointError,
-  RunStoreError,
-  SpecMismatchError,
-  MergeError,
-  ShardError,
-  Phase1Error,
-  Phase2Error,
-  Phase2AgentError,
-  PlanError,
-  CompareError,
-  DataSourceError,
-  ReportError,
-  MergeRowsError,
-] as const;
+/**
+ * Errors of the libraries that mean "the input is wrong", with their own stable codes, by the
+ * `name` each class gives its errors (none is subclassed): known without loading the
+ * libraries, so that `smi` loads only the code of the command it runs.
+ */
+const INPUT_ERRORS: ReadonlySet<string> = new Set([
+  'StdioInputError', // @smi/mcp
+  'PackageError', // @smi/bytecode
+  'BytecodeError',
+  'DisassemblerError',
+  'VmError', // @smi/move-vm
+  'ProtocolConfigError',
+  'SimulationError', // @smi/simulation
+  'DataSourceError',
+  'DatasetError', // @smi/harness
+  'ModelConfigError',
+  'PriceTableError',
+  'CheckpointError',
+  'RunStoreError',
+  'SpecMismatchError',
+  'MergeError',
+  'ShardError',
+  'Phase1Error',
+  'Phase2Error',
+  'Phase2AgentError',
+  'CompareError',
+  'PlanError', // @smi/inhabit
+  'MergeRowsError',
+  'ReportError', // @smi/report
+]);
 
 /** The library error's own code, when it has one. */
 function codeOf(e: Error): string | undefined {
@@ -121,7 +103,7 @@ function codeOf(e: Error): string | undefined {
 /** Any thrown value as a {@link CliError}: input errors keep their code (exit 2), the rest is internal (exit 70). */
 export function toCliError(e: unknown): CliError {
   if (e instanceof CliError) return e;
-  if (INPUT_ERRORS.some((cls) => e instanceof cls)) {
+  if (e instanceof Error && INPUT_ERRORS.has(e.name)) {
     const err = e as Error;
     const code = codeOf(err) ?? 'INVALID_INPUT';
     // Some libraries start their message with the code; it is in `error_code` already.

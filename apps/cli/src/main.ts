@@ -8,7 +8,7 @@
 import yargs, { type Argv } from 'yargs';
 import { dashed, didYouMean, firstWord, joinDashValues, wantsJson, closest } from './argv.js';
 import { commandName, type CommandSpec, type Example, type OptionSpec, optionShapes } from './command.js';
-import { COMMANDS } from './commands/index.js';
+import { COMMAND_ENTRIES, type CommandEntry } from './commands/registry.js';
 import { CliError, EXIT, errorJson, oneLine, OutputClosedError, toCliError, UsageError } from './errors.js';
 import { type CliIo, jsonLine } from './io.js';
 import { processIo } from './process-io.js';
@@ -41,12 +41,13 @@ export const MAIN_EXAMPLES: readonly Example[] = [
 /** Words that name something other than a command spec. */
 const BUILTINS = ['help'];
 
-function specOf(name: string): CommandSpec<never> | undefined {
-  return COMMANDS.find((c) => commandName(c) === name);
+/** The entry of command `name`, or `undefined`. */
+function entryOf(name: string): CommandEntry | undefined {
+  return COMMAND_ENTRIES.find((c) => c.command.split(' ')[0] === name);
 }
 
 function allNames(): string[] {
-  return [...COMMANDS.map(commandName), ...BUILTINS];
+  return [...COMMAND_ENTRIES.map((c) => c.command.split(' ')[0]), ...BUILTINS];
 }
 
 /** Print an error the way every command does, and give its exit status. */
@@ -132,11 +133,18 @@ function exampleLines(ex: Example): [string, string] {
   return [`# ${ex.describe}\n  ${ex.command}`, ''];
 }
 
-function buildParser(io: CliIo, argv: readonly string[], setExit: (code: number) => void, fail: (e: CliError) => void): Argv {
+/**
+ * The parser: `spec` (the command being run, loaded) with its options and handler, the other
+ * commands by their usage line and description only (what `smi --help` lists).
+ */
+function buildParser(io: CliIo, argv: readonly string[], spec: CommandSpec<never> | null, setExit: (code: number) => void, fail: (e: CliError) => void): Argv {
   let parser: Argv = yargs([...argv])
     .scriptName('smi')
     .usage('$0 <command> [options]\n\nSMI: an offline Sui Move sandbox and type-inhabitation benchmark. `smi help <command>` for details.');
-  for (const spec of COMMANDS) parser = register(parser, io, argv, spec, setExit);
+  for (const entry of COMMAND_ENTRIES) {
+    if (spec !== null && entry.command === spec.command) parser = register(parser, io, argv, spec, setExit);
+    else parser = parser.command(entry.command, entry.describe);
+  }
   for (const ex of MAIN_EXAMPLES) parser = parser.example(...exampleLines(ex));
   return parser
     .options(GLOBAL_OPTIONS)
@@ -154,7 +162,7 @@ function buildParser(io: CliIo, argv: readonly string[], setExit: (code: number)
     .fail((msg: string | null, err: Error | undefined) => {
       if (err) throw err;
       const name = firstWord(argv)?.word;
-      const failure = translateYargsFailure(msg ?? 'invalid arguments', argv, name === undefined ? undefined : specOf(name), GLOBAL_OPTIONS);
+      const failure = translateYargsFailure(msg ?? 'invalid arguments', argv, spec !== null && name !== undefined && commandName(spec) === name ? spec : undefined, GLOBAL_OPTIONS);
       fail(failure);
       throw failure;
     });
@@ -173,22 +181,30 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     return report(io, new UsageError(`name a command: ${allNames().join(', ')} (smi --help describes them)`, 'NO_COMMAND'), json);
   }
   let args = [...argv];
-  if (first !== null && !flags.has('--get-yargs-completions')) {
+  let spec: CommandSpec<never> | null = null;
+  if (flags.has('--get-yargs-completions')) {
+    // Completing `smi <command> ...`: that command's options are needed, so it is loaded.
+    const words = argv.slice(argv.indexOf('--get-yargs-completions') + 2).filter((a) => !a.startsWith('-'));
+    const entry = words.length > 0 ? entryOf(words[0]) : undefined;
+    if (entry !== undefined) spec = await entry.load();
+  } else if (first !== null) {
     if (first.word === 'help') {
       const rest = args.slice(first.index + 1).filter((a) => !a.startsWith('-'));
       return runCli(rest.length === 0 ? ['--help'] : [...rest, '--help'], io);
     }
-    const spec = specOf(first.word);
-    if (spec === undefined) {
+    const entry = entryOf(first.word);
+    if (entry === undefined) {
       const hint = didYouMean(closest(first.word, allNames()));
       return report(io, new UsageError(`unknown command '${first.word}'${hint}; smi --help lists the commands`, 'UNKNOWN_COMMAND'), json);
     }
+    // Only the command that runs is loaded.
+    spec = await entry.load();
     args = joinDashValues(args, [...optionShapes(spec), ...optionShapes({ options: GLOBAL_OPTIONS })]);
   }
 
   let exitCode: number = EXIT.ok;
   let failure: CliError | null = null;
-  const parser = buildParser(io, args, (c) => (exitCode = c), (f) => (failure = f));
+  const parser = buildParser(io, args, spec, (c) => (exitCode = c), (f) => (failure = f));
   try {
     let output = '';
     await parser.parseAsync(args, {}, (_err: unknown, _args: unknown, out: string) => {

@@ -15,6 +15,7 @@ import { type CliIo, jsonLine, readInput, resolveInputPath, resolvePath, UsageEr
 import { Progress } from '../progress.js';
 import { RowFile } from '../row-file.js';
 import { parseBenchmarkFlags } from './benchmark-flags.js';
+import { header } from './registry.js';
 
 export interface BenchmarkLocalArgs {
   'target-corpus': string[];
@@ -102,8 +103,7 @@ function protocolConfigFor(io: CliIo, version: number | undefined): ProtocolConf
 
 /** `smi benchmark-local`. */
 export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
-  command: 'benchmark-local',
-  describe: 'Type inhabitation of every public/entry function of a corpus: Tier A (static) and Tier B (real transactions), JSONL rows and a summary',
+  ...header('benchmark-local'),
   options: {
     'target-corpus': { type: 'string', array: true, demandOption: true, describe: 'Packages to benchmark: a corpus root (sui-packages layout) or one package directory (repeatable: the corpora are benchmarked together)' },
     output: { type: 'string', default: '-', describe: 'JSONL rows: a file (written as <file>.partial until the run ends), or - for standard output', file: 'write' },

@@ -11,6 +11,7 @@ import { toCliError, UsageError } from '../errors.js';
 import { jsonLine, resolveInputPath, resolvePath, writeOutput } from '../io.js';
 import { bytecodeDependency, frameworkDependencies, parseDeps, writePackageDir } from './build-support.js';
 import { compileErrorToCli } from './build.js';
+import { header } from './registry.js';
 
 type Status = 'built' | 'failed' | 'blocked' | 'test_only';
 
@@ -28,8 +29,7 @@ interface PackageReport {
 
 /** `smi build-all`. */
 export const buildAllCommand = defineCommand<{ repository: string; out: string; framework?: string; dep: string[]; summary?: string }>({
-  command: 'build-all <repository>',
-  describe: 'Build every Move package of a repository in dependency order into a corpus (sui-packages layout)',
+  ...header('build-all'),
   positionals: { repository: { type: 'string', demandOption: true, describe: 'Directory to search for Move packages (any depth)' } },
   options: {
     out: { type: 'string', demandOption: true, describe: 'Corpus directory: <address>/bytecode_modules/*.mv and <address>/metadata.json per package' },

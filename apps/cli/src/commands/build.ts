@@ -11,6 +11,7 @@ import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath } from '../io.js';
 import { bytecodeDependency, frameworkDependencies, parseDeps, writePackageDir } from './build-support.js';
+import { header } from './registry.js';
 
 /** A clear error for a directory that is not a Move package (no Move.toml, or no `.move` file under `sources/`). */
 export function checkMovePackageDir(dir: string): void {
@@ -40,8 +41,7 @@ export function printWarnings(io: CliIo, warnings: string | undefined, quiet: bo
 
 /** `smi build`. */
 export const buildCommand = defineCommand<{ 'package-dir': string; out: string; framework?: string; dep: string[]; address?: string }>({
-  command: 'build <package-dir>',
-  describe: 'Compile a Move package offline (framework macros included; local source dependencies compiled from source)',
+  ...header('build'),
   positionals: { 'package-dir': { type: 'string', demandOption: true, describe: 'Move package directory (Move.toml, sources/)' } },
   options: {
     out: { type: 'string', demandOption: true, describe: 'Output directory: bytecode_modules/<name>.mv and metadata.json (the sui-packages layout)' },

@@ -7,6 +7,7 @@ import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { defaultCacheDir } from '../harness-setup.js';
 import { jsonLine, resolvePath } from '../io.js';
+import { header } from './registry.js';
 
 interface CacheArgs {
   action: 'ls' | 'prune' | 'clear';
@@ -29,8 +30,7 @@ function size(bytes: number): string {
 
 /** `smi cache`. */
 export const cacheCommand = defineCommand<CacheArgs>({
-  command: 'cache <action>',
-  describe: 'The response cache of model calls: ls (what is in it), prune (old entries), clear (everything)',
+  ...header('cache'),
   positionals: { action: { choices: ['ls', 'prune', 'clear'] as const, describe: 'ls | prune | clear' } },
   options: {
     'cache-dir': { type: 'string', describe: 'Cache directory (default $SMI_CACHE_DIR or ~/.cache/smi/responses)' },

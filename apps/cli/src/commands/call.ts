@@ -26,6 +26,7 @@ import { defaultFrameworkDir, loadCorpora, loadFramework } from '../framework.js
 import { defineCommand } from '../command.js';
 import { inputError, toCliError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
+import { header } from './registry.js';
 
 interface CallArgs {
   target: string;
@@ -151,8 +152,7 @@ function humanResult(vm: MoveVM, r: CallResult): string {
 
 /** `smi call`. */
 export const callCommand = defineCommand<CallArgs>({
-  command: 'call <target>',
-  describe: 'Run a Move function (address::module::function) with JSON arguments',
+  ...header('call'),
   positionals: { target: { type: 'string', demandOption: true, describe: 'address::module::function (address: storage id, short forms allowed)' } },
   options: {
     'type-args': { type: 'string', array: true, default: [] as string[], describe: 'Type arguments, e.g. u64 or 0x2::sui::SUI' },

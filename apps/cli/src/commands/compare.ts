@@ -10,6 +10,7 @@ import { type ComparedRun, compareRuns, comparisonText, DiskRunStore, loadRunJso
 import { defineCommand } from '../command.js';
 import { EXIT, UsageError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath } from '../io.js';
+import { header } from './registry.js';
 
 interface CompareArgs {
   a: string;
@@ -45,8 +46,7 @@ function load(io: CliIo, arg: string): ComparedRun {
 
 /** `smi compare`. */
 export const compareCommand = defineCommand<CompareArgs>({
-  command: 'compare <a> <b>',
-  describe: 'Compare two Phase I or Phase II runs: packages fixed and broken, metric delta with a bootstrap interval, token and cost deltas',
+  ...header('compare'),
   positionals: {
     a: { type: 'string', describe: 'The first run (a run directory, or a run JSON)' },
     b: { type: 'string', describe: 'The second run' },

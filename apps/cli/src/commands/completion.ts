@@ -4,6 +4,7 @@
  */
 import yargs from 'yargs';
 import { defineCommand } from '../command.js';
+import { header } from './registry.js';
 
 type Shell = 'bash' | 'zsh';
 
@@ -29,8 +30,7 @@ async function completionScript(shell: Shell): Promise<string> {
 
 /** `smi completion`. */
 export const completionCommand = defineCommand<{ shell?: Shell }>({
-  command: 'completion [shell]',
-  describe: 'Print the shell completion script (bash or zsh; default: your $SHELL)',
+  ...header('completion'),
   positionals: { shell: { type: 'string', choices: ['bash', 'zsh'] as const, describe: 'Shell to complete in' } },
   examples: [
     { command: '$0 completion bash > smi-completion.bash', describe: 'then: source smi-completion.bash (or append it to ~/.bashrc)' },

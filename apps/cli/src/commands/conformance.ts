@@ -15,6 +15,7 @@ import { defineCommand, type GlobalArgs } from '../command.js';
 import { EXIT, InterruptedError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
 import { Progress } from '../progress.js';
+import { header } from './registry.js';
 
 /** Suites and the fixture folder each one reads by default (under `$SMI_FIXTURES/fixtures`). */
 const SUITES: Readonly<Record<string, string>> = {
@@ -84,8 +85,7 @@ async function run(io: CliIo, args: ConformanceArgs & GlobalArgs): Promise<Suite
 
 /** `smi conformance`. */
 export const conformanceCommand = defineCommand<ConformanceArgs>({
-  command: 'conformance <suite>',
-  describe: 'Run an upstream conformance suite against SMI and summarise the result',
+  ...header('conformance'),
   positionals: { suite: { type: 'string', demandOption: true, choices: Object.keys(SUITES), describe: 'Suite to run' } },
   options: {
     dir: { type: 'string', describe: 'Suite directory (default: the fixture folder under $SMI_FIXTURES/fixtures)' },

@@ -9,6 +9,7 @@ import { defineCommand } from '../command.js';
 import { type CliError, OutputClosedError, UsageError } from '../errors.js';
 import { endStopped, jsonLine, resolvePath, stopRequested } from '../io.js';
 import { Progress } from '../progress.js';
+import { header } from './registry.js';
 
 /** One failure of the corpus check. */
 export interface CorpusCheckError {
@@ -64,8 +65,7 @@ export function checkCorpus(root: string, onPackage: (dir: string) => void = () 
 
 /** `smi corpus check`. */
 export const corpusCommand = defineCommand<{ action: 'check'; corpus: string }>({
-  command: 'corpus <action>',
-  describe: 'Work on a whole corpus of packages (sui-packages layout)',
+  ...header('corpus'),
   positionals: { action: { choices: ['check'] as const, describe: 'check: read, write back and compare every module' } },
   options: { corpus: { type: 'string', demandOption: true, describe: 'Corpus root directory' } },
   examples: [{ command: '$0 corpus check --corpus ../shared/corpus --json', describe: 'every module of the shared corpus, as one JSON line' }],

@@ -16,6 +16,7 @@ import {
 import { defineCommand } from '../command.js';
 import { inputError } from '../errors.js';
 import { type CliIo, jsonLine, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
+import { header } from './registry.js';
 
 async function loadModules(io: CliIo, target: string): Promise<CompiledModule[]> {
   if (target !== '-') {
@@ -40,8 +41,7 @@ interface DisasmArgs {
 
 /** `smi disasm`. */
 export const disasmCommand = defineCommand<DisasmArgs>({
-  command: 'disasm <target>',
-  describe: 'Disassemble a .mv module or every module of a package directory',
+  ...header('disasm'),
   positionals: { target: { type: 'string', demandOption: true, describe: 'A .mv file, a package directory, or - (a module on standard input)', file: 'read' } },
   options: {
     module: { type: 'string', describe: 'Only this module of a package directory' },

@@ -15,6 +15,7 @@ import { defineCommand } from '../command.js';
 import { type CliError, OutputClosedError } from '../errors.js';
 import { type CliIo, endStopped, jsonLine, resolveInputPath, resolvePath, stopRequested, UsageError, writeOutput } from '../io.js';
 import { Progress } from '../progress.js';
+import { header } from './registry.js';
 
 interface ExtractArgs {
   'package-dir'?: string;
@@ -106,8 +107,7 @@ async function runCorpus(io: CliIo, args: ExtractArgs & { json: boolean; quiet: 
 
 /** `smi extract`. */
 export const extractCommand = defineCommand<ExtractArgs>({
-  command: 'extract',
-  describe: 'Write the bytecode interface JSON (schema_version 1) of a package, or of every package of a corpus',
+  ...header('extract'),
   options: {
     'package-dir': {
       type: 'string',

@@ -19,6 +19,7 @@ import { defaultFrameworkDir, loadCorpora, loadFramework } from '../framework.js
 import { type CliIo, resolvePath, stdinStream, UsageError } from '../io.js';
 import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { VERSION } from '../version.js';
+import { header } from './registry.js';
 
 interface McpArgs extends NetworkArgs {
   corpus: string[];
@@ -58,8 +59,7 @@ function fetchingOf(args: McpArgs, log: (line: string, level: LogLevel) => void)
 
 /** `smi mcp`. */
 export const mcpCommand = defineCommand<McpArgs>({
-  command: 'mcp',
-  describe: 'Serve the sandbox to agents as a Model Context Protocol server over stdio (one simulation per session)',
+  ...header('mcp'),
   options: {
     corpus: { type: 'string', array: true, default: [] as string[], describe: 'Package directory or corpus root to load (repeatable)' },
     framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },

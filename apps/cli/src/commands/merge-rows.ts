@@ -6,6 +6,7 @@ import { type BenchmarkRow, mergeShardRows, rowLine } from '@smi/inhabit';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { jsonLine, readInput, writeOutput } from '../io.js';
+import { header } from './registry.js';
 
 interface MergeRowsArgs {
   parts: string[];
@@ -33,8 +34,7 @@ function parseRows(label: string, text: string): BenchmarkRow[] {
 
 /** `smi merge-rows`. */
 export const mergeRowsCommand = defineCommand<MergeRowsArgs>({
-  command: 'merge-rows <parts..>',
-  describe: 'Join the rows of benchmark-local --shard K/N parts (part 1 first) into the rows of one run',
+  ...header('merge-rows'),
   positionals: { parts: { type: 'string', array: true, file: 'read', describe: 'The parts’ row files, in order: part 1 first (- : one of them on standard input)' } },
   options: {
     out: { type: 'string', default: '-', describe: 'The joined rows (- for standard output)', file: 'write' },

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { mergeRuns, RUN_JSON_BUILDERS } from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { jsonLine, resolveInputPath, resolvePath, writeOutput } from '../io.js';
+import { header } from './registry.js';
 
 interface MergeArgs {
   runs: string[];
@@ -16,8 +17,7 @@ interface MergeArgs {
 
 /** `smi merge`. */
 export const mergeCommand = defineCommand<MergeArgs>({
-  command: 'merge <runs..>',
-  describe: 'Join the run directories of the shards of one run into one run directory (refuses different specs and duplicate packages)',
+  ...header('merge'),
   positionals: { runs: { type: 'string', array: true, describe: 'Run directories of the shards' } },
   options: {
     'out-dir': { type: 'string', demandOption: true, describe: 'The merged run directory (new)' },

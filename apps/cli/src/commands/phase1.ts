@@ -25,6 +25,7 @@ import { MODEL_OPTIONS, type ModelArgs, RUN_DIR_OPTIONS, type RunDirArgs, runSto
 import { jsonLine } from '../io.js';
 import { type RunControlArgs, runControlOf } from '../run-control.js';
 import { Progress } from '../progress.js';
+import { header } from './registry.js';
 
 /** Arguments of `smi phase1`. */
 export interface Phase1Args extends ModelArgs, RunDirArgs, RunControlArgs {
@@ -47,8 +48,7 @@ function positive(name: string, v: number | undefined, allowZero = false): void 
 
 /** `smi phase1`. */
 export const phase1Command = defineCommand<Phase1Args>({
-  command: 'phase1',
-  describe: 'Phase I of the LLM benchmark: which structs of a package have `key`? (the original smi-phase1)',
+  ...header('phase1'),
   options: {
     'corpus-root': { type: 'string', demandOption: true, describe: 'Corpus in the sui-packages layout (packages found at any depth)' },
     samples: { type: 'number', default: 25, describe: 'Packages to sample (0: all); with --package-ids-file or --dataset, how many to do in this session (a batch)' },

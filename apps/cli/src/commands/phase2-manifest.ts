@@ -8,11 +8,11 @@ import { filterManifest, phase2Manifest } from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { jsonLine, readInput, resolveInputPath, writeOutput } from '../io.js';
+import { header } from './registry.js';
 
 /** `smi phase2-manifest`. */
 export const phase2ManifestCommand = defineCommand<{ 'corpus-root': string; 'out-ids': string; 'out-plan': string; 'out-report'?: string; 'max-calls-per-package': number; limit?: number; 'rust-bin'?: string }>({
-  command: 'phase2-manifest',
-  describe: 'Which packages baseline-search can plan for: an ids file, a plan file and a viability report (the original smi-phase2-manifest)',
+  ...header('phase2-manifest'),
   options: {
     'corpus-root': { type: 'string', demandOption: true, describe: 'Corpus in the sui-packages layout' },
     'out-ids': { type: 'string', demandOption: true, describe: 'Selected package ids, one per line (- for standard output)', file: 'write' },
@@ -43,8 +43,7 @@ export const phase2ManifestCommand = defineCommand<{ 'corpus-root': string; 'out
 
 /** `smi manifest-filter`. */
 export const manifestFilterCommand = defineCommand<{ 'run-json': string; 'min-targets': number; 'min-hits': number; 'out-manifest': string }>({
-  command: 'manifest-filter <run-json>',
-  describe: 'The packages of a Phase II run JSON with at least --min-targets targets, as an ids file (the original smi-phase2-filter-manifest)',
+  ...header('manifest-filter'),
   positionals: { 'run-json': { type: 'string', demandOption: true, describe: 'A Phase II run JSON (run.json of a run directory, or --out), or - for standard input', file: 'read' } },
   options: {
     'min-targets': { type: 'number', default: 2, describe: 'Keep packages with at least this many target key types' },

@@ -31,6 +31,7 @@ import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setu
 import { type RunControlArgs, runControlOf } from '../run-control.js';
 import { Progress } from '../progress.js';
 import { addressOf, bigintOf, isNodeMode, missingDependenciesWarning, SIMULATION_OPTIONS, type SimulationArgs, type SimulationMode, simulationModeOf, simulationSettingsOf } from './phase2-support.js';
+import { header } from './registry.js';
 
 /** Arguments of `smi phase2`. */
 interface Phase2Args extends ModelArgs, RunDirArgs, RunControlArgs, SimulationArgs, NetworkArgs {
@@ -94,8 +95,7 @@ async function nodeOf(args: Phase2Args, mode: 'dry-run' | 'dev-inspect', sender:
 
 /** `smi phase2`. */
 export const phase2Command = defineCommand<Phase2Args>({
-  command: 'phase2',
-  describe: 'Phase II of the LLM benchmark: create objects of each package\'s key types, scored by what the transaction created (the original smi-inhabit, offline)',
+  ...header('phase2'),
   options: {
     'corpus-root': { type: 'string', demandOption: true, describe: 'Corpus in the sui-packages layout (packages found at any depth; all are loaded as dependencies)' },
     samples: { type: 'number', default: 25, describe: 'Packages to sample (0: all); with --package-ids-file or --dataset, how many to do in this session' },

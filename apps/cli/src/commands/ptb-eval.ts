@@ -10,6 +10,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath } from '../io.js';
 import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { openOutput } from './tx-replay-output.js';
+import { header } from './registry.js';
 
 interface PtbEvalArgs extends NetworkArgs {
   'cache-dir': string;
@@ -38,8 +39,7 @@ function summaryText(s: ReturnType<typeof ptbEvalSummary>): string {
 
 /** `smi ptb-eval`. */
 export const ptbEvalCommand = defineCommand<PtbEvalArgs>({
-  command: 'ptb-eval',
-  describe: 'Run every cached mainnet PTB offline, healing missing packages and objects from a node (the original ptb-eval)',
+  ...header('ptb-eval'),
   options: {
     'cache-dir': { type: 'string', default: '.tx-cache', describe: 'The transaction cache smi tx-replay fills' },
     output: { type: 'string', describe: 'Write one PtbEvalReport JSON line a transaction here, or - for standard output', file: 'write' },

@@ -9,6 +9,7 @@ import { parseReplaySnapshot, replaySnapshot, type ReplayReport } from '@smi/sim
 import { defineCommand } from '../command.js';
 import { inputError, UsageError } from '../errors.js';
 import { type CliIo, jsonLine, readInput, resolvePath } from '../io.js';
+import { header } from './registry.js';
 
 interface ReplayArgs {
   snapshot: string;
@@ -39,8 +40,7 @@ function printReport(io: CliIo, r: ReplayReport): void {
 
 /** `smi replay`. */
 export const replayCommand = defineCommand<ReplayArgs>({
-  command: 'replay',
-  describe: 'Replay a mainnet transaction from a sui-replay snapshot offline and compare with its recorded effects',
+  ...header('replay'),
   options: {
     snapshot: { type: 'string', demandOption: true, describe: 'sui-replay snapshot JSON (fixtures/replay/<digest>.json), or - for standard input', file: 'read' },
     'permissive-crypto': { type: 'boolean', default: false, describe: 'Signature checks always pass (benchmark runs)' },

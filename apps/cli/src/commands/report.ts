@@ -9,6 +9,7 @@ import { buildReport, inputFromText, type ReportInput, readInput as readReportIn
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { type CliIo, jsonLine, readInput, resolveInputPath, resolvePath, writeOutput } from '../io.js';
+import { header } from './registry.js';
 
 interface ReportArgs {
   inputs: string[];
@@ -36,8 +37,7 @@ const size = (n: number): string => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1
 
 /** `smi report`. */
 export const reportCommand = defineCommand<ReportArgs>({
-  command: 'report <inputs..>',
-  describe: 'An HTML report (charts, sortable tables, drill-down, transcripts; one file, opens offline) and report.md of benchmark-local rows and Phase I / II runs',
+  ...header('report'),
   positionals: { inputs: { type: 'string', array: true, file: 'read', describe: 'benchmark-local .jsonl files, run directories, run JSON files (- : one of them on standard input)' } },
   options: {
     out: { type: 'string', default: 'report.html', describe: 'The HTML report (- for standard output); report.md is written beside it', file: 'write' },

@@ -11,6 +11,7 @@ import { compareRuns, comparisonText, DiskRunStore, loadRunJson } from '@smi/har
 import { defineCommand } from '../command.js';
 import { EXIT, UsageError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath } from '../io.js';
+import { header } from './registry.js';
 
 interface RescoreArgs {
   'run-dir-in': string;
@@ -55,8 +56,7 @@ export function rescoreArgv(recorded: readonly string[]): string[] {
 
 /** `smi rescore`. */
 export const rescoreCommand = defineCommand<RescoreArgs>({
-  command: 'rescore <run-dir-in>',
-  describe: 'Score a run again from what it recorded (its answers, its packages), without calling a model, into a new run directory, and compare the two',
+  ...header('rescore'),
   positionals: { 'run-dir-in': { type: 'string', describe: 'The run directory to rescore (a phase1 or phase2 run kept with --run-dir or --log-dir)' } },
   options: {
     'run-dir': { type: 'string', describe: 'Where the rescored run goes (default: <run>-rescored; it must not hold a run)' },

@@ -15,6 +15,7 @@ import { type CliIo, jsonLine, resolveInputPath, resolvePath, stopRequested, wri
 import { Progress } from '../progress.js';
 import { runControlOf } from '../run-control.js';
 import { missingDependenciesWarning, SIMULATION_OPTIONS, type SimulationArgs, simulationSettingsOf } from './phase2-support.js';
+import { header } from './registry.js';
 
 /** Arguments of `smi run-all`. */
 interface RunAllArgs extends SimulationArgs {
@@ -96,8 +97,7 @@ async function stageControl(
 
 /** `smi run-all`. */
 export const runAllCommand = defineCommand<RunAllArgs>({
-  command: 'run-all',
-  describe: 'Phase I (mock-empty), the Phase II manifest, then Phase II with baseline-search, into one directory (the original smi-bench run-all)',
+  ...header('run-all'),
   options: {
     'corpus-root': { type: 'string', demandOption: true, describe: 'Corpus in the sui-packages layout (packages found at any depth)' },
     'out-dir': { type: 'string', demandOption: true, describe: `Directory for ${Object.values(RUN_ALL_FILES).join(', ')} (made if missing)` },

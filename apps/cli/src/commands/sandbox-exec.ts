@@ -29,6 +29,7 @@ import { InterruptedError, inputError } from '../errors.js';
 import { type CliIo, inputStream, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
 import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { packagesFor } from './call.js';
+import { header } from './registry.js';
 
 interface SandboxExecArgs extends NetworkArgs {
   input: string;
@@ -164,8 +165,7 @@ async function interactive(io: CliIo, args: Args, session: SandboxSession): Prom
 
 /** `smi sandbox-exec`. */
 export const sandboxExecCommand = defineCommand<SandboxExecArgs>({
-  command: 'sandbox-exec',
-  describe: 'Answer JSON sandbox requests ({"action": ...}) on an offline simulation, once or line by line',
+  ...header('sandbox-exec'),
   options: {
     input: { type: 'string', default: '-', describe: 'Request file, or - for standard input', file: 'read' },
     output: { type: 'string', default: '-', describe: 'Response file, or - for standard output', file: 'write' },

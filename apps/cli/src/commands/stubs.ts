@@ -6,11 +6,11 @@ import path from 'node:path';
 import { generateMoveStubs, generateStubManifest, loadPackageDir, stubPackageNames } from '@smi/bytecode';
 import { defineCommand } from '../command.js';
 import { jsonLine, resolveInputPath, resolvePath, writeOutput } from '../io.js';
+import { header } from './registry.js';
 
 /** `smi stubs`. */
 export const stubsCommand = defineCommand<{ 'package-dir': string; out: string; name?: string }>({
-  command: 'stubs <package-dir>',
-  describe: 'Generate Move source stubs (Move.toml + sources/*.move) of a bytecode package',
+  ...header('stubs'),
   positionals: { 'package-dir': { type: 'string', demandOption: true, describe: 'Package directory (bytecode_modules/*.mv)' } },
   options: {
     out: { type: 'string', demandOption: true, describe: 'Directory to write the stub package into' },

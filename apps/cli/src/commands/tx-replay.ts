@@ -31,6 +31,7 @@ import { EXIT, inputError, UsageError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath } from '../io.js';
 import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { openOutput } from './tx-replay-output.js';
+import { header } from './registry.js';
 
 interface TxReplayArgs extends NetworkArgs {
   digest?: string[];
@@ -84,8 +85,7 @@ function oneLine(o: ReplayOutcome): string {
 
 /** `smi tx-replay`. */
 export const txReplayCommand = defineCommand<TxReplayArgs>({
-  command: 'tx-replay',
-  describe: 'Fetch mainnet transactions over gRPC or GraphQL, cache them, and replay them offline against their recorded effects (the original tx-replay)',
+  ...header('tx-replay'),
   options: {
     digest: { type: 'string', array: true, describe: 'Transaction digest(s) to fetch (base58)' },
     recent: { type: 'number', describe: 'Fetch the N most recent transactions (walking back from the latest checkpoint)' },
