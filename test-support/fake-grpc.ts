@@ -55,6 +55,12 @@ export interface FakeGrpcOptions {
   failures?: FakeGrpcFailure[];
   /** Hold every answer this long (to observe concurrency). */
   delayMs?: number;
+  /**
+   * Which server it plays (default `fullnode`). As the real ones do (sui-rpc-api's
+   * `get_epoch`): for an epoch it has not indexed a full node answers the epoch number with
+   * every other field absent, an archive an empty answer (neither is NOT_FOUND).
+   */
+  kind?: 'fullnode' | 'archive';
 }
 
 /** A request as the fake received it. */
@@ -134,7 +140,7 @@ export function applyReadMask<T extends object>(value: T, paths: readonly string
 const timestamp = (ms: bigint) => ({ seconds: ms / 1000n, nanos: Number(ms % 1000n) * 1_000_000 });
 
 /** The routes of `chain`, by `/<service>/<method>`. */
-function routes(chain: FakeChain): Map<string, Route> {
+function routes(chain: FakeChain, kind: 'fullnode' | 'archive'): Map<string, Route> {
   const T = GrpcTypes;
   const latestVersion = (versions: Map<bigint, Uint8Array>) => [...versions.keys()].reduce((a, b) => (b > a ? b : a));
   const m = new Map<string, Route>();
@@ -166,7 +172,7 @@ function routes(chain: FakeChain): Map<string, Route> {
     route(T.GetEpochRequest, T.GetEpochResponse, (req) => {
       const n = req.epoch ?? [...chain.epochs.keys()].reduce((a, b) => (b > a ? b : a), 0n);
       const e = chain.epochs.get(n);
-      if (!e) throw new GrpcStatus(GRPC_STATUS.NOT_FOUND, `Epoch ${n} not found`);
+      if (!e) return kind === 'archive' ? T.GetEpochResponse.create({}) : T.GetEpochResponse.create({ epoch: applyReadMask(T.Epoch.create({ epoch: n }), req.readMask?.paths ?? []) });
       const epoch = T.Epoch.create({
         epoch: e.epoch,
         referenceGasPrice: e.referenceGasPrice,
@@ -279,7 +285,7 @@ function frame(flag: number, data: Uint8Array): Buffer {
 
 /** Start a fake node serving `chain`. */
 export async function startFakeGrpc(chain: FakeChain, options: FakeGrpcOptions = {}): Promise<FakeGrpcServer> {
-  const table = routes(chain);
+  const table = routes(chain, options.kind ?? 'fullnode');
   const requests: FakeGrpcRequest[] = [];
   const failures = (options.failures ?? []).map((f) => ({ ...f, left: f.times ?? 1 }));
   const hanging = new Set<ServerResponse>();

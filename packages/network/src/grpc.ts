@@ -135,6 +135,13 @@ export class GrpcDataSource implements SuiDataSource {
     const answer = await this.call(what, rpc, (options) =>
       this.client.ledgerService.getEpoch({ epoch, readMask: { paths: [...GRPC_READ_MASKS.getEpoch] } }, options),
     );
+    // An epoch the node has not indexed is no error there: a full node answers its number with
+    // every other field absent, an archive an empty answer. That is "not found here", so the
+    // archive is asked; only a malformed answer is INVALID_RESPONSE.
+    const raw = (answer as { epoch?: { referenceGasPrice?: unknown; start?: unknown; protocolConfig?: { protocolVersion?: unknown } } } | null)?.epoch;
+    if (raw == null || raw.referenceGasPrice == null || raw.start == null || raw.protocolConfig?.protocolVersion == null) {
+      throw failure('NOT_FOUND', what, this.endpoint, { reason: `${rpc}: the node has not indexed epoch ${epoch} (its answer has no fields)` });
+    }
     const e = checkAnswer(epochAnswer, answer, what, this.endpoint, rpc).epoch;
     if (e.epoch !== epoch) throw failure('INVALID_RESPONSE', what, this.endpoint, { reason: `${rpc}: answered epoch ${e.epoch}` });
     const protocolVersion = Number(e.protocolConfig.protocolVersion);

@@ -161,6 +161,24 @@ describe('withResilience: archive fallback', () => {
     }
   });
 
+  it('an epoch the full node has not indexed (its number, no fields) is NOT_FOUND there, so the archive is asked; an archive that has not either answers empty: NOT_FOUND', async () => {
+    const fullnode = await startFakeGrpc(emptyChain());
+    const archive = await startFakeGrpc(sampleChain(), { kind: 'archive' });
+    try {
+      const direct = await rejection(new GrpcDataSource(fullnode.url).getEpoch(7n));
+      expect(direct.code).toBe('NOT_FOUND');
+      const source = withResilience(new GrpcDataSource(fullnode.url), { ...fast, fallback: new GrpcDataSource(archive.url) });
+      expect((await source.getEpoch(7n)).protocolVersion).toBe(68);
+      expect(archive.requests.map((r) => r.method)).toEqual(['GetEpoch']);
+      const neither = await rejection(source.getEpoch(9n));
+      expect(neither.code).toBe('NOT_FOUND');
+      expect(neither.message).toContain(`; fallback: epoch 9 not found at ${archive.url}`);
+    } finally {
+      await fullnode.close();
+      await archive.close();
+    }
+  });
+
   it('not at the archive either: NOT_FOUND naming both endpoints', async () => {
     const fullnode = await startFakeGrpc(emptyChain());
     const archive = await startFakeGraphQL(sampleChain());
