@@ -7,7 +7,7 @@
 // After `pnpm build`, from the repo root:
 //   node packages/harness/bench/phase2-agents.mjs   (or: pnpm --filter @smi/harness bench:phase2)
 import { fromFixtures } from '@smi/simulation';
-import { MemoryRunStore, plain, runPhase2, ScriptedModel } from '@smi/harness';
+import { extractJsonValue, MemoryRunStore, plain, runPhase2, ScriptedModel } from '@smi/harness';
 
 const fixtures = process.env.SMI_FIXTURES ?? new URL('../../../../shared', import.meta.url).pathname;
 const { packages, protocolConfig } = fromFixtures(fixtures);
@@ -18,28 +18,10 @@ const PUBLISHER = '0x' + 'b0b'.padStart(64, '0');
 /** The scripted model of template-search: the skeleton of the prompt, as it was given. */
 const echo = new ScriptedModel((messages) => {
   const prompt = messages.at(-1).content;
-  const start = prompt.indexOf('"skeleton_calls"');
-  const calls = start < 0 ? [] : JSON.parse(prompt.slice(prompt.indexOf('[', start), matchingBracket(prompt, prompt.indexOf('[', start)) + 1));
-  return { content: JSON.stringify(calls), usage: { input: Math.ceil(prompt.length / 4), output: 50 } };
+  const at = prompt.indexOf('"skeleton_calls"');
+  const found = at < 0 ? null : extractJsonValue(prompt.slice(at), Array.isArray);
+  return { content: JSON.stringify(found?.$kind === 'ok' ? found.value : []), usage: { input: Math.ceil(prompt.length / 4), output: 50 } };
 });
-
-function matchingBracket(text, open) {
-  let depth = 0;
-  let inString = false;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '[' || c === '{') depth++;
-    else if (c === ']' || c === '}') {
-      depth--;
-      if (depth === 0) return i;
-    }
-  }
-  return text.length - 1;
-}
 
 const options = (corpusRoot, agent, extra = {}) => ({
   corpusRoot,

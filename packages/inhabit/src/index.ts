@@ -14,7 +14,7 @@ export { Planner } from './planner.js';
 export type { PlannerOptions, PlanOutcome, TargetPlan, ParamPlan } from './planner.js';
 export { buildBaseline, FRAMEWORK_IDS } from './baseline.js';
 export type { Baseline, BaselineOptions, InitRun } from './baseline.js';
-export { inventoryOf, tyFromTag, usableObjects } from './inventory.js';
+export { inventoryOf, isSystemObject, tyFromTag, usableObjects } from './inventory.js';
 export type { InventoryObject, ObjectOrigin, ObjectOwnership, UsableObject } from './inventory.js';
 export { rowLine, rowSortKey } from './row.js';
 export type { BenchmarkRow, RowStatus, TierADetails, TierBDetails, StaticCall, AbortInfo, TypeArgJson } from './row.js';

@@ -45,6 +45,11 @@ export function mentions(o: InventoryObject, id: string): boolean {
 /** Ids of the system objects (Clock, Random, DenyList, CoinRegistry, ...): genuine, usable by anyone. */
 const SYSTEM_IDS = new Set(['0x5', '0x6', '0x7', '0x8', '0x9', '0xc', '0x403', '0xacc'].map((a) => canonicalAddress(a)));
 
+/** `true` for one of the system objects (the same ids in every environment). */
+export function isSystemObject(id: string): boolean {
+  return SYSTEM_IDS.has(canonicalAddress(id));
+}
+
 /**
  * A type tag as a {@link Ty} keyed by original ids: a datatype named by the storage id of
  * an upgraded package (its type origin) is named by the package's original id instead.
@@ -93,7 +98,7 @@ export function usableObjects(env: SimulationEnvironment, sender: string = env.s
     else if (o.owner.$kind === 'Immutable') ownership = 'immutable';
     else if (o.owner.$kind === 'AddressOwner' && canonicalAddress(o.owner.AddressOwner) === who) ownership = 'owned';
     else continue;
-    out.push({ id, typeTag: objectTypeTag(o), ownership, system: SYSTEM_IDS.has(id), contents: o.data.Move.contents });
+    out.push({ id, typeTag: objectTypeTag(o), ownership, system: isSystemObject(id), contents: o.data.Move.contents });
   }
   return out;
 }

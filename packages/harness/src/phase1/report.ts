@@ -7,7 +7,7 @@
  */
 import { type PyJson, PyFloat } from '../py-json.js';
 import { type RunJson } from '../run/checkpoint.js';
-import { passAtK } from '../run/pass-at-k.js';
+import { passAtKTable } from '../run/pass-at-k.js';
 import { isFailure, OUTCOMES, type Outcome, type PackageResult } from '../run/types.js';
 import { bootstrapInterval, type KeyTypeScore, mean, microScores } from './judge.js';
 
@@ -97,12 +97,15 @@ type EpochSummary = { correct: boolean; f1: number | PyFloat };
 /** With `--epochs K`: pass@k over packages (k = 1…K, a sample passes when it is correct) and the mean F1 over every sample. */
 function epochAggregate(rows: readonly Record<string, unknown>[]): { [key: string]: PyJson } {
   const withEpochs = rows.map((r) => r.epochs as EpochSummary[] | undefined).filter((e): e is EpochSummary[] => Array.isArray(e) && e.length > 0);
-  if (withEpochs.length === 0) return {};
-  const n = Math.min(...withEpochs.map((e) => e.length));
-  const pass: { [key: string]: PyJson } = {};
-  for (let k = 1; k <= n; k++) pass[String(k)] = f(withEpochs.reduce((a, e) => a + passAtK(e.length, e.filter((x) => x.correct).length, k), 0) / withEpochs.length);
+  const table = passAtKTable(withEpochs.map((e) => e.map((x) => x.correct)));
+  if (table === null) return {};
   const f1s = withEpochs.flatMap((e) => e.map((x) => (x.f1 instanceof PyFloat ? x.f1.value : x.f1)));
-  return { epochs: n, pass_at_k: pass, mean_epoch_f1: f(f1s.reduce((a, b) => a + b, 0) / f1s.length) };
+  return { epochs: table.epochs, pass_at_k: passAtKJson(table.passAtK), mean_epoch_f1: f(f1s.reduce((a, b) => a + b, 0) / f1s.length) };
+}
+
+/** pass@k as the run JSON writes it: `{"1": 0.5, "2": 1.0, ...}`. */
+export function passAtKJson(passAtK: ReadonlyMap<number, number>): { [key: string]: PyJson } {
+  return Object.fromEntries([...passAtK].map(([k, v]) => [String(k), f(v)]));
 }
 
 /** The seed as a Python int (a JSON number, exact however large). */

@@ -16,12 +16,10 @@
  */
 import { canonicalAddress, type MovePackage } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
-import { Benchmark, type BenchmarkRow, FRAMEWORK_IDS, planOfRequest, type TargetRef } from '@smi/inhabit';
+import { Benchmark, type BenchmarkRow, FRAMEWORK_IDS, isSystemObject, normalizePlan, parsePlan, planOfRequest, type TargetRef } from '@smi/inhabit';
 import { Creators } from './creators.js';
 import type { InventoryItem } from './interface-summary.js';
 import type { PlanSimulation } from './plan-sim.js';
-import { normalizePlan } from '@smi/inhabit';
-import { parsePlan } from '@smi/inhabit';
 import type { LastFailure } from './prompts.js';
 import { canonicalBaseType, normalizeTypeString } from './score.js';
 import type { PlanItem, PlanSource } from './worker.js';
@@ -243,9 +241,6 @@ async function candidateOf(
   return { $kind: 'Ok', candidate: { fn, calls, targets: made } };
 }
 
-/** The system objects (the same ids everywhere). */
-const SYSTEM_IDS = new Set(['0x5', '0x6', '0x7', '0x8', '0x9', '0xc', '0x403', '0xacc'].map((a) => canonicalAddress(a)));
-
 /**
  * The simulation's id for each object of the search's session: the system objects keep
  * theirs; the others are matched by type and ownership, in order. When one has no match: what it is.
@@ -254,7 +249,7 @@ function objectMap(objects: readonly { id: string; typeTag: string; ownership: s
   const out = new Map<string, string>();
   const used = new Set<string>();
   for (const o of objects) {
-    if (SYSTEM_IDS.has(o.id)) continue;
+    if (isSystemObject(o.id)) continue;
     const type = normalizeTypeString(o.typeTag);
     const match = items.find((i) => !used.has(i.id) && i.owner === o.ownership && normalizeTypeString(i.type) === type);
     if (match === undefined) return `${o.ownership} ${type}`;

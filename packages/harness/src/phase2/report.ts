@@ -8,8 +8,8 @@
 import { type PyJson, PyFloat } from '../py-json.js';
 import type { RunJson } from '../run/checkpoint.js';
 import { isFailure, OUTCOMES, type Outcome, type PackageResult } from '../run/types.js';
-import { seedJson } from '../phase1/report.js';
-import { passAtK } from '../run/pass-at-k.js';
+import { passAtKJson, seedJson } from '../phase1/report.js';
+import { passAtKTable } from '../run/pass-at-k.js';
 
 /** The run-level fields of a Phase II run JSON. */
 export interface Phase2RunInfo {
@@ -53,12 +53,10 @@ type EpochSummary = { all_hit: boolean; created_hits: number; targets: number };
 /** pass@k over packages (k = 1…epochs) and the mean hit rate over every epoch, when rows have epochs. */
 function epochAggregate(rows: readonly Record<string, unknown>[]): { [key: string]: PyJson } {
   const withEpochs = rows.map((r) => r.epochs as EpochSummary[] | undefined).filter((e): e is EpochSummary[] => Array.isArray(e) && e.length > 0);
-  if (withEpochs.length === 0) return {};
-  const n = Math.min(...withEpochs.map((e) => e.length));
-  const pass: { [key: string]: PyJson } = {};
-  for (let k = 1; k <= n; k++) pass[String(k)] = f(withEpochs.reduce((a, e) => a + passAtK(e.length, e.filter((x) => x.all_hit).length, k), 0) / withEpochs.length);
+  const table = passAtKTable(withEpochs.map((e) => e.map((x) => x.all_hit)));
+  if (table === null) return {};
   const rates = withEpochs.flatMap((e) => e.map((x) => (x.targets === 0 ? 0 : x.created_hits / x.targets)));
-  return { epochs: n, pass_at_k: pass, mean_epoch_hit_rate: f(rates.reduce((a, b) => a + b, 0) / rates.length) };
+  return { epochs: table.epochs, pass_at_k: passAtKJson(table.passAtK), mean_epoch_hit_rate: f(rates.reduce((a, b) => a + b, 0) / rates.length) };
 }
 
 /** chain-search: how many target types missed for each cause (absent for the other agents). */
