@@ -16,6 +16,9 @@ describeWithFixtures('smi phase2', ['fixtures', 'harness'], () => {
     const net = await smi('phase2', '--corpus-root', CORPUS, '--simulation-mode', 'dry-run', '--agent', 'helper-package', '--no-log', '--json');
     expect(net.code).toBe(2);
     expect(JSON.parse(net.stdout)).toMatchObject({ status: 'error', error_code: 'NEEDS_LOCAL' });
+    const chain = await smi('phase2', '--corpus-root', CORPUS, '--simulation-mode', 'dry-run', '--agent', 'chain-search', '--no-log', '--json');
+    expect(chain.code).toBe(2);
+    expect(JSON.parse(chain.stdout)).toMatchObject({ status: 'error', error_code: 'NEEDS_LOCAL' });
     const coin = await smi('phase2', '--corpus-root', CORPUS, '--gas-coin', '0x5', '--no-log', '--json');
     expect(coin.code).toBe(2);
     expect(JSON.parse(coin.stdout)).toMatchObject({ status: 'error', error_code: 'NEEDS_NETWORK' });

@@ -68,6 +68,7 @@ function checkNodeOptions(args: Phase2Args, mode: SimulationMode): void {
   if (args['require-dry-run'] && mode === 'dev-inspect') throw new UsageError('--require-dry-run needs --simulation-mode dry-run', 'USAGE');
   if (!onNode) return;
   if (args.agent === 'helper-package') throw new UsageError('--agent helper-package publishes its helper into a local simulation: use --simulation-mode local', 'NEEDS_LOCAL');
+  if (args.agent === 'chain-search') throw new UsageError('--agent chain-search searches on a local simulation and names its objects: use --simulation-mode local', 'NEEDS_LOCAL');
   if (args['state-file'] !== undefined) throw new UsageError('--state-file prepares a local simulation: on a node the sender\'s own objects are used', 'NEEDS_LOCAL');
 }
 
