@@ -7,8 +7,8 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^@smi\/bytecode\/build$/, replacement: src('./packages/bytecode/src/build/index.ts') },
       { find: /^@smi\/bytecode$/, replacement: src('./packages/bytecode/src/index.ts') },
+      { find: /^@smi\/move-compiler$/, replacement: src('./packages/move-compiler/src/index.ts') },
       { find: /^@smi\/move-vm$/, replacement: src('./packages/move-vm/src/index.ts') },
       { find: /^@smi\/conformance$/, replacement: src('./packages/conformance/src/index.ts') },
       { find: /^@smi\/move-ir$/, replacement: src('./packages/move-ir/src/index.ts') },

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { canonicalAddress, type MovePackage, packageFromBytes } from '@smi/bytecode';
-import { compileMovePackage } from '@smi/bytecode/build';
+import { compileMovePackage } from '@smi/move-compiler';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { fromFixtures, SimulationEnvironment } from '@smi/simulation';
 import { commitTransaction, fullnodeChain, type FullnodeChain } from './fake-fullnode.js';

@@ -108,6 +108,7 @@ export {
   stubPackageNames,
   moveSourceIdentifier,
   tomlDependency,
+  tomlKey,
   MOVE_RESERVED_WORDS,
   SYSTEM_PACKAGES,
 } from './stubs.js';
@@ -116,7 +117,7 @@ export { frameworkSourceExtras, stubDeclarationsFingerprint, FRAMEWORK_EXTRAS_SO
 export type { ModuleSourceExtras } from './stub-extras.js';
 export { frameworkMacros } from './stub-macros.js';
 /** `std::unit_test`, the test-only stdlib module a test build's `unit_test_poison` links to. */
-export { unitTestModule } from './build/test-mode.js';
+export { unitTestModule } from './unit-test-module.js';
 export type { MacroDeclaration, GeneratedModuleExtras } from './stub-extras-types.js';
 export {
   verifyModule,

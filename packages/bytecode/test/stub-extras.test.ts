@@ -1,16 +1,14 @@
 /**
  * The framework's source-only declarations in its stubs: every alias, index function,
  * primitive and public macro of the upstream sources (the derived table) is declared for
- * the framework we hold; older frameworks get the subset their bytecode supports and still
- * compile.
+ * the framework we hold. That the stubs compile (the framework's, and older frameworks' with
+ * the subset their bytecode supports) is checked in @smi/move-compiler.
  */
-import { readdirSync } from 'node:fs';
 import { beforeAll, expect, it } from 'vitest';
-import { canonicalAddress, moduleName } from '../src/index.js';
-import { compileMovePackage, initMoveCompiler, type BytecodeDependency } from '../src/build/index.js';
+import { canonicalAddress } from '../src/index.js';
 import { GENERATED_FRAMEWORK_EXTRAS } from '../src/framework-extras.generated.js';
 import { frameworkMacroModules, frameworkMacros } from '../src/stub-macros.js';
-import { loadBundleFile, loadSnapshotFile } from '../src/package-loader.js';
+import { loadBundleFile } from '../src/package-loader.js';
 import { generateMoveStubs, SYSTEM_PACKAGES } from '../src/stubs.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 
@@ -79,46 +77,4 @@ describeWithFixtures('stubs of the framework we hold declare what its sources de
     expect(missing).toEqual(notPublic);
     expect(checked).toBeGreaterThan(200);
   });
-
-  it('the stubs of every framework package compile with all their declarations', async () => {
-    await initMoveCompiler();
-    const deps: BytecodeDependency[] = Object.entries(FILES).map(([address, file]) => {
-      const pkg = loadBundleFile(fixturePath('fixtures', 'framework', file));
-      return { name: SYSTEM_PACKAGES.get(canonicalAddress(address))!.packageName, address: pkg.originalId, modules: pkg.modules.map((m) => m.module) };
-    });
-    const source = `module demo::all;
-public fun f(_s: &sui_system::sui_system::SuiSystemState, _b: &bridge::bridge::Bridge, _p: &deepbook::clob_v2::Pool<sui::sui::SUI, sui::sui::SUI>): u64 {
-    vector[1u64, 2].fold!(0, |a, x| a + x)
-}
-`;
-    const manifest = '[package]\nname = "demo"\nedition = "2024"\n\n[addresses]\ndemo = "0x0"\n';
-    const out = await compileMovePackage({ files: { 'Move.toml': manifest, 'sources/all.move': source }, dependencies: deps });
-    expect(out.modules.map((m) => m.name)).toEqual(['all']);
-  }, 60_000);
-});
-
-describeWithFixtures('stubs of older frameworks', ['fixtures', 'framework-snapshots'], () => {
-  it('declare only what their bytecode supports, and compile (oldest and a middle protocol version)', async () => {
-    await initMoveCompiler();
-    const versions = readdirSync(fixturePath('fixtures', 'framework-snapshots'))
-      .map(Number)
-      .sort((a, b) => a - b);
-    for (const version of [versions[0], versions[Math.floor(versions.length / 2)]]) {
-      const deps: BytecodeDependency[] = ['0x1', '0x2'].map((a) => {
-        const pkg = loadSnapshotFile(fixturePath('fixtures', 'framework-snapshots', String(version), canonicalAddress(a)));
-        return { name: a === '0x1' ? 'MoveStdlib' : 'Sui', address: pkg.originalId, modules: pkg.modules.map((m) => m.module) };
-      });
-      const names = deps[0].modules.map(moduleName);
-      const std = generateMoveStubs(deps[0].modules, { addressName: 'std' });
-      // Frameworks before the `macros` module get no integer loops, nor the vector macros built on them.
-      if (!names.includes('macros')) {
-        expect(std.get('sources/u64.move') ?? '').not.toMatch(/macro fun do</);
-        expect(std.get('sources/vector.move') ?? '').not.toMatch(/macro fun (do|tabulate|map)</);
-      }
-      const source = `module demo::old;\npublic fun f(v: &vector<u64>): u64 { v.length() }\npublic fun g(c: &sui::coin::Coin<sui::sui::SUI>): u64 { c.value() }\n`;
-      const manifest = '[package]\nname = "demo"\nedition = "2024"\n\n[addresses]\ndemo = "0x0"\n';
-      const out = await compileMovePackage({ files: { 'Move.toml': manifest, 'sources/old.move': source }, dependencies: deps });
-      expect(out.modules.map((m) => m.name), `protocol ${version}`).toEqual(['old']);
-    }
-  }, 120_000);
 });

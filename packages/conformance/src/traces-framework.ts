@@ -13,7 +13,7 @@
 import path from 'node:path';
 import { canonicalAddress, deserializeModule, disassembleFunction, type CompiledModule, type MovePackage, type PackageModule } from '@smi/bytecode';
 import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
-import { frameworkSnapshotFor } from '@smi/simulation';
+import { frameworkSnapshotFor, moveCompilerImportFailed } from '@smi/simulation';
 
 /**
  * The protocol version whose framework each trace calling into 0x2 ran on, by test directory.
@@ -294,7 +294,7 @@ export function publishedPartDiffers(published: CompiledModule, test: CompiledMo
 /** The test build of `tx_context` against `stdlib`, at 0x2. */
 async function compileTxContext(stdlib: MovePackage): Promise<PackageModule> {
   // Loaded on first use: the WASM compiler is only needed for traces that call into 0x2.
-  const { compileMovePackage, MoveCompileError } = await import('@smi/bytecode/build');
+  const { compileMovePackage, MoveCompileError } = await import('@smi/move-compiler').catch(moveCompilerImportFailed);
   const files = {
     // The stdlib named explicitly, as the framework's own manifest does.
     'Move.toml': [

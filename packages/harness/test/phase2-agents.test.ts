@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
-import { compileMovePackage } from '@smi/bytecode/build';
+import { compileMovePackage } from '@smi/move-compiler';
 import { loadPackageDir } from '@smi/bytecode';
 import { fromFixtures, SimulationEnvironment } from '@smi/simulation';
 import { type FakeReply, type FakeRequest, type FakeServer, promptOf, startFakeOpenAi } from '../../../test-support/fake-openai.js';

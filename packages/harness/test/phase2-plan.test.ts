@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packageFromBytes } from '@smi/bytecode';
-import { compileMovePackage } from '@smi/bytecode/build';
+import { compileMovePackage } from '@smi/move-compiler';
 import { fromFixtures } from '@smi/simulation';
 import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
 import { LocalSimulation } from '../src/phase2/local.js';

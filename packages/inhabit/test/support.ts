@@ -4,7 +4,7 @@
  * tell apart; and the framework and corpus from the shared fixtures.
  */
 import { canonicalAddress, deserializeModule, findPackageDirs, loadPackageDir, type MovePackage, packageFromBytes, serializeModule } from '@smi/bytecode';
-import { compileMovePackage } from '@smi/bytecode/build';
+import { compileMovePackage } from '@smi/move-compiler';
 import { fromFixtures } from '@smi/simulation';
 import type { BenchmarkOptions, BenchmarkRow } from '@smi/inhabit';
 import { FIXTURES_ROOT, fixturePath } from '../../../test-support/fixtures.js';

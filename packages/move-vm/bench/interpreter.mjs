@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBundleFile, packageFromBytes } from '@smi/bytecode';
-import { compileMovePackage } from '@smi/bytecode/build';
+import { compileMovePackage } from '@smi/move-compiler';
 import { MoveVM } from '../dist/index.js';
 import { medianTime } from './timing.mjs';
 

@@ -4,9 +4,10 @@
  * (framework and others), then the modules are published with a real `Publish`.
  */
 import { canonicalAddress } from '@smi/bytecode';
-import type { BytecodeDependency } from '@smi/bytecode/build';
+import type { BytecodeDependency } from '@smi/move-compiler';
 import type { ExecuteOptions, SimulationEnvironment } from './environment.js';
 import { SimulationError } from './errors.js';
+import { moveCompilerImportFailed } from './move-compiler.js';
 import { type PublishOutcome, publishModules } from './packages.js';
 
 /** What {@link compileAndPublish} takes. */
@@ -64,9 +65,14 @@ export function compilablePackages(env: SimulationEnvironment): string[] {
   }
 }
 
-/** Compile `files` offline and publish the result; the sender gets the `UpgradeCap`. */
+/**
+ * Compile `files` offline and publish the result; the sender gets the `UpgradeCap`.
+ * @throws {SimulationError} `COMPILATION_ERROR` (with the diagnostics) when the sources do not
+ *   compile; `COMPILER_NOT_INSTALLED` when `@smi/move-compiler`, an optional peer
+ *   dependency, is not installed.
+ */
 export async function compileAndPublish(env: SimulationEnvironment, options: CompileAndPublishOptions): Promise<CompileAndPublishOutcome> {
-  const { compileMovePackage, MoveCompileError } = await import('@smi/bytecode/build');
+  const { compileMovePackage, MoveCompileError } = await import('@smi/move-compiler').catch(moveCompilerImportFailed);
   const name = options.packageName ?? 'helper';
   if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) throw new SimulationError('INVALID_REQUEST', `bad package name "${name}"`);
   const files = { ...options.files };

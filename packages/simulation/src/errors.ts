@@ -18,12 +18,18 @@ export type SimulationErrorCode =
   | 'DEPLOYMENT_ERROR'
   /** Move source did not compile. */
   | 'COMPILATION_ERROR'
+  /** Compiling Move needs `@smi/move-compiler` (an optional peer dependency), and it is not installed. */
+  | 'COMPILER_NOT_INSTALLED'
   /** A state file is unreadable, of another version, or inconsistent. */
   | 'INVALID_STATE_FILE'
   /** A replay snapshot is malformed or incomplete. */
   | 'INVALID_SNAPSHOT'
   /** The framework or protocol config could not be found. */
   | 'MISSING_FIXTURES'
+  /** No framework in any place it is looked for (`--framework`, SMI_FRAMEWORK, the corpus, the fixtures, the cache). */
+  | 'FRAMEWORK_NOT_FOUND'
+  /** No protocol config of the version asked for in the fixtures or the cache. */
+  | 'PROTOCOL_CONFIG_NOT_FOUND'
   /** A request is malformed (bad id, bad option). */
   | 'INVALID_REQUEST';
 

@@ -21,6 +21,7 @@ export type { CallOutcome, DecodedValue } from './call-function.js';
 export { publishModules, publishDependencies, loadPackage, packageObjectOf, packageFromObject } from './packages.js';
 export type { PublishOutcome } from './packages.js';
 export { compileAndPublish, compilablePackages } from './compile.js';
+export { moveCompilerImportFailed, MOVE_COMPILER_PACKAGE } from './move-compiler.js';
 export type { CompileAndPublishOptions, CompileAndPublishOutcome } from './compile.js';
 export { encodeState, decodeState, parseStateFile, readStateFile, writeFileAtomic, STATE_FORMAT, STATE_VERSION } from './state-file.js';
 export type { StateFile, StateSnapshot } from './state-file.js';

@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { canonicalAddress } from '@smi/bytecode';
-import { compileMovePackage } from '@smi/bytecode/build';
+import { compileMovePackage } from '@smi/move-compiler';
 import { objectTypeTag } from '@smi/ptb';
 import type { Json } from '@smi/move-vm';
 import { compileAndPublish, type CompileAndPublishOutcome, decodeValue, fromFixtures, type OwnerSpec, SimulationEnvironment, type TransactionOutcome } from '@smi/simulation';

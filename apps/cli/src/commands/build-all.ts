@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { GraphPackage } from '@smi/bytecode/build';
+import type { GraphPackage } from '@smi/move-compiler';
 import { defineCommand } from '../command.js';
 import { toCliError, UsageError } from '../errors.js';
 import { jsonLine, resolveInputPath, resolvePath, writeOutput } from '../io.js';
@@ -51,7 +51,7 @@ export const buildAllCommand = defineCommand<{ repository: string; out: string; 
   run: async (args, io) => {
     const repo = resolveInputPath(io, args.repository);
     if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`${args.repository}: not a directory`, 'NOT_A_DIRECTORY');
-    const build = await import('@smi/bytecode/build');
+    const build = await import('@smi/move-compiler');
     const frameworkDeps = frameworkDependencies(io, args.framework);
     const deps = parseDeps(io, args.dep);
     const overrides = new Map(deps.map((d) => [d.name, d.dir]));

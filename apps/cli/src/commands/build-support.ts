@@ -6,10 +6,10 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalAddress, loadPackageDir, type MovePackage, packageFromBytes } from '@smi/bytecode';
-import type { BytecodeDependency } from '@smi/bytecode/build';
+import type { BytecodeDependency } from '@smi/move-compiler';
 import { UsageError } from '../errors.js';
-import { type CliIo, resolveInputPath, resolvePath, writeBinary, writeOutput } from '../io.js';
-import { defaultFrameworkDir, loadFramework } from '../framework.js';
+import { type CliIo, resolveInputPath, writeBinary, writeOutput } from '../io.js';
+import { namedFramework } from '../framework.js';
 
 /** A `--dep NAME=DIR[@ADDRESS]`. */
 export interface DepOption {
@@ -91,7 +91,7 @@ export function writePackageDir(io: CliIo, out: string, modules: readonly { name
 
 /** The framework bundles (`--framework`, default from the fixtures) as bytecode dependencies of a build. */
 export function frameworkDependencies(io: CliIo, framework: string | undefined): BytecodeDependency[] {
-  return loadFramework(framework ? resolvePath(io, framework) : defaultFrameworkDir(io)).map(({ name, pkg }) => ({
+  return namedFramework(io, framework).map(({ name, pkg }) => ({
     name,
     address: pkg.originalId,
     ...(pkg.id !== pkg.originalId ? { publishedAt: pkg.id } : {}),

@@ -23,7 +23,7 @@ export function checkMovePackageDir(dir: string): void {
 
 /** The compiler's error as a CLI error: the first error on one line, the full diagnostics on stderr. */
 export async function compileErrorToCli<T>(run: () => Promise<T>, what = 'compilation failed'): Promise<T> {
-  const { MoveCompileError } = await import('@smi/bytecode/build');
+  const { MoveCompileError } = await import('@smi/move-compiler');
   try {
     return await run();
   } catch (e) {
@@ -67,7 +67,7 @@ export const buildCommand = defineCommand<{ 'package-dir': string; out: string; 
   run: async (args, io) => {
     const root = resolvePath(io, args['package-dir']);
     checkMovePackageDir(root);
-    const build = await import('@smi/bytecode/build');
+    const build = await import('@smi/move-compiler');
     const framework = frameworkDependencies(io, args.framework);
     const deps = parseDeps(io, args.dep);
     const overrides = new Map(deps.map((d) => [d.name, d.dir]));

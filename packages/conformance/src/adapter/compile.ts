@@ -9,8 +9,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { deserializeModule, serializeModule, type MovePackage } from '@smi/bytecode';
-import type { BytecodeDependency } from '@smi/bytecode/build';
+import { deserializeModule, serializeModule, stubDeclarationsFingerprint, type MovePackage } from '@smi/bytecode';
+import type { BytecodeDependency } from '@smi/move-compiler';
+import { moveCompilerImportFailed } from '@smi/simulation';
 import { AdapterError } from './errors.js';
 
 /** What to compile. */
@@ -132,7 +133,7 @@ export async function compileTaskSource(req: CompileRequest): Promise<CompiledPa
     });
   }
   const manifest = manifestOf(req, depNames, own);
-  const { compileMovePackage, MoveCompileError, stubDeclarationsFingerprint } = await import('@smi/bytecode/build');
+  const { compileMovePackage, MoveCompileError } = await import('@smi/move-compiler').catch(moveCompilerImportFailed);
   const hash = createHash('sha256');
   // The stubs' own declarations (macros, aliases) decide what compiles, as much as the bytecode does.
   hash.update(stubDeclarationsFingerprint());

@@ -3,7 +3,7 @@
  * (served as stubs), and loading of the result as a package.
  */
 import { canonicalAddress, packageFromBytes, type MovePackage } from '@smi/bytecode';
-import { compileMovePackage, type BytecodeDependency } from '@smi/bytecode/build';
+import { compileMovePackage, type BytecodeDependency } from '@smi/move-compiler';
 import { framework } from './golden.js';
 
 /** The framework as compiler dependencies (0x1 and 0x2). */

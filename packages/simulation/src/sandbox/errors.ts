@@ -30,9 +30,12 @@ const SIMULATION_CATEGORY: Record<SimulationErrorCode, SandboxErrorCategory> = {
   OBJECT_CREATION_ERROR: 'ObjectCreationError',
   DEPLOYMENT_ERROR: 'DeploymentError',
   COMPILATION_ERROR: 'CompilationError',
+  COMPILER_NOT_INSTALLED: 'CompilationError',
   INVALID_STATE_FILE: 'ExecutionError',
   INVALID_SNAPSHOT: 'ExecutionError',
   MISSING_FIXTURES: 'ExecutionError',
+  FRAMEWORK_NOT_FOUND: 'ExecutionError',
+  PROTOCOL_CONFIG_NOT_FOUND: 'ExecutionError',
   INVALID_REQUEST: 'ParseError',
 };
 

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalAddress } from '../module-access.js';
+import { canonicalAddress } from '@smi/bytecode';
 import { isSuiRepo, normalizeName, systemAddressByName } from './dependencies.js';
 import { MoveCompileError } from './errors.js';
 import { buildDependencies, type DeclaredDependency, manifestPackage, type ManifestPackage } from './manifest.js';

@@ -38,7 +38,7 @@ import {
 import { MoveCompileError } from './errors.js';
 import { type AddedDependency, buildDependencies, type DeclaredDependency, manifestPackage, rewriteManifest } from './manifest.js';
 import { pathRoots } from './source-scan.js';
-import { canonicalAddress } from '../module-access.js';
+import { canonicalAddress } from '@smi/bytecode';
 
 /** A planned build: the root manifest rewritten, and the fetcher serving every dependency. */
 export interface DependencyPlan {

@@ -14,9 +14,7 @@
  * places and to bind its named address to the address it has. The root's manifest is
  * rewritten the same way (see `graph.ts`).
  */
-import type { CompiledModule } from '../file-format.js';
-import { canonicalAddress, moduleAddress, moduleHandleId, moduleName, shortAddress } from '../module-access.js';
-import { generateMoveStubs, generateStubManifest, stubPackageNames, SYSTEM_PACKAGES, type StubDependencySource } from '../stubs.js';
+import { canonicalAddress, moduleAddress, moduleHandleId, moduleName, shortAddress, generateMoveStubs, generateStubManifest, stubPackageNames, SYSTEM_PACKAGES, type StubDependencySource, type CompiledModule } from '@smi/bytecode';
 import { MoveCompileError } from './errors.js';
 import { manifestPackage } from './manifest.js';
 

@@ -11,7 +11,13 @@ import {
   formatToken,
   moduleAddress,
   moduleHandleId,
+  generateMoveStubs,
+  generateStubManifest,
+  loadBundleFile,
+  loadPackageDir,
   moduleName,
+  moveSourceIdentifier,
+  stubPackageNames,
   type CompiledModule,
 } from '@smi/bytecode';
 import {
@@ -21,11 +27,9 @@ import {
   moveCompilerVersion,
   MoveCompileError,
   type BytecodeDependency,
-} from '@smi/bytecode/build';
-import { loadBundleFile, loadPackageDir } from '../src/package-loader.js';
-import { generateMoveStubs, generateStubManifest, moveSourceIdentifier, stubPackageNames } from '../src/stubs.js';
-import { addDependencies, declaredDependencies } from '../src/build/manifest.js';
-import { normalizeRelativePath, relativePath } from '../src/build/dependencies.js';
+} from '../src/index.js';
+import { addDependencies, declaredDependencies } from '../src/manifest.js';
+import { normalizeRelativePath, relativePath } from '../src/dependencies.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 
 const FRAMEWORK: [file: string, name: string][] = [

@@ -1,13 +1,12 @@
 /**
- * `@smi/bytecode/build`: compile a Move package offline.
+ * `@smi/move-compiler`: compile a Move package offline.
  *
  * The Sui Move compiler runs in WASM (`@zktx.io/sui-move-builder`). Every dependency,
  * the framework included, is served as a stub package generated from its bytecode
  * (declarations and `abort 0` bodies), so nothing is fetched from the network. The
  * compiled modules link against the real bytecode at run time.
  */
-import { deserializeModule } from '../deserializer.js';
-import { moduleName } from '../module-access.js';
+import { deserializeModule, moduleName } from '@smi/bytecode';
 import { dumpPackage } from './builder.js';
 import type { BytecodeDependency, SourceDependency } from './dependencies.js';
 import { planDependencies } from './graph.js';
@@ -27,7 +26,6 @@ export type { GraphPackage, MovePackageDir, ResolvedDependency, ResolveOptions }
 export { compileGraphPackage } from './compile-graph.js';
 export type { GraphCompileContext } from './compile-graph.js';
 export { initMoveCompiler, moveCompilerVersion } from './builder.js';
-export { stubDeclarationsFingerprint } from '../stub-extras.js';
 
 /** Input of {@link compileMovePackage}. */
 export interface MoveCompileInput {

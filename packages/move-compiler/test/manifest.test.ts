@@ -1,7 +1,7 @@
 /** Reading sources and manifests for a build: path roots token by token, dependency entries, and the manifest rewrite. */
 import { expect, it } from 'vitest';
-import { buildDependencies, declaredDependencies, manifestPackage, rewriteManifest } from '../src/build/manifest.js';
-import { pathRoots } from '../src/build/source-scan.js';
+import { buildDependencies, declaredDependencies, manifestPackage, rewriteManifest } from '../src/manifest.js';
+import { pathRoots } from '../src/source-scan.js';
 
 it('path roots: comments, strings and members do not count; module declarations and numeric addresses do', () => {
   const roots = pathRoots([

@@ -3,9 +3,7 @@
  * Every reference to 0x0 in a module (its own handle, handles of its sibling modules) becomes
  * the new address; nothing else changes.
  */
-import { deserializeModule } from '../deserializer.js';
-import { canonicalAddress } from '../module-access.js';
-import { serializeModule } from '../serializer.js';
+import { deserializeModule, canonicalAddress, serializeModule } from '@smi/bytecode';
 import { MoveCompileError } from './errors.js';
 
 const ZERO = canonicalAddress('0x0');

@@ -4,7 +4,7 @@
  * (`Name = { local = "..." }` in `[dependencies]`, or a `[dependencies.Name]` table),
  * not a TOML parser.
  */
-import { tomlDependency, tomlKey, type StubDependencySource } from '../stubs.js';
+import { tomlDependency, tomlKey, type StubDependencySource } from '@smi/bytecode';
 
 /** Where a declared dependency comes from. */
 export type DependencySource =

@@ -2,7 +2,7 @@
  * Compile one package of a resolved graph (see `workspace.ts`): its source dependencies are
  * served from their sources at their addresses, its bytecode dependencies as stubs.
  */
-import { canonicalAddress } from '../module-access.js';
+import { canonicalAddress } from '@smi/bytecode';
 import type { BytecodeDependency, SourceDependency } from './dependencies.js';
 import { MoveCompileError } from './errors.js';
 import { compileMovePackage, type MoveCompileOutput } from './index.js';
