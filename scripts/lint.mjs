@@ -2,6 +2,9 @@
 // - source files stay under about 600 lines (warning above 600, error above 700);
 // - no `any` in source (`: any`, `as any`, `<any>`, `any[]`);
 // - every package and app has src/index.ts and a README.md; every package has examples/;
+// - every package and app is publishable: not private, an `exports` map whose every entry
+//   names its `types` first, `sideEffects` declared, the repository's LICENSE (Apache-2.0)
+//   beside it, identical, and in `files`;
 // - no fixture data copied into the repo (.mv files, framework bundles).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -28,8 +31,30 @@ for (const group of ['packages', 'apps']) {
   for (const name of readdirSync(g)) units.push({ group, dir: path.join(g, name) });
 }
 
+const license = readFileSync(path.join(root, 'LICENSE'), 'utf8');
+if (!license.includes('Apache License') || !license.includes('Version 2.0, January 2004')) problems.push('LICENSE: not the Apache-2.0 text');
+
+/** The publishing rules of one package.json (see the header). */
+function checkManifest(rel, dir) {
+  const file = path.join(dir, 'package.json');
+  if (!existsSync(file)) return problems.push(`${rel}: no package.json`);
+  const pkg = JSON.parse(readFileSync(file, 'utf8'));
+  if (pkg.private === true) problems.push(`${rel}/package.json: private (every package and app is published)`);
+  if (pkg.license !== 'Apache-2.0') problems.push(`${rel}/package.json: license is not Apache-2.0`);
+  if (pkg.sideEffects !== false && !Array.isArray(pkg.sideEffects)) problems.push(`${rel}/package.json: no sideEffects (false, or the files that run code on import)`);
+  if (pkg.exports === null || typeof pkg.exports !== 'object' || pkg.exports['.'] === undefined) problems.push(`${rel}/package.json: no exports map with "."`);
+  for (const [entry, target] of Object.entries(pkg.exports ?? {})) {
+    if (entry === './package.json') continue;
+    if (typeof target !== 'object' || Object.keys(target)[0] !== 'types') problems.push(`${rel}/package.json: exports["${entry}"] does not name its types first`);
+  }
+  if (!(pkg.files ?? []).includes('LICENSE')) problems.push(`${rel}/package.json: LICENSE is not in files`);
+  const own = path.join(dir, 'LICENSE');
+  if (!existsSync(own) || readFileSync(own, 'utf8') !== license) problems.push(`${rel}/LICENSE: missing or not the repository's LICENSE (cp LICENSE ${rel}/)`);
+}
+
 for (const { group, dir } of units) {
   const rel = path.relative(root, dir);
+  checkManifest(rel, dir);
   if (!existsSync(path.join(dir, 'src', 'index.ts'))) problems.push(`${rel}: no src/index.ts`);
   if (!existsSync(path.join(dir, 'README.md'))) problems.push(`${rel}: no README.md`);
   if (group === 'packages' && !existsSync(path.join(dir, 'examples'))) problems.push(`${rel}: no examples/`);
