@@ -5,10 +5,10 @@
  * builds one out of the real mainnet transactions in `../shared/fixtures/replay`.
  */
 import path from 'node:path';
-import { canonicalAddress } from '@smi/bytecode';
-import { loadProtocolConfig } from '@smi/move-vm';
-import { type Event, objectVersionOf, suiBcs, transactionDigest, transactionEventsDigest } from '@smi/ptb';
-import { type ChainEpoch, type ChainSimulation, type ChainTransaction, DataSourceError, type OwnedObjectInfo, readReplaySnapshot, replaySnapshot, type SuiDataSource } from '@smi/simulation';
+import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
+import { type Event, objectDigest, objectVersionOf, suiBcs, transactionDigest, transactionEventsDigest } from '@smi/ptb';
+import { type ChainEpoch, type ChainProtocolConfig, type ChainSimulation, type ChainTransaction, DataSourceError, type OwnedObjectInfo, packageObjectOf, readReplaySnapshot, replaySnapshot, type SuiDataSource } from '@smi/simulation';
 
 /** A chain in memory. */
 export interface FakeChain {
@@ -20,15 +20,61 @@ export interface FakeChain {
   checkpoints: { sequence: bigint; digests: string[] }[];
   /** Owner address → what it owns. */
   owned: Map<string, OwnedObjectInfo[]>;
+  /** The first checkpoint whose data the service keeps (earlier: outside its retention window). */
+  retainedFrom?: bigint;
   /** Object id → version → the checkpoint that wrote it (for `object(atCheckpoint:)`; absent: unknown). */
   objectCheckpoints?: Map<string, Map<bigint, bigint>>;
   /** Answers simulations (absent: the server says UNIMPLEMENTED). */
   simulate?: (transactionBcs: Uint8Array, checks: boolean) => ChainSimulation;
+  /** Protocol configs by version (an epoch serves the config of its version). */
+  protocolConfigs?: Map<number, ChainProtocolConfig>;
+  /**
+   * What the node sends instead of an object's stored bytes (a corrupted or truncated answer);
+   * the digest it reports stays the stored bytes' digest.
+   */
+  tamper?: (id: string, version: bigint, bytes: Uint8Array) => Uint8Array;
+}
+
+/**
+ * The digest a node reports for an object's stored bytes (`undefined` for the made-up bytes
+ * some tests store, which are no object: a node would not hold them).
+ */
+export function storedObjectDigest(bytes: Uint8Array): string | undefined {
+  try {
+    return objectDigest(suiBcs.Object.parse(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A protocol config of the fixtures as a node serves it (flags that are booleans; attributes as text). */
+export function chainProtocolConfig(config: ProtocolConfig): ChainProtocolConfig {
+  const featureFlags: Record<string, boolean> = {};
+  for (const [k, v] of Object.entries(config.featureFlags)) if (typeof v === 'boolean') featureFlags[k] = v;
+  const attributes: Record<string, string> = {};
+  for (const [k, v] of Object.entries(config.values)) if (v !== null && typeof v !== 'object') attributes[k] = String(v);
+  return { protocolVersion: config.version, featureFlags, attributes };
 }
 
 /** An empty chain. */
 export function emptyChain(): FakeChain {
   return { transactions: new Map(), epochs: new Map(), objects: new Map(), checkpoints: [], owned: new Map() };
+}
+
+/**
+ * A chain whose objects are `packages` (each at its own version) and whose one epoch runs
+ * `protocolConfig`: what `smi fetch` reads. A package's previous transaction is made up.
+ */
+export function chainOfPackages(packages: readonly MovePackage[], protocolConfig: ProtocolConfig): FakeChain {
+  const chain = emptyChain();
+  for (const pkg of packages) {
+    const o = packageObjectOf(pkg);
+    chain.objects.set(canonicalAddress(pkg.id), new Map([[objectVersionOf(o), suiBcs.Object.serialize(o).toBytes()]]));
+  }
+  chain.epochs.set(900n, { epoch: 900n, protocolVersion: protocolConfig.version, referenceGasPrice: 750n, startTimestampMs: 1_760_000_000_000n });
+  chain.protocolConfigs = new Map([[protocolConfig.version, chainProtocolConfig(protocolConfig)]]);
+  chain.checkpoints.push({ sequence: 200_000_000n, digests: [] });
+  return chain;
 }
 
 /** The digests of the real mainnet transactions in `fixtures/replay`. */
@@ -103,7 +149,8 @@ export function chainSource(chain: FakeChain, endpoint = 'memory:'): SuiDataSour
       const versions = chain.objects.get(canonicalAddress(id)) ?? notFound(`object ${id}`);
       const v = version ?? [...versions.keys()].reduce((a, b) => (b > a ? b : a), 0n);
       const bcs = versions.get(v) ?? notFound(`object ${id} at version ${v}`);
-      return { id: canonicalAddress(id), version: v, bcs };
+      const digest = storedObjectDigest(bcs);
+      return { id: canonicalAddress(id), version: v, bcs: chain.tamper?.(canonicalAddress(id), v, bcs) ?? bcs, ...(digest !== undefined ? { digest } : {}) };
     },
     latestCheckpoint: async () => chain.checkpoints.at(-1)?.sequence ?? notFound('checkpoint'),
     checkpointTransactions: async (sequence) => chain.checkpoints.find((c) => c.sequence === sequence)?.digests ?? notFound(`checkpoint ${sequence}`),

@@ -18,7 +18,7 @@ import { bcs } from '@mysten/sui/bcs';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import type { ChainTransaction } from '@smi/simulation';
 import { buildSchema, execute, GraphQLError, type GraphQLSchema, Kind, parse, validate, type DocumentNode } from 'graphql';
-import type { FakeChain } from './fake-chain.js';
+import { type FakeChain, storedObjectDigest } from './fake-chain.js';
 
 /** Sui's `Event` (sui-types), for building and splitting `TransactionEvents` BCS in tests. */
 export const EventBcs = bcs.struct('Event', {
@@ -98,6 +98,15 @@ export function suiGraphQLSchema(): GraphQLSchema {
 }
 
 const MAX_PAGE = 50;
+
+/**
+ * The service's page limits (sui-indexer-alt-graphql: 50 by default; object changes of a
+ * transaction's effects, 1024), served by `serviceConfig.maxPageSize` and enforced.
+ */
+const PAGE_LIMITS: Record<string, number> = { 'TransactionEffects.objectChanges': 1024 };
+function maxPageSize(type: string, field: string): number {
+  return PAGE_LIMITS[`${type}.${field}`] ?? MAX_PAGE;
+}
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const iso = (ms: bigint) => new Date(Number(ms)).toISOString();
 const userError = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
@@ -108,9 +117,9 @@ interface PageArgs {
 }
 
 /** A connection over `items` (cursor = the next index). */
-function connection<T>(items: readonly T[], args: PageArgs) {
+function connection<T>(items: readonly T[], args: PageArgs, max = MAX_PAGE) {
   const first = args.first ?? MAX_PAGE;
-  if (first > MAX_PAGE || first < 0) throw userError(`Connection's page size of ${first} exceeds max of ${MAX_PAGE}`);
+  if (first > max || first < 0) throw userError(`Connection's page size of ${first} exceeds max of ${max}`);
   const start = args.after ? Number(Buffer.from(args.after, 'base64').toString('utf8').replace(/^c:/, '')) + 1 : 0;
   if (!Number.isSafeInteger(start)) throw userError(`Invalid cursor ${args.after}`);
   const nodes = items.slice(start, start + first);
@@ -169,6 +178,18 @@ function rootValue(chain: FakeChain) {
       const tx = chain.transactions.get(digest);
       return tx ? transactionNode(tx) : null;
     },
+    serviceConfig: () => ({ maxPageSize: ({ type, field }: { type: string; field: string }) => maxPageSize(type, field) }),
+    protocolConfigs: ({ version }: { version?: number | null }) => {
+      const configs = chain.protocolConfigs ?? new Map();
+      const current = [...chain.epochs.values()].reduce((a, e) => Math.max(a, e.protocolVersion), 0);
+      const c = configs.get(version ?? current);
+      if (!c) return null;
+      return {
+        protocolVersion: c.protocolVersion,
+        featureFlags: Object.entries(c.featureFlags).map(([key, value]) => ({ key, value })),
+        configs: Object.entries(c.attributes).map(([key, value]) => ({ key, value })),
+      };
+    },
     epoch: ({ epochId }: { epochId?: number | null }) => {
       const n = epochId === undefined || epochId === null ? [...chain.epochs.keys()].reduce((a, b) => (b > a ? b : a), 0n) : BigInt(epochId);
       const e = chain.epochs.get(n);
@@ -180,19 +201,31 @@ function rootValue(chain: FakeChain) {
         protocolConfigs: { protocolVersion: e.protocolVersion },
       };
     },
-    object: ({ address, version, atCheckpoint }: { address: string; version?: number | null; atCheckpoint?: number | null }) => {
+    object: ({ address, version, rootVersion, atCheckpoint }: { address: string; version?: number | null; rootVersion?: number | null; atCheckpoint?: number | null }) => {
       const id = normalizeSuiAddress(address);
+      const given = [version, rootVersion, atCheckpoint].filter((x) => x !== undefined && x !== null).length;
+      if (given > 1) throw userError('It is an error to specify more than one of version, rootVersion, or atCheckpoint');
       const versions = chain.objects.get(id);
       if (!versions || versions.size === 0) return null;
       let v: bigint;
+      if (rootVersion !== undefined && rootVersion !== null) {
+        const below = [...versions.keys()].filter((x) => x <= BigInt(rootVersion));
+        if (below.length === 0) return null;
+        v = below.reduce((a, b) => (b > a ? b : a));
+        const bytes = versions.get(v) as Uint8Array;
+        return { address: id, version: Number(v), digest: storedObjectDigest(bytes) ?? null, objectBcs: b64(chain.tamper?.(id, v, bytes) ?? bytes) };
+      }
       if (atCheckpoint !== undefined && atCheckpoint !== null) {
+        if (chain.retainedFrom !== undefined && BigInt(atCheckpoint) < chain.retainedFrom) {
+          throw userError(`Checkpoint ${atCheckpoint} is outside the available range (the service keeps checkpoints from ${chain.retainedFrom})`);
+        }
         // The newest version written at or before the checkpoint.
         const written = [...(chain.objectCheckpoints?.get(id) ?? new Map<bigint, bigint>())].filter(([, cp]) => cp <= BigInt(atCheckpoint)).map(([ver]) => ver);
         if (written.length === 0) return null;
         v = written.reduce((a, b) => (b > a ? b : a));
       } else v = version === undefined || version === null ? latest(versions) : BigInt(version);
       const bytes = versions.get(v);
-      return bytes ? { address: id, version: Number(v), objectBcs: b64(bytes) } : null;
+      return bytes ? { address: id, version: Number(v), digest: storedObjectDigest(bytes) ?? null, objectBcs: b64(chain.tamper?.(id, v, bytes) ?? bytes) } : null;
     },
     checkpoint: ({ sequenceNumber, digest }: { sequenceNumber?: number | null; digest?: string | null }) => {
       if (digest) throw userError('fake: checkpoints by digest are not served');
@@ -244,8 +277,15 @@ function rootValue(chain: FakeChain) {
           // Only the created objects, with their types (what the data source reads).
           objectChanges: (args: PageArgs) =>
             connection(
-              (sim.createdObjects ?? []).map((o) => ({ address: o.id, idCreated: true, idDeleted: false, outputState: { address: o.id, asMoveObject: { contents: { type: { repr: o.type } } } } })),
+              (sim.createdObjects ?? []).map((o) => ({
+                address: o.id,
+                idCreated: true,
+                idDeleted: false,
+                // A created object of type `package` is a published package: no Move object.
+                outputState: o.type === 'package' ? { address: o.id, asMoveObject: null, asMovePackage: { address: o.id } } : { address: o.id, asMoveObject: { contents: { type: { repr: o.type } } } },
+              })),
               args,
+              maxPageSize('TransactionEffects', 'objectChanges'),
             ),
         },
         outputs:

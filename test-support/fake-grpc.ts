@@ -16,7 +16,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
-import type { FakeChain } from './fake-chain.js';
+import { type FakeChain, storedObjectDigest } from './fake-chain.js';
 
 /** gRPC status codes the fake uses. */
 export const GRPC_STATUS = {
@@ -119,6 +119,27 @@ function route<I extends object, O extends object>(input: Codec<I>, output: Code
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const isMessage = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !(v instanceof Uint8Array) && !Array.isArray(v);
 
+/** A protobuf-ts message type, as far as read-mask checks look at it. */
+interface MaskedType {
+  readonly typeName: string;
+  readonly fields: readonly { name: string; kind: string; T?: unknown }[];
+}
+
+/**
+ * Refuse a read mask with a path the message does not have, as the real server does
+ * (sui-rpc-api validates every path against the message it reads: INVALID_ARGUMENT).
+ */
+export function checkReadMask(type: MaskedType, paths: readonly string[]): void {
+  for (const p of paths) {
+    let t: MaskedType | undefined = type;
+    for (const part of p.split('.')) {
+      const f: MaskedType['fields'][number] | undefined = t?.fields.find((x) => x.name === part);
+      if (t === undefined || f === undefined) throw new GrpcStatus(GRPC_STATUS.INVALID_ARGUMENT, `invalid read_mask path: ${p} (${type.typeName} has no such field)`);
+      t = f.kind === 'message' && typeof f.T === 'function' ? (f.T as () => MaskedType)() : undefined;
+    }
+  }
+}
+
 /** `value` with only the fields `paths` (snake_case field paths) select; no paths: all of it. */
 export function applyReadMask<T extends object>(value: T, paths: readonly string[]): T {
   if (paths.length === 0) return value;
@@ -163,6 +184,7 @@ function routes(chain: FakeChain, kind: 'fullnode' | 'archive'): Map<string, Rou
         ...(tx.checkpoint !== null ? { checkpoint: tx.checkpoint } : {}),
         ...(tx.timestampMs !== null ? { timestamp: timestamp(tx.timestampMs) } : {}),
       });
+      checkReadMask(T.ExecutedTransaction, req.readMask?.paths ?? []);
       return T.GetTransactionResponse.create({ transaction: applyReadMask(executed, req.readMask?.paths ?? []) });
     }),
   );
@@ -170,6 +192,7 @@ function routes(chain: FakeChain, kind: 'fullnode' | 'archive'): Map<string, Rou
   ledger(
     'GetEpoch',
     route(T.GetEpochRequest, T.GetEpochResponse, (req) => {
+      checkReadMask(T.Epoch, req.readMask?.paths ?? []);
       const n = req.epoch ?? [...chain.epochs.keys()].reduce((a, b) => (b > a ? b : a), 0n);
       const e = chain.epochs.get(n);
       if (!e) return kind === 'archive' ? T.GetEpochResponse.create({}) : T.GetEpochResponse.create({ epoch: applyReadMask(T.Epoch.create({ epoch: n }), req.readMask?.paths ?? []) });
@@ -177,7 +200,7 @@ function routes(chain: FakeChain, kind: 'fullnode' | 'archive'): Map<string, Rou
         epoch: e.epoch,
         referenceGasPrice: e.referenceGasPrice,
         start: timestamp(e.startTimestampMs),
-        protocolConfig: { protocolVersion: BigInt(e.protocolVersion) },
+        protocolConfig: { protocolVersion: BigInt(e.protocolVersion), ...(chain.protocolConfigs?.get(e.protocolVersion) ? { featureFlags: chain.protocolConfigs.get(e.protocolVersion)?.featureFlags, attributes: chain.protocolConfigs.get(e.protocolVersion)?.attributes } : {}) },
       });
       return T.GetEpochResponse.create({ epoch: applyReadMask(epoch, req.readMask?.paths ?? []) });
     }),
@@ -186,13 +209,14 @@ function routes(chain: FakeChain, kind: 'fullnode' | 'archive'): Map<string, Rou
   ledger(
     'GetObject',
     route(T.GetObjectRequest, T.GetObjectResponse, (req) => {
+      checkReadMask(T.Object, req.readMask?.paths ?? []);
       const id = normalizeSuiAddress(req.objectId ?? '');
       const versions = chain.objects.get(id);
       if (!versions || versions.size === 0) throw new GrpcStatus(GRPC_STATUS.NOT_FOUND, `Object ${id} not found`);
       const version = req.version ?? latestVersion(versions);
       const bytes = versions.get(version);
       if (!bytes) throw new GrpcStatus(GRPC_STATUS.NOT_FOUND, `Object ${id} at version ${version} not found`);
-      const object = T.Object.create({ objectId: id, version, bcs: { name: 'Object', value: bytes } });
+      const object = T.Object.create({ objectId: id, version, digest: storedObjectDigest(bytes), bcs: { name: 'Object', value: chain.tamper?.(id, version, bytes) ?? bytes } });
       return T.GetObjectResponse.create({ object: applyReadMask(object, req.readMask?.paths ?? []) });
     }),
   );
@@ -220,6 +244,7 @@ function routes(chain: FakeChain, kind: 'fullnode' | 'archive'): Map<string, Rou
       else throw new GrpcStatus(GRPC_STATUS.UNIMPLEMENTED, 'the fake does not look checkpoints up by digest');
       if (!c) throw new GrpcStatus(GRPC_STATUS.NOT_FOUND, `Checkpoint ${id.oneofKind === 'sequenceNumber' ? id.sequenceNumber : 'latest'} not found`);
       const checkpoint = T.Checkpoint.create({ sequenceNumber: c.sequence, transactions: c.digests.map((digest) => ({ digest })) });
+      checkReadMask(T.Checkpoint, req.readMask?.paths ?? []);
       return T.GetCheckpointResponse.create({ checkpoint: applyReadMask(checkpoint, req.readMask?.paths ?? []) });
     }),
   );
@@ -238,6 +263,7 @@ function routes(chain: FakeChain, kind: 'fullnode' | 'archive'): Map<string, Rou
       const page = all.slice(start, start + size);
       const next = start + size < all.length ? new TextEncoder().encode(String(start + size)) : undefined;
       const paths = req.readMask?.paths.length ? req.readMask.paths : ['object_id', 'version', 'object_type'];
+      checkReadMask(T.Object, paths);
       return T.ListOwnedObjectsResponse.create({
         objects: page.map((o) => applyReadMask(T.Object.create({ objectId: o.id, version: o.version, digest: o.digest, objectType: o.type }), paths)),
         ...(next ? { nextPageToken: next } : {}),
@@ -263,12 +289,19 @@ function routes(chain: FakeChain, kind: 'fullnode' | 'archive'): Map<string, Rou
           effects: {
             bcs: { name: 'TransactionEffects', value: sim.effectsBcs },
             // Only what the data source reads: the created objects, with their types.
-            changedObjects: (sim.createdObjects ?? []).map((o) => ({ objectId: o.id, idOperation: T.ChangedObject_IdOperation.CREATED, objectType: o.type })),
+            // A created object of type `package` is a published package, as the node reports one.
+            changedObjects: (sim.createdObjects ?? []).map((o) => ({
+              objectId: o.id,
+              idOperation: T.ChangedObject_IdOperation.CREATED,
+              objectType: o.type,
+              outputState: o.type === 'package' ? T.ChangedObject_OutputObjectState.PACKAGE_WRITE : T.ChangedObject_OutputObjectState.OBJECT_WRITE,
+            })),
           },
           ...(sim.eventsBcs ? { events: { bcs: { name: 'TransactionEvents', value: sim.eventsBcs } } } : {}),
         },
         commandOutputs: (sim.commandResults ?? []).map((c) => ({ returnValues: c.returnValues.map((r) => ({ value: { name: r.type, value: r.bcs } })), mutatedByRef: [] })),
       });
+      checkReadMask(T.SimulateTransactionResponse, req.readMask?.paths ?? []);
       return T.SimulateTransactionResponse.create(applyReadMask(response, req.readMask?.paths ?? []));
     }),
   );

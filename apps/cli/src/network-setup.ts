@@ -22,7 +22,8 @@ export interface NetworkArgs {
 export const NETWORK_OPTIONS = {
   'rpc-url': {
     type: 'string',
-    describe: 'Sui endpoint: a gRPC URL (https://fullnode.mainnet.sui.io:443), a GraphQL URL (…/graphql), or a name: mainnet, testnet, mainnet-graphql, mainnet-archive (default mainnet; JSON-RPC is gone)',
+    describe:
+      'Sui endpoint: a gRPC URL (https://fullnode.mainnet.sui.io:443), a GraphQL URL (…/graphql), or a name: mainnet, testnet, mainnet-graphql, mainnet-archive (default $SMI_RPC_URL, else mainnet; JSON-RPC is gone)',
   },
   testnet: { type: 'boolean', default: false, describe: 'Use testnet (the same as --rpc-url testnet)' },
   'archive-url': { type: 'string', describe: 'Where to ask when the node has pruned a transaction or object (default: the network\'s archive for named endpoints; none to disable)' },
@@ -34,7 +35,13 @@ export const NETWORK_OPTIONS = {
 /** The endpoint the options name. */
 export function endpointOf(args: NetworkArgs): string {
   if (args.testnet && args['rpc-url'] !== undefined && !/^testnet/.test(args['rpc-url'])) throw new UsageError('give either --testnet or --rpc-url', 'USAGE');
-  return resolveEndpoint(args['rpc-url'] ?? (args.testnet ? 'testnet' : 'mainnet'));
+  return resolveEndpoint(namedEndpoint(args));
+}
+
+/** The endpoint as the user named it: `--rpc-url`, `--testnet`, `$SMI_RPC_URL`, else mainnet. */
+function namedEndpoint(args: NetworkArgs): string {
+  const env = process.env.SMI_RPC_URL;
+  return args['rpc-url'] ?? (args.testnet ? 'testnet' : env !== undefined && env !== '' ? env : 'mainnet');
 }
 
 /** The data source the options describe (`onRetry` hears every retry, for --verbose). */
@@ -42,7 +49,7 @@ export function dataSourceOf(args: NetworkArgs, onRetry?: (message: string) => v
   for (const [name, v, min] of [['rpc-retries', args['rpc-retries'], 0], ['rpc-concurrency', args['rpc-concurrency'], 1], ['rpc-timeout-seconds', args['rpc-timeout-seconds'], 0.001]] as const) {
     if (!Number.isFinite(v) || v < min) throw new UsageError(`--${name} ${v}: expected a number of at least ${min}`, 'INVALID_NUMBER');
   }
-  const named = args['rpc-url'] ?? (args.testnet ? 'testnet' : 'mainnet');
+  const named = namedEndpoint(args);
   const url = endpointOf(args);
   const network = /^(mainnet|testnet)(-|$)/.exec(named)?.[1];
   const archive = args['archive-url'] === 'none' ? undefined : (args['archive-url'] ?? (network !== undefined && !named.includes('-') ? `${network}-archive` : undefined));

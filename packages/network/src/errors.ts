@@ -38,6 +38,9 @@ export function failure(code: DataSourceErrorCode, what: string, endpoint: strin
     case 'INVALID_RESPONSE':
       message = `${what}: malformed answer from ${endpoint}${why}`;
       break;
+    case 'INTERNAL':
+      message = `${what}: ${endpoint} failed internally${why}`;
+      break;
   }
   const details: { endpoint: string; retryAfterMs?: number; status?: string | number } = { endpoint };
   if (facts.retryAfterMs !== undefined) details.retryAfterMs = facts.retryAfterMs;

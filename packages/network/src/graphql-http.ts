@@ -36,10 +36,12 @@ const envelope = z.object({
 function codeForGraphQLError(code: string | undefined): DataSourceErrorCode {
   switch (code) {
     case 'REQUEST_TIMEOUT':
-    case 'INTERNAL_SERVER_ERROR':
     case 'SERVICE_UNAVAILABLE':
       return 'UNAVAILABLE';
-    case 'RESOURCE_EXHAUSTED':
+    case 'INTERNAL_SERVER_ERROR':
+      // The service's own fault (sui-indexer-alt-graphql's RpcError::InternalError): the same
+      // query fails the same way, so it is reported, not retried.
+      return 'INTERNAL';
     case 'TOO_MANY_REQUESTS':
     case 'RATE_LIMITED':
       return 'RATE_LIMITED';
@@ -49,8 +51,9 @@ function codeForGraphQLError(code: string | undefined): DataSourceErrorCode {
     case 'NOT_FOUND':
       return 'NOT_FOUND';
     default:
-      // BAD_USER_INPUT, BAD_REQUEST, GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, and
-      // anything unnamed: the server would not answer this query.
+      // BAD_USER_INPUT, BAD_REQUEST, GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED,
+      // RESOURCE_EXHAUSTED (the query is over the service's size limits: a rate limit is HTTP
+      // 429), and anything unnamed: the server would not answer this query.
       return 'REJECTED';
   }
 }
@@ -58,6 +61,7 @@ function codeForGraphQLError(code: string | undefined): DataSourceErrorCode {
 function codeForHttpStatus(status: number): DataSourceErrorCode {
   if (status === 429) return 'RATE_LIMITED';
   if (status === 404 || status === 405 || status === 501) return 'UNSUPPORTED';
+  if (status === 500) return 'INTERNAL';
   if (status >= 500 || status === 408) return 'UNAVAILABLE';
   return 'REJECTED';
 }

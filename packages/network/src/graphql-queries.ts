@@ -89,6 +89,16 @@ export const OBJECT_QUERY = `query SmiObject($address: SuiAddress!, $version: UI
   object(address: $address, version: $version) {
     address
     version
+    digest
+    objectBcs
+  }
+}`;
+
+export const OBJECT_BOUNDED_QUERY = `query SmiObjectBounded($address: SuiAddress!, $rootVersion: UInt53!) {
+  object(address: $address, rootVersion: $rootVersion) {
+    address
+    version
+    digest
     objectBcs
   }
 }`;
@@ -97,12 +107,47 @@ export const OBJECT_AT_CHECKPOINT_QUERY = `query SmiObjectAtCheckpoint($address:
   object(address: $address, atCheckpoint: $atCheckpoint) {
     address
     version
+    digest
     objectBcs
   }
 }`;
 
 export const objectData = z.object({
-  object: z.object({ address: z.string(), version: uint53.nullable(), objectBcs: base64.nullable() }).nullable(),
+  object: z.object({ address: z.string(), version: uint53.nullable(), digest: z.string().nullable(), objectBcs: base64.nullable() }).nullable(),
+});
+
+/** A protocol version's config (`version` null: the current one). */
+export const PROTOCOL_CONFIG_QUERY = `query SmiProtocolConfig($version: UInt53) {
+  protocolConfigs(version: $version) {
+    protocolVersion
+    featureFlags { key value }
+    configs { key value }
+  }
+}`;
+
+export const protocolConfigData = z.object({
+  protocolConfigs: z
+    .object({
+      protocolVersion: uint53,
+      featureFlags: z.array(z.object({ key: z.string(), value: z.boolean() })),
+      configs: z.array(z.object({ key: z.string(), value: z.string().nullable() })),
+    })
+    .nullable(),
+});
+
+/** The page limits of the connections this source pages through (`null`: not paginated there). */
+export const SERVICE_LIMITS_QUERY = `query SmiServiceLimits {
+  serviceConfig {
+    events: maxPageSize(type: "TransactionEffects", field: "events")
+    objectChanges: maxPageSize(type: "TransactionEffects", field: "objectChanges")
+    checkpointTransactions: maxPageSize(type: "Checkpoint", field: "transactions")
+    addressObjects: maxPageSize(type: "Address", field: "objects")
+  }
+}`;
+
+const limit = z.number().int().positive().nullable();
+export const serviceLimitsData = z.object({
+  serviceConfig: z.object({ events: limit, objectChanges: limit, checkpointTransactions: limit, addressObjects: limit }),
 });
 
 export const LATEST_CHECKPOINT_QUERY = `query SmiLatestCheckpoint {

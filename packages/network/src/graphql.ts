@@ -5,7 +5,7 @@
  * `eventBcs` (a BCS vector: the count, then the events); it does not report the objects read
  * at run time (`unchangedLoadedRuntimeObjects` is `null`).
  */
-import type { ChainEpoch, ChainObject, ChainSimulation, ChainTransaction, OwnedObjectInfo, SuiDataSource } from '@smi/simulation';
+import { type ChainEpoch, type ChainObject, type ChainProtocolConfig, type ChainSimulation, type ChainTransaction, DataSourceError, type OwnedObjectInfo, type SuiDataSource } from '@smi/simulation';
 import { base64Bytes, bcsVector } from './bytes.js';
 import { checkDigest, checkU64, describeObject, endpointLabel, failure, normalizeAddress } from './errors.js';
 import { GraphQLHttp, type GraphQLHttpOptions } from './graphql-http.js';
@@ -18,7 +18,12 @@ import {
   LATEST_CHECKPOINT_QUERY,
   latestCheckpointData,
   OBJECT_AT_CHECKPOINT_QUERY,
+  OBJECT_BOUNDED_QUERY,
   OBJECT_QUERY,
+  PROTOCOL_CONFIG_QUERY,
+  protocolConfigData,
+  SERVICE_LIMITS_QUERY,
+  serviceLimitsData,
   objectData,
   OWNED_OBJECTS_QUERY,
   ownedObjectsData,
@@ -34,9 +39,23 @@ import {
 export interface GraphQLDataSourceOptions extends GraphQLHttpOptions {
   /** The endpoint, e.g. `https://graphql.mainnet.sui.io/graphql`. */
   url: string;
-  /** Items per connection page (default 50, the public service's maximum). */
+  /**
+   * Items per connection page at most (default: each connection's maximum, which the service
+   * says in `serviceConfig.maxPageSize`: 50 for most, 1024 for a transaction's object changes).
+   */
   pageSize?: number;
 }
+
+/** Page sizes per connection. */
+interface PageSizes {
+  events: number;
+  objectChanges: number;
+  checkpointTransactions: number;
+  addressObjects: number;
+}
+
+/** What the public service allows, when it cannot be asked (a service without `serviceConfig.maxPageSize`). */
+const DEFAULT_PAGE_LIMITS: PageSizes = { events: 50, objectChanges: 50, checkpointTransactions: 50, addressObjects: 50 };
 
 interface Page<T> {
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
@@ -48,12 +67,41 @@ export class GraphQLDataSource implements SuiDataSource {
   readonly endpoint: string;
   private readonly http: GraphQLHttp;
   private readonly pageSize: number;
+  private limits: Promise<PageSizes> | null = null;
 
   constructor(options: GraphQLDataSourceOptions | string) {
     const o: GraphQLDataSourceOptions = typeof options === 'string' ? { url: options } : options;
     this.endpoint = endpointLabel(o.url);
     this.http = new GraphQLHttp(o.url, o);
-    this.pageSize = Math.max(1, o.pageSize ?? 50);
+    this.pageSize = Math.max(1, o.pageSize ?? Number.MAX_SAFE_INTEGER);
+  }
+
+  /**
+   * Page sizes: the service's maximum per connection (asked once), clamped to `pageSize`. A
+   * larger page than the service allows is an error there, so the limits are asked rather
+   * than assumed; a service that cannot say gets the public service's 50.
+   */
+  private pages(): Promise<PageSizes> {
+    this.limits ??= this.http
+      .request('the service limits', 'SmiServiceLimits', SERVICE_LIMITS_QUERY, {}, serviceLimitsData)
+      .then(
+        (d) => d.serviceConfig,
+        (e: unknown) => {
+          if (e instanceof DataSourceError && (e.code === 'REJECTED' || e.code === 'UNSUPPORTED' || e.code === 'INVALID_RESPONSE')) return DEFAULT_PAGE_LIMITS;
+          this.limits = null;
+          throw e;
+        },
+      )
+      .then((l) => {
+        const clamp = (v: number | null, d: number) => Math.max(1, Math.min(this.pageSize, v ?? d));
+        return {
+          events: clamp(l.events, DEFAULT_PAGE_LIMITS.events),
+          objectChanges: clamp(l.objectChanges, DEFAULT_PAGE_LIMITS.objectChanges),
+          checkpointTransactions: clamp(l.checkpointTransactions, DEFAULT_PAGE_LIMITS.checkpointTransactions),
+          addressObjects: clamp(l.addressObjects, DEFAULT_PAGE_LIMITS.addressObjects),
+        };
+      });
+    return this.limits;
   }
 
   private invalid(what: string, reason: string): Error {
@@ -98,7 +146,8 @@ export class GraphQLDataSource implements SuiDataSource {
     const what = `transaction ${digest}`;
     const op = 'SmiTransaction';
     checkDigest(digest, this.endpoint);
-    const data = await this.http.request(what, op, TRANSACTION_QUERY, { digest, eventsFirst: this.pageSize }, transactionData);
+    const pages = await this.pages();
+    const data = await this.http.request(what, op, TRANSACTION_QUERY, { digest, eventsFirst: pages.events }, transactionData);
     const tx = data.transaction;
     if (tx === null) throw failure('NOT_FOUND', what, this.endpoint);
     if (tx.digest !== digest) throw this.invalid(what, `${op}: answered transaction ${tx.digest}`);
@@ -111,7 +160,7 @@ export class GraphQLDataSource implements SuiDataSource {
         what,
         'SmiTransactionEvents',
         TRANSACTION_EVENTS_QUERY,
-        { digest, eventsFirst: this.pageSize, after },
+        { digest, eventsFirst: pages.events, after },
         transactionEventsData,
       );
       const page = more.transaction?.effects?.events;
@@ -159,7 +208,34 @@ export class GraphQLDataSource implements SuiDataSource {
     if (o.version === null) throw this.invalid(what, `${op}: no version`);
     if (version !== undefined && BigInt(o.version) !== version) throw this.invalid(what, `${op}: answered version ${o.version}`);
     if (o.objectBcs === null) throw this.invalid(what, `${op}: no objectBcs`);
-    return { id: address, version: BigInt(o.version), bcs: base64Bytes(o.objectBcs) };
+    return { id: address, version: BigInt(o.version), bcs: base64Bytes(o.objectBcs), ...(o.digest !== null ? { digest: o.digest } : {}) };
+  }
+
+  /** The config of protocol `version` (default: the current one). */
+  async getProtocolConfig(version?: number): Promise<ChainProtocolConfig> {
+    const what = version === undefined ? 'the current protocol config' : `protocol config ${version}`;
+    const op = 'SmiProtocolConfig';
+    const data = await this.http.request(what, op, PROTOCOL_CONFIG_QUERY, { version: version === undefined ? null : this.uint53(BigInt(version), what) }, protocolConfigData);
+    const c = data.protocolConfigs;
+    if (c === null) throw failure('NOT_FOUND', what, this.endpoint);
+    if (version !== undefined && c.protocolVersion !== version) throw this.invalid(what, `${op}: answered protocol ${c.protocolVersion}`);
+    const attributes: Record<string, string> = {};
+    for (const { key, value } of c.configs) if (value !== null) attributes[key] = value;
+    return { protocolVersion: c.protocolVersion, featureFlags: Object.fromEntries(c.featureFlags.map((f) => [f.key, f.value])), attributes };
+  }
+
+  /** The latest version of the object at or below `rootVersion` (a child as read through its root). */
+  async getObjectBounded(id: string, rootVersion: bigint): Promise<ChainObject> {
+    const what = `${describeObject(id)} at or below version ${rootVersion}`;
+    const op = 'SmiObjectBounded';
+    const address = normalizeAddress(id, what, this.endpoint);
+    const data = await this.http.request(what, op, OBJECT_BOUNDED_QUERY, { address, rootVersion: this.uint53(rootVersion, what) }, objectData);
+    const o = data.object;
+    if (o === null) throw failure('NOT_FOUND', what, this.endpoint);
+    if (normalizeAddress(o.address, what, this.endpoint) !== address) throw this.invalid(what, `${op}: answered object ${o.address}`);
+    if (o.version === null || o.objectBcs === null) throw this.invalid(what, `${op}: no version or objectBcs`);
+    if (BigInt(o.version) > rootVersion) throw this.invalid(what, `${op}: answered version ${o.version}`);
+    return { id: address, version: BigInt(o.version), bcs: base64Bytes(o.objectBcs), ...(o.digest !== null ? { digest: o.digest } : {}) };
   }
 
   /** The object as it was when `checkpoint` was executed (an old transaction's system packages). */
@@ -172,7 +248,7 @@ export class GraphQLDataSource implements SuiDataSource {
     if (o === null) throw failure('NOT_FOUND', what, this.endpoint);
     if (normalizeAddress(o.address, what, this.endpoint) !== address) throw this.invalid(what, `${op}: answered object ${o.address}`);
     if (o.version === null || o.objectBcs === null) throw this.invalid(what, `${op}: no version or objectBcs`);
-    return { id: address, version: BigInt(o.version), bcs: base64Bytes(o.objectBcs) };
+    return { id: address, version: BigInt(o.version), bcs: base64Bytes(o.objectBcs), ...(o.digest !== null ? { digest: o.digest } : {}) };
   }
 
   async latestCheckpoint(): Promise<bigint> {
@@ -187,7 +263,7 @@ export class GraphQLDataSource implements SuiDataSource {
     const op = 'SmiCheckpointTransactions';
     const sequenceNumber = this.uint53(sequence, what);
     const ask = async (after: string | null) => {
-      const data = await this.http.request(what, op, CHECKPOINT_TRANSACTIONS_QUERY, { sequenceNumber, first: this.pageSize, after }, checkpointTransactionsData);
+      const data = await this.http.request(what, op, CHECKPOINT_TRANSACTIONS_QUERY, { sequenceNumber, first: (await this.pages()).checkpointTransactions, after }, checkpointTransactionsData);
       const c = data.checkpoint;
       if (c === null) throw failure('NOT_FOUND', what, this.endpoint);
       if (c.sequenceNumber !== sequenceNumber) throw this.invalid(what, `${op}: answered checkpoint ${c.sequenceNumber}`);
@@ -203,7 +279,7 @@ export class GraphQLDataSource implements SuiDataSource {
     const op = 'SmiOwnedObjects';
     const address = normalizeAddress(owner, what, this.endpoint);
     const ask = async (after: string | null) => {
-      const variables = { owner: address, filter: type ? { type } : null, first: this.pageSize, after };
+      const variables = { owner: address, filter: type ? { type } : null, first: (await this.pages()).addressObjects, after };
       const data = await this.http.request(what, op, OWNED_OBJECTS_QUERY, variables, ownedObjectsData);
       const objects = data.address?.objects;
       if (!objects) throw this.invalid(what, `${op}: no objects connection`);
@@ -221,8 +297,12 @@ export class GraphQLDataSource implements SuiDataSource {
     const what = `simulation of a ${transactionBcs.length}-byte transaction${options.checks ? '' : ' (checks disabled)'}`;
     const op = 'SmiSimulateTransaction';
     const transaction = { bcs: { value: Buffer.from(transactionBcs).toString('base64') } };
+    // Object changes are paged at the service's maximum (1024 on the public service: one page
+    // for almost every transaction); events (50 a page) beyond the first page ask the
+    // simulation again, which must come out the same.
+    const pages = await this.pages();
     const ask = async (eventsAfter: string | null, changesAfter: string | null) => {
-      const variables = { transaction, checksEnabled: options.checks, eventsFirst: this.pageSize, eventsAfter, changesFirst: this.pageSize, changesAfter };
+      const variables = { transaction, checksEnabled: options.checks, eventsFirst: pages.events, eventsAfter, changesFirst: pages.objectChanges, changesAfter };
       const data = await this.http.request(what, op, SIMULATE_QUERY, variables, simulateData);
       const s = data.simulateTransaction;
       if (s.effects === null || s.effects.effectsBcs === null) throw this.invalid(what, `${op}: no effectsBcs`);

@@ -36,9 +36,26 @@ export const epochAnswer = z.object({
   }),
 });
 
-/** `LedgerService.GetObject` with the object's BCS. */
+/** `LedgerService.GetEpoch` with the whole protocol config (flags and attributes as set). */
+export const protocolConfigAnswer = z.object({
+  epoch: z.object({
+    epoch: u64,
+    protocolConfig: z.object({
+      protocolVersion: u64,
+      featureFlags: z.record(z.string(), z.boolean()),
+      attributes: z.record(z.string(), z.string()),
+    }),
+  }),
+});
+
+/** `LedgerService.GetEpoch` with only the epoch's number and protocol version (a search for a version). */
+export const epochVersionAnswer = z.object({
+  epoch: z.object({ epoch: u64, protocolConfig: z.object({ protocolVersion: u64 }) }),
+});
+
+/** `LedgerService.GetObject` with the object's BCS and digest. */
 export const objectAnswer = z.object({
-  object: z.object({ objectId: z.string().optional(), version: u64, bcs }),
+  object: z.object({ objectId: z.string().optional(), version: u64, digest: z.string().optional(), bcs }),
 });
 
 /** `LedgerService.GetServiceInfo`. */
@@ -63,7 +80,7 @@ export const simulationAnswer = z.object({
   transaction: z.object({
     effects: z.object({
       bcs,
-      changedObjects: z.array(z.object({ objectId: z.string().optional(), idOperation: z.number().int().optional(), objectType: z.string().optional() })),
+      changedObjects: z.array(z.object({ objectId: z.string().optional(), idOperation: z.number().int().optional(), objectType: z.string().optional(), outputState: z.number().int().optional() })),
     }),
     events: z.object({ bcs: bcs.optional() }).optional(),
   }),

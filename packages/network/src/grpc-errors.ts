@@ -33,9 +33,15 @@ function codeForStatus(status: string, fromServer: boolean, message: string): Da
       return 'REJECTED';
     case 'DATA_LOSS':
       return 'INVALID_RESPONSE';
+    case 'INTERNAL':
+      // From the server: the node failed on its side (the same request fails the same way),
+      // reported as such rather than retried; from the transport (no response metadata): the
+      // connection failed or the answer was not gRPC.
+      if (fromServer) return 'INTERNAL';
+      return CONNECTION_TROUBLE.test(message) ? 'UNAVAILABLE' : 'INVALID_RESPONSE';
     default:
-      // INTERNAL, UNKNOWN: from the server (an HTTP 500 is UNKNOWN) the node failed; from the
-      // transport either the connection failed or the answer was not gRPC-web.
+      // UNKNOWN: from the server, an HTTP error of a proxy in front of the node (a 502/503), worth
+      // another try; from the transport, as INTERNAL.
       if (fromServer) return 'UNAVAILABLE';
       return CONNECTION_TROUBLE.test(message) ? 'UNAVAILABLE' : 'INVALID_RESPONSE';
   }

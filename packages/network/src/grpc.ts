@@ -5,9 +5,9 @@
  * and turns every failure into a {@link DataSourceError} that names the endpoint and the request.
  */
 import type { SuiGrpcClient } from '@mysten/sui/grpc';
-import type { ChainEpoch, ChainObject, ChainSimulation, ChainTransaction, OwnedObjectInfo, SuiDataSource } from '@smi/simulation';
+import type { ChainEpoch, ChainObject, ChainProtocolConfig, ChainSimulation, ChainTransaction, OwnedObjectInfo, SuiDataSource } from '@smi/simulation';
 import { causeText, checkDigest, checkU64, describeObject, endpointLabel, failure, normalizeAddress } from './errors.js';
-import { checkAnswer, checkpointAnswer, epochAnswer, objectAnswer, ownedPageAnswer, serviceInfoAnswer, simulationAnswer, timestampMs, transactionAnswer } from './grpc-answers.js';
+import { checkAnswer, checkpointAnswer, epochAnswer, epochVersionAnswer, objectAnswer, protocolConfigAnswer, ownedPageAnswer, serviceInfoAnswer, simulationAnswer, timestampMs, transactionAnswer } from './grpc-answers.js';
 import { mapGrpcError } from './grpc-errors.js';
 import { grpcSdk } from './grpc-sdk.js';
 
@@ -15,7 +15,9 @@ import { grpcSdk } from './grpc-sdk.js';
 export const GRPC_READ_MASKS = {
   getTransaction: ['digest', 'transaction.bcs', 'effects.bcs', 'events.bcs', 'checkpoint', 'timestamp', 'effects.unchanged_loaded_runtime_objects'],
   getEpoch: ['epoch', 'reference_gas_price', 'start', 'protocol_config.protocol_version'],
-  getObject: ['object_id', 'version', 'bcs'],
+  getObject: ['object_id', 'version', 'digest', 'bcs'],
+  getProtocolConfig: ['epoch', 'protocol_config.protocol_version', 'protocol_config.feature_flags', 'protocol_config.attributes'],
+  epochVersion: ['epoch', 'protocol_config.protocol_version'],
   checkpointTransactions: ['sequence_number', 'transactions.digest'],
   listOwnedObjects: ['object_id', 'version', 'digest', 'object_type'],
   simulateTransaction: [
@@ -23,6 +25,7 @@ export const GRPC_READ_MASKS = {
     'transaction.effects.changed_objects.object_id',
     'transaction.effects.changed_objects.id_operation',
     'transaction.effects.changed_objects.object_type',
+    'transaction.effects.changed_objects.output_state',
     'transaction.events.bcs',
     'command_outputs',
   ],
@@ -121,10 +124,16 @@ export class GrpcDataSource implements SuiDataSource {
       eventsBcs: tx.events?.bcs?.value ?? null,
       checkpoint: tx.checkpoint ?? null,
       timestampMs: tx.timestamp ? timestampMs(tx.timestamp) : null,
-      unchangedLoadedRuntimeObjects: tx.effects.unchangedLoadedRuntimeObjects.map((o) => ({
-        id: normalizeAddress(o.objectId, what, this.endpoint),
-        version: o.version,
-      })),
+      // An empty list is no promise that nothing was loaded: the archive, and a node serving a
+      // transaction it did not execute, answer it empty. Unknown, then: the replay finds the
+      // children it reads.
+      unchangedLoadedRuntimeObjects:
+        tx.effects.unchangedLoadedRuntimeObjects.length === 0
+          ? null
+          : tx.effects.unchangedLoadedRuntimeObjects.map((o) => ({
+              id: normalizeAddress(o.objectId, what, this.endpoint),
+              version: o.version,
+            })),
     };
   }
 
@@ -169,7 +178,46 @@ export class GrpcDataSource implements SuiDataSource {
     if (version !== undefined && o.version !== version) {
       throw failure('INVALID_RESPONSE', what, this.endpoint, { reason: `${rpc}: answered version ${o.version}` });
     }
-    return { id: objectId, version: o.version, bcs: o.bcs.value };
+    return { id: objectId, version: o.version, bcs: o.bcs.value, ...(o.digest !== undefined ? { digest: o.digest } : {}) };
+  }
+
+  /**
+   * The protocol config of `version` (default: the current epoch's). The gRPC API serves a
+   * config per epoch, so a version is found by a binary search over the epochs (versions
+   * never go down): the first epoch that ran it.
+   */
+  async getProtocolConfig(version?: number): Promise<ChainProtocolConfig> {
+    const what = version === undefined ? 'the current protocol config' : `protocol config ${version}`;
+    const rpc = 'LedgerService.GetEpoch';
+    const epochVersion = async (epoch?: bigint): Promise<{ epoch: bigint; version: number }> => {
+      const answer = await this.call(what, rpc, (options) =>
+        this.client.ledgerService.getEpoch({ ...(epoch !== undefined ? { epoch } : {}), readMask: { paths: [...GRPC_READ_MASKS.epochVersion] } }, options),
+      );
+      const raw = (answer as { epoch?: { protocolConfig?: { protocolVersion?: unknown } } } | null)?.epoch;
+      if (raw?.protocolConfig?.protocolVersion == null) throw failure('NOT_FOUND', what, this.endpoint, { reason: `${rpc}: the node has not indexed epoch ${epoch ?? 'current'}` });
+      const e = checkAnswer(epochVersionAnswer, answer, what, this.endpoint, rpc).epoch;
+      return { epoch: e.epoch, version: Number(e.protocolConfig.protocolVersion) };
+    };
+    let epoch: bigint | undefined;
+    if (version !== undefined) {
+      const current = await epochVersion();
+      if (version > current.version) throw failure('NOT_FOUND', what, this.endpoint, { reason: `the network runs protocol ${current.version}` });
+      let [lo, hi] = [0n, current.epoch];
+      while (lo < hi) {
+        const mid = (lo + hi) / 2n;
+        if ((await epochVersion(mid)).version >= version) hi = mid;
+        else lo = mid + 1n;
+      }
+      if ((await epochVersion(lo)).version !== version) throw failure('NOT_FOUND', what, this.endpoint, { reason: `no epoch ran protocol ${version} (epoch ${lo} was the first after it)` });
+      epoch = lo;
+    }
+    const answer = await this.call(what, rpc, (options) =>
+      this.client.ledgerService.getEpoch({ ...(epoch !== undefined ? { epoch } : {}), readMask: { paths: [...GRPC_READ_MASKS.getProtocolConfig] } }, options),
+    );
+    const c = checkAnswer(protocolConfigAnswer, answer, what, this.endpoint, rpc).epoch.protocolConfig;
+    const protocolVersion = Number(c.protocolVersion);
+    if (version !== undefined && protocolVersion !== version) throw failure('INVALID_RESPONSE', what, this.endpoint, { reason: `${rpc}: answered protocol ${protocolVersion}` });
+    return { protocolVersion, featureFlags: { ...c.featureFlags }, attributes: { ...c.attributes } };
   }
 
   async latestCheckpoint(): Promise<bigint> {
@@ -249,7 +297,12 @@ export class GrpcDataSource implements SuiDataSource {
       ),
     );
     const s = checkAnswer(simulationAnswer, answer, what, this.endpoint, rpc);
-    const created = s.transaction.effects.changedObjects.filter((c) => c.idOperation === grpcSdk().GrpcTypes.ChangedObject_IdOperation.CREATED);
+    // Created objects, without the packages the transaction published (a package write, whose
+    // `object_type` is `package`): they are no objects of a Move type.
+    const { ChangedObject_IdOperation: IdOperation, ChangedObject_OutputObjectState: OutputState } = grpcSdk().GrpcTypes;
+    const created = s.transaction.effects.changedObjects.filter(
+      (c) => c.idOperation === IdOperation.CREATED && c.outputState !== OutputState.PACKAGE_WRITE && c.objectType !== 'package',
+    );
     return {
       effectsBcs: s.transaction.effects.bcs.value,
       eventsBcs: s.transaction.events?.bcs?.value ?? null,

@@ -120,6 +120,24 @@ export function withResilience(source: SuiDataSource, options: ResilienceOptions
             ),
         }
       : {}),
+    ...(source.getObjectBounded
+      ? {
+          getObjectBounded: (id: string, rootVersion: bigint) =>
+            orFallback(
+              () => retried('getObjectBounded', () => (source.getObjectBounded as NonNullable<SuiDataSource['getObjectBounded']>)(id, rootVersion)),
+              (f) => (f.getObjectBounded ? f.getObjectBounded(id, rootVersion) : Promise.reject(new DataSourceError('UNSUPPORTED', `${f.endpoint} cannot answer objects bounded by a root version`))),
+            ),
+        }
+      : {}),
+    ...(source.getProtocolConfig
+      ? {
+          getProtocolConfig: (version?: number) =>
+            orFallback(
+              () => retried('getProtocolConfig', () => (source.getProtocolConfig as NonNullable<SuiDataSource['getProtocolConfig']>)(version)),
+              (f) => (f.getProtocolConfig ? f.getProtocolConfig(version) : Promise.reject(new DataSourceError('UNSUPPORTED', `${f.endpoint} cannot answer protocol configs`))),
+            ),
+        }
+      : {}),
     latestCheckpoint: () => retried('latestCheckpoint', () => source.latestCheckpoint()),
     checkpointTransactions: (sequence) => retried('checkpointTransactions', () => source.checkpointTransactions(sequence)),
     listOwnedObjects: (owner, type) => retried('listOwnedObjects', () => source.listOwnedObjects(owner, type)),

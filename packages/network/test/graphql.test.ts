@@ -102,8 +102,10 @@ describe('GraphQLDataSource', () => {
     const all = await small.listOwnedObjects(OWNER);
     expect(all.map((o) => o.id)).toEqual([addr(0x101), addr(0x102), addr(0x103), addr(0x104), addr(0x105)]);
     expect(all[3]).toEqual({ id: addr(0x104), version: 4n, digest: expect.any(String), type: OTHER_TYPE });
-    expect(server.requests.length - before).toBe(3);
-    expect(server.requests[before].variables).toMatchObject({ owner: OWNER, filter: null, first: 2, after: null });
+    // The service's page limits first (once per source), then three pages of 2.
+    expect(server.requests.length - before).toBe(4);
+    expect(server.requests[before].operationName).toBe('SmiServiceLimits');
+    expect(server.requests[before + 1].variables).toMatchObject({ owner: OWNER, filter: null, first: 2, after: null });
     const coins = await source.listOwnedObjects(OWNER, `${addr(2)}::coin::Coin`);
     expect(coins.map((o) => o.type)).toEqual([SUI_COIN, SUI_COIN, USD_COIN, SUI_COIN]);
     expect(last().variables.filter).toEqual({ type: `${addr(2)}::coin::Coin` });

@@ -1,6 +1,7 @@
-import { GrpcDataSource } from '@smi/network';
+import { GrpcTypes, SuiGrpcClient } from '@mysten/sui/grpc';
+import { GRPC_READ_MASKS, GrpcDataSource } from '@smi/network';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GRPC_STATUS, startFakeGrpc, type FakeGrpcServer } from '../../../test-support/fake-grpc.js';
+import { checkReadMask, GRPC_STATUS, startFakeGrpc, type FakeGrpcServer } from '../../../test-support/fake-grpc.js';
 import { fakeEventsBcs } from '../../../test-support/fake-graphql.js';
 import { addr, deadUrl, OBJ_A, OBJ_B, OTHER_TYPE, OWNER, rejection, sampleChain, SUI_COIN, TX_BARE, TX_FULL, TX_MISSING, USD_COIN } from './support.js';
 
@@ -45,6 +46,20 @@ describe.each(['text', 'binary'] as const)('GrpcDataSource over gRPC-web (%s)', 
     expect(tx.unchangedLoadedRuntimeObjects).toEqual([]);
   });
 
+  it('every read mask this source sends names fields the protos have; the fake refuses one that does not, as the server does', async () => {
+    const client = new SuiGrpcClient({ baseUrl: server.url, network: 'mainnet' });
+    const refused = await client.ledgerService.getObject({ objectId: OBJ_A, readMask: { paths: ['object_id', 'bcs.nope'] } }).response.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(String(refused)).toMatch(/invalid read_mask path: bcs\.nope/);
+    for (const [call, paths] of Object.entries(GRPC_READ_MASKS)) {
+      const type = { getTransaction: GrpcTypes.ExecutedTransaction, getEpoch: GrpcTypes.Epoch, getProtocolConfig: GrpcTypes.Epoch, epochVersion: GrpcTypes.Epoch, getObject: GrpcTypes.Object, checkpointTransactions: GrpcTypes.Checkpoint, listOwnedObjects: GrpcTypes.Object, simulateTransaction: GrpcTypes.SimulateTransactionResponse }[call];
+      expect(type, call).toBeDefined();
+      expect(() => checkReadMask(type as Parameters<typeof checkReadMask>[0], paths), call).not.toThrow();
+    }
+  });
+
   it('an unknown transaction is NOT_FOUND, naming it and the endpoint', async () => {
     const e = await rejection(source.getTransaction(TX_MISSING));
     expect(e.code).toBe('NOT_FOUND');
@@ -72,7 +87,7 @@ describe.each(['text', 'binary'] as const)('GrpcDataSource over gRPC-web (%s)', 
   it('gets an object at a version and at its latest version, short ids normalized', async () => {
     expect(await source.getObject(OBJ_A, 3n)).toEqual({ id: OBJ_A, version: 3n, bcs: Uint8Array.from([0xa, 3]) });
     expect(last().request).toMatchObject({ objectId: OBJ_A, version: 3n });
-    expect(last().readMask).toEqual(['object_id', 'version', 'bcs']);
+    expect(last().readMask).toEqual(['object_id', 'version', 'digest', 'bcs']);
     expect(await source.getObject('0xa')).toEqual({ id: OBJ_A, version: 5n, bcs: Uint8Array.from([0xa, 5]) });
     expect(last().request?.version).toBeUndefined();
     expect(await source.getObject(OBJ_B)).toMatchObject({ version: 1n });
@@ -131,6 +146,7 @@ describe.each(['text', 'binary'] as const)('GrpcDataSource over gRPC-web (%s)', 
       'transaction.effects.changed_objects.object_id',
       'transaction.effects.changed_objects.id_operation',
       'transaction.effects.changed_objects.object_type',
+      'transaction.effects.changed_objects.output_state',
       'transaction.events.bcs',
       'command_outputs',
     ]);

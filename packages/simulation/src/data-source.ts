@@ -20,7 +20,9 @@ export interface ChainTransaction {
   timestampMs: bigint | null;
   /**
    * Objects read at run time and left unchanged (dynamic-field children), with their versions,
-   * when the node reports them (gRPC `unchanged_loaded_runtime_objects`); `null` when unknown.
+   * when the node reports them (gRPC `unchanged_loaded_runtime_objects`); `null` when unknown:
+   * a source that cannot vouch for the list (GraphQL has no such field; the archive and a node
+   * serving an old transaction answer an empty one) says `null`, never `[]`.
    */
   unchangedLoadedRuntimeObjects: { id: string; version: bigint }[] | null;
 }
@@ -40,6 +42,18 @@ export interface ChainObject {
   version: bigint;
   /** BCS of the whole `Object` (data, owner, previous transaction, storage rebate). */
   bcs: Uint8Array;
+  /** The object digest (base58) the node reports, when it does: what `bcs` must hash to. */
+  digest?: string;
+}
+
+/**
+ * A protocol version's configuration as a node serves it: the feature flags and the attributes
+ * that are set (an attribute upstream holds as `None` is absent), values as text.
+ */
+export interface ChainProtocolConfig {
+  protocolVersion: number;
+  featureFlags: Record<string, boolean>;
+  attributes: Record<string, string>;
 }
 
 /** An object an address owns. */
@@ -80,6 +94,16 @@ export interface SuiDataSource {
    * the API can say: a system package's version at the time of an old transaction.
    */
   getObjectAtCheckpoint?(id: string, checkpoint: bigint): Promise<ChainObject>;
+  /**
+   * The latest version of an object at or below `rootVersion` (GraphQL `object(rootVersion:)`):
+   * a dynamic-field child as a transaction read it through a root object at that version.
+   */
+  getObjectBounded?(id: string, rootVersion: bigint): Promise<ChainObject>;
+  /**
+   * The configuration of protocol `version` (default: the current epoch's), when the API can
+   * say: NOT_FOUND for a version the network never ran (or the node has not indexed).
+   */
+  getProtocolConfig?(version?: number): Promise<ChainProtocolConfig>;
   /** Sequence number of the latest checkpoint. */
   latestCheckpoint(): Promise<bigint>;
   /** Digests of a checkpoint's transactions, in order. */
@@ -91,7 +115,14 @@ export interface SuiDataSource {
 }
 
 /** How a data source call failed. */
-export type DataSourceErrorCode = 'NOT_FOUND' | 'UNAVAILABLE' | 'RATE_LIMITED' | 'INVALID_RESPONSE' | 'UNSUPPORTED' | 'REJECTED';
+/**
+ * How a data source call failed: NOT_FOUND (the source has no such thing), UNAVAILABLE (down or
+ * busy: worth another try), RATE_LIMITED (HTTP 429: another try after a wait), INVALID_RESPONSE
+ * (the answer is malformed), UNSUPPORTED (the API cannot answer this), REJECTED (the request is
+ * wrong or too large: another try gets the same), INTERNAL (the node failed on its side: not
+ * retried, reported).
+ */
+export type DataSourceErrorCode = 'NOT_FOUND' | 'UNAVAILABLE' | 'RATE_LIMITED' | 'INVALID_RESPONSE' | 'UNSUPPORTED' | 'REJECTED' | 'INTERNAL';
 
 /** A failed data source call: what was asked, of which endpoint, and why. */
 export class DataSourceError extends Error {

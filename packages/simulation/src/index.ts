@@ -45,10 +45,20 @@ export type { GenesisValidator, GenesisValidatorKeys } from './genesis-validator
 export { balanceAccumulatorId, collectSettlements, isBalanceAccumulator } from './accumulators.js';
 export type { AccumulatorSettlement } from './accumulators.js';
 export { FRAMEWORK_BUNDLES, loadFrameworkDir, fromFixtures, frameworkSnapshotFor, loadCorpus, mergePackages } from './framework.js';
+export { smiCacheDir, loadFrameworkFolder, locateFramework, locateProtocolConfig, cachedFrameworkVersions } from './data/locate.js';
+export type { DataEnv, FrameworkOrigin, LocatedFramework, LocateFrameworkOptions } from './data/locate.js';
+export { fetchPackages, verifyPackageAnswer } from './data/fetch-packages.js';
+export type { FetchPackagesOptions, FetchPackagesReport, FetchPackageEvent, VerifiedPackage } from './data/fetch-packages.js';
+export { fetchFramework, protocolConfigSnapText, protocolConfigFileName } from './data/fetch-framework.js';
+export type { FetchFrameworkEvent, FetchFrameworkReport } from './data/fetch-framework.js';
+export { writePackageDir, hasPackageDir, packageDirOf } from './data/package-dir.js';
+export type { PackageProvenance } from './data/package-dir.js';
 export { parseReplaySnapshot, readReplaySnapshot } from './replay/snapshot.js';
 export type { ReplaySnapshot, RecordedEffects, RecordedRef } from './replay/snapshot.js';
 export { replaySnapshot } from './replay/replay.js';
 export { fetchReplaySnapshot, fetchedFromSnapshot, inputVersions, recordedEffects, NotProgrammableError } from './replay/fetch.js';
+export { fetchRuntimeChildren } from './replay/children.js';
+export type { FetchedChild, FetchRuntimeChildrenOptions } from './replay/children.js';
 export type { FetchReplayOptions, FetchedReplay } from './replay/fetch.js';
 export { effectsComparison } from './replay/match-score.js';
 export { replayFetched, replayCached } from './replay/replay-one.js';
@@ -89,4 +99,4 @@ export type {
   SandboxFetchError,
 } from './sandbox/index.js';
 export { DataSourceError } from './data-source.js';
-export type { SuiDataSource, ChainTransaction, ChainEpoch, ChainObject, OwnedObjectInfo, ChainSimulation, DataSourceErrorCode } from './data-source.js';
+export type { SuiDataSource, ChainTransaction, ChainEpoch, ChainObject, ChainProtocolConfig, OwnedObjectInfo, ChainSimulation, DataSourceErrorCode } from './data-source.js';

@@ -32,17 +32,17 @@ export class InMemoryObjectStore implements ObjectStore {
    * each time cost more than keeping them sorted (most requests only replace objects).
    */
   private sorted: string[] | null = null;
-  private readonly childMissObservers = new Set<(parent: string, child: string) => void>();
+  private readonly childMissObservers = new Set<(parent: string, child: string, versionBound?: bigint) => void>();
 
   getObject(id: string): SuiObject | undefined {
     // Keys are canonical: a canonical id is found as it is, any other spelling after canonicalizing.
     return this.objects.get(id) ?? this.objects.get(canonicalAddress(id));
   }
 
-  getChild(parent: string, child: string): SuiObject | undefined {
+  getChild(parent: string, child: string, versionBound?: bigint): SuiObject | undefined {
     const o = this.objects.get(canonicalAddress(child));
     if (o === undefined) {
-      for (const observe of this.childMissObservers) observe(canonicalAddress(parent), canonicalAddress(child));
+      for (const observe of this.childMissObservers) observe(canonicalAddress(parent), canonicalAddress(child), versionBound);
       return undefined;
     }
     // A child is readable through its parent only while the parent owns it.
@@ -54,7 +54,7 @@ export class InMemoryObjectStore implements ObjectStore {
    * Hear of every child lookup (a dynamic field read at run time) that finds no object at
    * all, until the returned function is called: what a caller able to fetch children may add.
    */
-  observeChildMisses(observer: (parent: string, child: string) => void): () => void {
+  observeChildMisses(observer: (parent: string, child: string, versionBound?: bigint) => void): () => void {
     this.childMissObservers.add(observer);
     return () => {
       this.childMissObservers.delete(observer);

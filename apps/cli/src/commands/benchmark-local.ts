@@ -3,22 +3,23 @@
  * (Tier A static stages, Tier B real transactions), one JSONL row per function, and a
  * summary. The original's flags, all wired; rows replay through `smi sandbox-exec`.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { findPackageDirs, loadPackageDir, type MovePackage, PackageError } from '@smi/bytecode';
 import { type BenchmarkRow, type BenchmarkSummary, DEFAULT_MAX_ATTEMPTS, rowLine, runBenchmark, runTargets, summaryText } from '@smi/inhabit';
-import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { defineCommand } from '../command.js';
-import { inputError } from '../errors.js';
-import { defaultFrameworkDir, loadCorpora, loadFramework } from '../framework.js';
-import { type CliIo, jsonLine, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
+import { frameworkPackages, loadCorpora, protocolConfigFor } from '../framework.js';
+import { type CliIo, jsonLine, readInput, resolveInputPath, UsageError, writeOutput } from '../io.js';
 import { Progress } from '../progress.js';
 import { RowFile } from '../row-file.js';
+import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
+import { sampleCorpus } from '../sample-corpus.js';
 import { parseBenchmarkFlags } from './benchmark-flags.js';
 import { header } from './registry.js';
 
-export interface BenchmarkLocalArgs {
+export interface BenchmarkLocalArgs extends NetworkArgs {
   'target-corpus': string[];
+  sample: boolean;
   output: string;
   'tier-a-only': boolean;
   'restricted-state': boolean;
@@ -93,19 +94,17 @@ async function packageIds(io: CliIo, file: string): Promise<Set<string>> {
   return ids;
 }
 
-function protocolConfigFor(io: CliIo, version: number | undefined): ProtocolConfig {
-  try {
-    return loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), version);
-  } catch (e) {
-    throw inputError('--protocol-version', e);
-  }
-}
-
 /** `smi benchmark-local`. */
 export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
   ...header('benchmark-local'),
   options: {
-    'target-corpus': { type: 'string', array: true, demandOption: true, describe: 'Packages to benchmark: a corpus root (sui-packages layout) or one package directory (repeatable: the corpora are benchmarked together)' },
+    'target-corpus': { type: 'string', array: true, default: [] as string[], describe: 'Packages to benchmark: a corpus root (sui-packages layout) or one package directory (repeatable: the corpora are benchmarked together)' },
+    sample: {
+      type: 'boolean',
+      default: false,
+      describe:
+        'Benchmark the default sample corpus (the packages of both shared corpora): from $SMI_FIXTURES when it is there, else fetched once into the user cache, with the framework, from --rpc-url',
+    },
     output: { type: 'string', default: '-', describe: 'JSONL rows: a file (written as <file>.partial until the run ends), or - for standard output', file: 'write' },
     'tier-a-only': { type: 'boolean', default: false, describe: 'Static stages only (no transactions)' },
     'restricted-state': { type: 'boolean', default: false, describe: 'Never forge objects from raw BCS: only objects of the state, chains and setup transactions' },
@@ -132,9 +131,11 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     'gas-budget': { type: 'string', describe: 'Gas budget of each transaction, MIST (default 5000000000)' },
     'timeout-ms': { type: 'number', default: 60000, describe: 'Wall-clock limit of one function (with --jobs 2 or more; gas bounds every function anyway)' },
     framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },
-    'protocol-version': { type: 'number', describe: 'Protocol version (default: the latest in $SMI_FIXTURES)' },
+    'protocol-version': { type: 'number', describe: 'Protocol version (default: the latest in $SMI_FIXTURES, else in the cache)' },
+    ...NETWORK_OPTIONS,
   },
   examples: [
+    { command: '$0 benchmark-local --sample --use-ptb --output results.jsonl', describe: 'the quick start: the default sample corpus (the shared corpora; fetched into the cache on first use where they are not)' },
     { command: '$0 benchmark-local --target-corpus ../shared/corpus --target-corpus ../shared/corpus-mainnet --corpus ../shared/corpus-deps --use-ptb --output results.jsonl', describe: 'both shared corpora together (with the packages the first links to), Tier A and B, summary on stderr' },
     { command: '$0 benchmark-local --target-corpus ../shared/corpus/0xca441b44943c16be0e6e23c5a955bb971537ea3289ae8016fbf33fffe1fd210f --corpus ../shared/corpus --use-ptb --jobs 1 | head -c 300', describe: 'one package, rows on stdout' },
     { command: '$0 benchmark-local --target-corpus ../shared/corpus --tier-a-only --error-distribution --output a.jsonl --summary summary.json', describe: 'Tier A only, with the taxonomy table and a summary file' },
@@ -152,13 +153,17 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
   longRunning: true,
   run: async (args, io) => {
     const flags = parseBenchmarkFlags(args);
-    const { packages: loaded, failures: loadFailures } = loadTargets(io, args['target-corpus']);
+    if (args.sample === (args['target-corpus'].length > 0)) throw new UsageError(args.sample ? 'give either --sample or --target-corpus' : 'benchmark-local needs --target-corpus DIR (or --sample: the default sample corpus)', 'USAGE');
+    if (args.sample && args['package-ids-file'] !== undefined) throw new UsageError('--sample chooses its packages: give --target-corpus with --package-ids-file', 'USAGE');
+    const sample = args.sample ? await sampleCorpus(io, () => dataSourceOf(args), args.quiet) : null;
+    const { packages: loaded, failures: loadFailures } = loadTargets(io, sample?.targets ?? args['target-corpus']);
     // A package that fails to load is one row of the run: shard 1 writes it, so joined shards are one run's rows.
     const failures = flags.shard === undefined || flags.shard.index === 1 ? loadFailures : [];
     if ((args.json || args.summary === '-') && args.output === '-') {
       throw new UsageError(`${args.json ? '--json' : '--summary -'} prints the summary on standard output: give the rows a file with --output <file>`, 'USAGE');
     }
     let targets = loaded;
+    if (sample?.packageIds) targets = loaded.filter((p) => sample.packageIds?.includes(p.id));
     if (args['package-ids-file'] !== undefined) {
       const ids = await packageIds(io, args['package-ids-file']);
       targets = loaded.filter((p) => ids.has(p.id));
@@ -168,11 +173,9 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     // --package-ids-file narrows the targets, never what is loaded: the other packages of
     // the target corpus stay loaded (as dependencies), as they are on chain.
     const unselected = loaded.filter((p) => !targets.includes(p));
-    const dependencies = [...loadCorpora(io, args.corpus), ...unselected];
+    const dependencies = [...loadCorpora(io, [...(sample?.corpus ?? []), ...args.corpus]), ...unselected];
     const targetIds = new Set(targets.map((p) => p.id));
-    const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io))
-      .map((f) => f.pkg)
-      .filter((p) => !targetIds.has(p.id) && !dependencies.some((d) => d.id === p.id));
+    const framework = frameworkPackages(io, args.framework, [...loaded, ...dependencies]);
     const options = {
       framework,
       dependencies: dependencies.filter((d) => !targetIds.has(d.id)),

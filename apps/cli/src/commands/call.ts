@@ -7,7 +7,6 @@ import type { MovePackage } from '@smi/bytecode';
 import {
   formatType,
   type Json,
-  loadProtocolConfig,
   type ProtocolConfig,
   MoveVM,
   type Type,
@@ -22,10 +21,10 @@ import {
   suiNativeRegistry,
 } from '@smi/move-vm';
 import { canonicalAddress } from '@smi/bytecode';
-import { defaultFrameworkDir, loadCorpora, loadFramework } from '../framework.js';
+import { frameworkPackages, loadCorpora, protocolConfigFor } from '../framework.js';
 import { defineCommand } from '../command.js';
-import { inputError, toCliError } from '../errors.js';
-import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
+import { toCliError } from '../errors.js';
+import { type CliIo, jsonLine, UsageError } from '../io.js';
 import { header } from './registry.js';
 
 interface CallArgs {
@@ -52,11 +51,7 @@ function isTxContextRef(t: Type): boolean {
 /** The packages a call sees: the framework unless the corpora bring their own, then the corpora. */
 export function packagesFor(io: CliIo, corpus: readonly string[], frameworkDir?: string): MovePackage[] {
   const fromCorpus = loadCorpora(io, corpus);
-  const ids = new Set(fromCorpus.map((p) => p.id));
-  const framework = loadFramework(frameworkDir ? resolvePath(io, frameworkDir) : defaultFrameworkDir(io))
-    .map((f) => f.pkg)
-    .filter((p) => !ids.has(p.id));
-  return [...framework, ...fromCorpus];
+  return [...frameworkPackages(io, frameworkDir, fromCorpus), ...fromCorpus];
 }
 
 /** JSON printed by `smi call --json`. */
@@ -187,11 +182,7 @@ export const callCommand = defineCommand<CallArgs>({
   run: (args, io) => {
     let protocolConfig: ProtocolConfig | undefined;
     if (args['protocol-version'] !== undefined) {
-      try {
-        protocolConfig = loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), args['protocol-version']);
-      } catch (e) {
-        throw inputError('--protocol-version', e);
-      }
+      protocolConfig = protocolConfigFor(io, args['protocol-version']);
     }
     const natives = suiNativeRegistry({ permissiveCrypto: args['permissive-crypto'] });
     const vm = MoveVM.create({ packages: packagesFor(io, args.corpus, args.framework), protocolConfig, natives });

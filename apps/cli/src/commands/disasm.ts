@@ -15,7 +15,7 @@ import {
 } from '@smi/bytecode';
 import { defineCommand } from '../command.js';
 import { inputError } from '../errors.js';
-import { type CliIo, jsonLine, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
+import { type CliIo, jsonLine, readInput, resolveInputPath, UsageError, writeOutput } from '../io.js';
 import { header } from './registry.js';
 
 async function loadModules(io: CliIo, target: string): Promise<CompiledModule[]> {

@@ -11,11 +11,10 @@
 import { Writable } from 'node:stream';
 import type { MovePackage } from '@smi/bytecode';
 import { createSmiMcpServer, type LogLevel, SMI_TOOLS, serveStdio } from '@smi/mcp';
-import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { SimulationError, type SandboxFetched, type SuiDataSource } from '@smi/simulation';
 import { defineCommand } from '../command.js';
-import { inputError, InterruptedError, toCliError } from '../errors.js';
-import { defaultFrameworkDir, loadCorpora, loadFramework } from '../framework.js';
+import { InterruptedError, toCliError } from '../errors.js';
+import { frameworkPackages, loadCorpora, protocolConfigFor } from '../framework.js';
 import { type CliIo, resolvePath, stdinStream, UsageError } from '../io.js';
 import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { VERSION } from '../version.js';
@@ -30,14 +29,6 @@ interface McpArgs extends NetworkArgs {
   'permissive-crypto': boolean;
   'enable-fetching': boolean;
   verbose: boolean;
-}
-
-function protocolConfigFor(io: CliIo, version: number | undefined): ProtocolConfig {
-  try {
-    return loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), version);
-  } catch (e) {
-    throw inputError('--protocol-version', e);
-  }
 }
 
 /** Standard output as a stream for the transport (through the io, which knows a closed pipe). */
@@ -100,8 +91,8 @@ export const mcpCommand = defineCommand<McpArgs>({
       if (level === 'info' && !args.verbose) return;
       io.stderr(`[smi mcp] ${line}\n`);
     };
-    const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io)).map((f) => f.pkg);
     const corpus: MovePackage[] = loadCorpora(io, args.corpus);
+    const framework = frameworkPackages(io, args.framework, corpus);
     const protocolConfig = protocolConfigFor(io, args['protocol-version']);
     const stateFile = args['state-file'] === undefined ? undefined : resolvePath(io, args['state-file']);
     const fetching = fetchingOf(args, log);

@@ -5,11 +5,10 @@
  * run plans on a node (dry-run, dev-inspect) are `smi phase2`'s only; it adds the network
  * options itself.
  */
-import { loadProtocolConfig } from '@smi/move-vm';
 import type { MissingDependencies, Phase2Options } from '@smi/harness';
-import { inputError, UsageError } from '../errors.js';
-import { defaultFrameworkDir, loadFramework } from '../framework.js';
-import { type CliIo, resolvePath } from '../io.js';
+import { UsageError } from '../errors.js';
+import { frameworkPackages, protocolConfigFor } from '../framework.js';
+import type { CliIo } from '../io.js';
 
 /** The publisher whose transactions run each package's inits. */
 export const PUBLISHER = '0x' + 'b0b'.padStart(64, '0');
@@ -97,13 +96,8 @@ export function simulationSettingsOf(io: CliIo, args: SimulationArgs, options: {
   const sender = args.sender.trim() === 'publisher' ? PUBLISHER : addressOf('sender', args.sender);
   const coinBalance = bigintOf('coin-balance', args['coin-balance']);
   const gasBudget = bigintOf('gas-budget', args['gas-budget']);
-  const framework = loadFramework(args.framework ? resolvePath(io, args.framework) : defaultFrameworkDir(io)).map((f) => f.pkg);
-  let protocolConfig: SimulationSettings['protocolConfig'];
-  try {
-    protocolConfig = loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), args['protocol-version']);
-  } catch (e) {
-    throw inputError('--protocol-version', e);
-  }
+  const framework = frameworkPackages(io, args.framework);
+  const protocolConfig: SimulationSettings['protocolConfig'] = protocolConfigFor(io, args['protocol-version']);
   return {
     framework,
     protocolConfig,

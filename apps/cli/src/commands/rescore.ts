@@ -10,7 +10,7 @@ import path from 'node:path';
 import { compareRuns, comparisonText, DiskRunStore, loadRunJson } from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { EXIT, UsageError } from '../errors.js';
-import { type CliIo, jsonLine, resolvePath } from '../io.js';
+import { jsonLine, resolvePath } from '../io.js';
 import { header } from './registry.js';
 
 interface RescoreArgs {

@@ -22,12 +22,12 @@
  */
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { type SandboxFetched, SandboxSession, type SandboxResponse, serializeSandboxResponse, type SuiDataSource } from '@smi/simulation';
 import { defineCommand, type GlobalArgs } from '../command.js';
-import { InterruptedError, inputError } from '../errors.js';
+import { InterruptedError } from '../errors.js';
 import { type CliIo, inputStream, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
 import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
+import { protocolConfigFor } from '../framework.js';
 import { packagesFor } from './call.js';
 import { header } from './registry.js';
 
@@ -47,14 +47,6 @@ interface SandboxExecArgs extends NetworkArgs {
 }
 
 type Args = SandboxExecArgs & GlobalArgs;
-
-function protocolConfigFor(io: CliIo, version: number | undefined): ProtocolConfig {
-  try {
-    return loadProtocolConfig(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), version);
-  } catch (e) {
-    throw inputError('--protocol-version', e);
-  }
-}
 
 /** With --enable-fetching: the node to fetch from, and --verbose lines of what is fetched. */
 function fetchingOf(io: CliIo, args: SandboxExecArgs): { fetcher?: SuiDataSource; onFetch?: (f: SandboxFetched) => void } {

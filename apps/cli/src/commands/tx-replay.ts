@@ -15,7 +15,9 @@ import {
   type FetchedReplay,
   fetchedReplayJson,
   fetchReplaySnapshot,
+  fetchRuntimeChildren,
   frameworkSnapshotFor,
+  locateProtocolConfig,
   loadCorpus,
   NotProgrammableError,
   packageObjectOf,
@@ -61,6 +63,24 @@ function frameworkOnly(f: FetchedReplay): boolean {
   const k = f.snapshot.transaction.V1.kind;
   if (k.$kind !== 'ProgrammableTransaction') return false;
   return k.ProgrammableTransaction.commands.every((c) => c.$kind !== 'MoveCall' || SYSTEM_CALLS.has(canonicalAddress(c.MoveCall.package)));
+}
+
+/**
+ * The node could not say which dynamic-field children the transaction read: replay it to find
+ * them and fetch them (needs the protocol config of its version: the fixtures, else the cache).
+ */
+async function findChildren(f: FetchedReplay, source: SuiDataSource, fixtures: string, verbose: (line: string) => void, warn: (line: string) => void): Promise<void> {
+  let protocolConfig;
+  try {
+    protocolConfig = locateProtocolConfig(f.snapshot.protocolVersion, { fixtures });
+  } catch {
+    warn(`the node did not say which dynamic fields it read, and protocol ${f.snapshot.protocolVersion}'s config is not here to find them (smi fetch framework --protocol-version ${f.snapshot.protocolVersion})`);
+    return;
+  }
+  const children = await fetchRuntimeChildren(source, f, { protocolConfig, onFetch: verbose });
+  const approximate = children.filter((c) => c.how === 'current' && c.version !== null);
+  if (children.length > 0) verbose(`${children.length} dynamic-field children found by replaying (${children.map((c) => `${c.id}${c.version === null ? ' absent' : ` v${c.version}`}`).join(', ')})`);
+  if (approximate.length > 0) warn(`${approximate.length} dynamic-field children are the node's current version (it cannot give them as of the transaction): the replay may differ`);
 }
 
 /** The digests of the `n` most recent transactions, walking back from the latest checkpoint. */
@@ -218,6 +238,7 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
               localPackage: (id) => local.get(id),
               onFetch: (what) => verbose(`${d}: ${what}`),
             });
+            if (f.runtimeObjectsKnown === false) await findChildren(f, source, fixtures, (line) => verbose(`${d}: ${line}`), (line) => say(`tx-replay: ${d}: ${line}\n`));
             if (cache !== null) verbose(`${d}: cached in ${cache.write(f)}`);
             for (const p of f.systemPackages) if (p.source === 'current') say(`tx-replay: ${d}: system package ${p.id} is the node's latest (v${p.version}); no framework snapshot for protocol ${f.snapshot.protocolVersion}\n`);
           }

@@ -46,6 +46,11 @@ export interface FetchedReplay {
   missingPackages: string[];
   /** System packages as the replay loads them (with `local` ones). */
   packages: MovePackage[];
+  /**
+   * The node said which dynamic-field children the transaction read (`false`: it could not;
+   * `fetchRuntimeChildren` finds them by replaying). Absent: known (a cached or recorded one).
+   */
+  runtimeObjectsKnown?: boolean;
 }
 
 const ZERO_DIGEST_MARKERS = { deleted: '7gyGAp71YXQRoxmFBaHxofQXAipvgHyBKPyxmdSJxyvz', wrapped: '11111111111111111111111111111111' };
@@ -214,7 +219,10 @@ export async function fetchReplaySnapshot(source: SuiDataSource, digest: string,
         systemPackages.push({ id, source: 'at-checkpoint', version: o.version.toString() });
         return parse(`package ${id}`, ep, () => suiBcs.Object.parse(o.bcs));
       } catch (e) {
-        if (!(e instanceof DataSourceError) || (e.code !== 'UNSUPPORTED' && e.code !== 'NOT_FOUND')) throw e;
+        // The API cannot say (UNSUPPORTED), has no such version then (NOT_FOUND), or the
+        // checkpoint is outside what it keeps (REJECTED: GraphQL's BAD_USER_INPUT for a
+        // checkpoint before its retention window): the package comes as below instead.
+        if (!(e instanceof DataSourceError) || (e.code !== 'UNSUPPORTED' && e.code !== 'NOT_FOUND' && e.code !== 'REJECTED')) throw e;
       }
     }
     options.onFetch?.(`package ${id}`);
@@ -292,6 +300,7 @@ export async function fetchReplaySnapshot(source: SuiDataSource, digest: string,
     systemPackages: systemPackages.sort((a, b) => (a.id < b.id ? -1 : 1)),
     missingPackages: missingPackages.sort(),
     packages: localPackages,
+    runtimeObjectsKnown: tx.unchangedLoadedRuntimeObjects !== null,
   };
 }
 

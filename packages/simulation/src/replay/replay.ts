@@ -58,6 +58,11 @@ export interface ReplayOptions {
   natives?: SuiRegistryOptions;
   /** Packages the snapshot does not hold (the framework of its protocol version); the snapshot's own win. */
   packages?: readonly MovePackage[];
+  /**
+   * Told of every dynamic-field child the transaction reads that the snapshot lacks, with the
+   * version of the root object it was read through (its version is at most that).
+   */
+  onChildMiss?: (child: string, rootVersion: bigint | undefined) => void;
 }
 
 function compared<T>(expected: T, actual: T): Compared<T> {
@@ -80,6 +85,7 @@ export function replaySnapshot(snapshot: ReplaySnapshot, options: ReplayOptions)
     if (o.data.$kind === 'Package') own.push(packageFromObject(o));
   }
   const packages = [...(options.packages ?? []).filter((p) => !own.some((q) => q.id === p.id)), ...own];
+  if (options.onChildMiss !== undefined) store.observeChildMisses((_parent, child, bound) => options.onChildMiss?.(child, bound));
   const vm = MoveVM.create({ packages, natives: suiNativeRegistry(options.natives ?? {}), protocolConfig: options.protocolConfig });
   const result = executeProgrammableTransaction(vm, store, {
     sender: data.sender,
