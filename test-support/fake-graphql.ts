@@ -19,6 +19,7 @@ import { normalizeSuiAddress } from '@mysten/sui/utils';
 import type { ChainTransaction } from '@smi/simulation';
 import { buildSchema, execute, GraphQLError, type GraphQLSchema, Kind, parse, validate, type DocumentNode } from 'graphql';
 import { type FakeChain, storedObjectDigest } from './fake-chain.js';
+import { pageSizeError, queryLimitError, strictScalars } from './graphql-limits.js';
 
 /** Sui's `Event` (sui-types), for building and splitting `TransactionEvents` BCS in tests. */
 export const EventBcs = bcs.struct('Event', {
@@ -93,7 +94,10 @@ let schemaCache: GraphQLSchema | undefined;
 
 /** Sui's GraphQL schema, as `@mysten/sui` ships it. */
 export function suiGraphQLSchema(): GraphQLSchema {
-  schemaCache ??= buildSchema(readFileSync(SCHEMA_FILE, 'utf8'));
+  if (schemaCache === undefined) {
+    schemaCache = buildSchema(readFileSync(SCHEMA_FILE, 'utf8'));
+    strictScalars(schemaCache);
+  }
   return schemaCache;
 }
 
@@ -119,7 +123,8 @@ interface PageArgs {
 /** A connection over `items` (cursor = the next index). */
 function connection<T>(items: readonly T[], args: PageArgs, max = MAX_PAGE) {
   const first = args.first ?? MAX_PAGE;
-  if (first > max || first < 0) throw userError(`Connection's page size of ${first} exceeds max of ${max}`);
+  if (first < 0) throw userError(`Invalid page size ${first}`);
+  if (first > max) throw pageSizeError(first, max);
   const start = args.after ? Number(Buffer.from(args.after, 'base64').toString('utf8').replace(/^c:/, '')) + 1 : 0;
   if (!Number.isSafeInteger(start)) throw userError(`Invalid cursor ${args.after}`);
   const nodes = items.slice(start, start + first);
@@ -364,6 +369,8 @@ export async function startFakeGraphQL(chain: FakeChain, options: FakeGraphQLOpt
     if (invalid.length > 0) {
       return json(res, 200, { errors: invalid.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })) });
     }
+    const limited = queryLimitError(document);
+    if (limited !== null) return json(res, 200, { data: null, errors: [limited] });
     const result = await execute({ schema, document, rootValue: root, variableValues: variables, operationName });
     return json(res, 200, result);
   };

@@ -13,6 +13,7 @@
  * the chain's BCS and, as `changed_objects`, only the created objects with their types.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttp2Server, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
@@ -58,7 +59,9 @@ export interface FakeGrpcOptions {
   /**
    * Which server it plays (default `fullnode`). As the real ones do (sui-rpc-api's
    * `get_epoch`): for an epoch it has not indexed a full node answers the epoch number with
-   * every other field absent, an archive an empty answer (neither is NOT_FOUND).
+   * every other field absent, an archive an empty answer (neither is NOT_FOUND). And as they
+   * are reached: the full node fake speaks gRPC-web over HTTP/1.1, the archive fake only
+   * native gRPC over cleartext HTTP/2 (`grpc://` URL), so a gRPC-web client cannot talk to it.
    */
   kind?: 'fullnode' | 'archive';
 }
@@ -309,6 +312,24 @@ function routes(chain: FakeChain, kind: 'fullnode' | 'archive'): Map<string, Rou
 }
 
 /** `[flag][u32 big-endian length][data]`. */
+/** What a handler writes to: an HTTP/1.1 response (gRPC-web) or an HTTP/2 one (native gRPC). */
+/** What a handler reads: an HTTP/1.1 or an HTTP/2 request. */
+interface Request {
+  readonly url: string | undefined;
+  readonly headers: IncomingMessage['headers'];
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+}
+
+interface Reply {
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  addTrailers(trailers: Record<string, string>): void;
+  end(data?: string | Uint8Array): unknown;
+  on(event: 'close' | 'finish', listener: () => void): unknown;
+  destroy(): unknown;
+  readonly headersSent: boolean;
+}
+
 function frame(flag: number, data: Uint8Array): Buffer {
   const head = Buffer.alloc(5);
   head[0] = flag;
@@ -321,17 +342,25 @@ export async function startFakeGrpc(chain: FakeChain, options: FakeGrpcOptions =
   const table = routes(chain, options.kind ?? 'fullnode');
   const requests: FakeGrpcRequest[] = [];
   const failures = (options.failures ?? []).map((f) => ({ ...f, left: f.times ?? 1 }));
-  const hanging = new Set<ServerResponse>();
+  const hanging = new Set<{ destroy(): unknown }>();
   let inFlight = 0;
   let maxInFlight = 0;
 
-  const answer = async (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
+  const native = options.kind === 'archive';
+  const answer = async (req: Request, res: Reply, raw: Buffer) => {
     const path = (req.url ?? '').split('?')[0];
     const [, service = '', method = ''] = path.split('/');
     const contentType = String(req.headers['content-type'] ?? '');
     const format: 'text' | 'binary' = contentType.startsWith('application/grpc-web-text') ? 'text' : 'binary';
-    const replyType = format === 'text' ? 'application/grpc-web-text' : 'application/grpc-web+proto';
+    const replyType = native ? 'application/grpc' : format === 'text' ? 'application/grpc-web-text' : 'application/grpc-web+proto';
     const trailersOnly = (code: number, message: string, extra: Record<string, string> = {}) => {
+      if (native) {
+        // Over HTTP/2 the status goes in trailers after the (empty) response.
+        res.writeHead(200, { 'content-type': replyType, ...extra });
+        res.addTrailers({ 'grpc-status': String(code), 'grpc-message': encodeURIComponent(message) });
+        res.end();
+        return;
+      }
       res.writeHead(200, { 'content-type': replyType, 'grpc-status': String(code), 'grpc-message': encodeURIComponent(message), ...extra });
       res.end();
     };
@@ -388,12 +417,19 @@ export async function startFakeGrpc(chain: FakeChain, options: FakeGrpcOptions =
       if (error instanceof GrpcStatus) return trailersOnly(error.code, error.message);
       return trailersOnly(GRPC_STATUS.INTERNAL, error instanceof Error ? error.message : String(error));
     }
+    if (native) {
+      // Native gRPC: the message in a data frame, the status in HTTP/2 trailers.
+      res.writeHead(200, { 'content-type': replyType });
+      res.addTrailers({ 'grpc-status': '0', 'grpc-message': 'OK' });
+      res.end(frame(0x00, message));
+      return;
+    }
     const out = Buffer.concat([frame(0x00, message), frame(0x80, Buffer.from('grpc-status:0\r\ngrpc-message:OK\r\n'))]);
     res.writeHead(200, { 'content-type': replyType });
     res.end(format === 'text' ? out.toString('base64') : out);
   };
 
-  const server = createServer((req, res) => {
+  const handle = (req: Request, res: Reply) => {
     const chunks: Buffer[] = [];
     req.on('data', (d: Buffer) => chunks.push(d));
     req.on('end', () => {
@@ -415,11 +451,15 @@ export async function startFakeGrpc(chain: FakeChain, options: FakeGrpcOptions =
         }
       });
     });
-  });
+  };
+  const sessions = new Set<Http2Session>();
+  // The two servers' request and response types differ in details the handler does not use.
+  const server = native ? createHttp2Server((req, res) => handle(req as unknown as Request, res as unknown as Reply)) : createServer((req, res) => handle(req as unknown as Request, res as unknown as Reply));
+  if (native) server.on('session', (s: Http2Session) => sessions.add(s).size);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${native ? 'grpc' : 'http'}://127.0.0.1:${port}`,
     requests,
     get inFlight() {
       return inFlight;
@@ -430,7 +470,8 @@ export async function startFakeGrpc(chain: FakeChain, options: FakeGrpcOptions =
     close: () =>
       new Promise<void>((resolve) => {
         for (const r of hanging) r.destroy();
-        server.closeAllConnections();
+        for (const s of sessions) s.destroy();
+        if ('closeAllConnections' in server) server.closeAllConnections();
         server.close(() => resolve());
       }),
   };

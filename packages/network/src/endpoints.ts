@@ -49,6 +49,11 @@ export interface DataSourceForOptions {
   fetch?: typeof fetch;
   /** gRPC-web body format (gRPC only; default `text`). */
   format?: 'text' | 'binary';
+  /**
+   * gRPC only: `grpc-web` or native `grpc` over HTTP/2. Default: native for the archive names
+   * (`mainnet-archive`: the archive speaks nothing else) and `grpc://`/`grpcs://` URLs, else gRPC-web.
+   */
+  transport?: 'grpc-web' | 'grpc';
   /** Items per page when listing (default 500 for gRPC, 50 for GraphQL). */
   pageSize?: number;
   /** Wrap the source in {@link withResilience} with these options (default: not wrapped). */
@@ -77,7 +82,10 @@ export function dataSourceFor(nameOrUrl: EndpointName | (string & {}), options: 
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
   };
+  const transport = options.transport ?? (/-archive$/.test(nameOrUrl) ? 'grpc' : undefined);
   const source: SuiDataSource =
-    kind === 'graphql' ? new GraphQLDataSource(common) : new GrpcDataSource({ ...common, ...(options.format ? { format: options.format } : {}) });
+    kind === 'graphql'
+      ? new GraphQLDataSource(common)
+      : new GrpcDataSource({ ...common, ...(options.format ? { format: options.format } : {}), ...(transport !== undefined ? { transport } : {}) });
   return options.resilience ? withResilience(source, options.resilience) : source;
 }

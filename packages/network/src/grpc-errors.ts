@@ -11,6 +11,9 @@ import { causeText, failure, parseRetryAfter } from './errors.js';
 /** Transport messages that mean the endpoint could not be reached (undici, Node sockets). */
 const CONNECTION_TROUBLE = /fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|socket|network|terminated|other side closed/i;
 
+/** What grpc-js says when the stream, not the server, failed. */
+const NATIVE_CLIENT_TROUBLE = /RST_STREAM|Call ended without gRPC status|Protocol error|Failed to parse server response|Response message parsing error|No connection established|ECONNREFUSED|ECONNRESET/i;
+
 function codeForStatus(status: string, fromServer: boolean, message: string): DataSourceErrorCode {
   switch (status) {
     case 'NOT_FOUND':
@@ -51,16 +54,22 @@ function codeForStatus(status: string, fromServer: boolean, message: string): Da
  * A {@link DataSourceError} for a failed call of `rpc` (`LedgerService.GetTransaction`) asking
  * for `what` at `endpoint`. A `DataSourceError` passes through.
  */
-export function mapGrpcError(error: unknown, what: string, endpoint: string, rpc: string): DataSourceError {
+export function mapGrpcError(error: unknown, what: string, endpoint: string, rpc: string, transport: 'grpc-web' | 'grpc' = 'grpc-web'): DataSourceError {
   if (error instanceof DataSourceError) return error;
   // Only an Error can be an RpcError: the SDK is loaded to check (it is, once a call was made).
-  if (error instanceof Error && error instanceof grpcSdk().RpcError) {
-    const fromServer = Object.keys(error.meta).length > 0;
-    const code = codeForStatus(error.code, fromServer, error.message);
-    const retryAfterMs = parseRetryAfter(error.meta['retry-after']);
-    const detail = error.message && error.message !== error.code ? `${error.code}: ${error.message}` : error.code;
+  // (The native transport's RpcError is the same class; its name is checked too, should a
+  // second copy of protobuf-ts be installed.)
+  if (error instanceof Error && (error instanceof grpcSdk().RpcError || (error.name === 'RpcError' && 'code' in error && 'meta' in error))) {
+    const rpcError = error as Error & { code: string; meta: Record<string, string | string[]> };
+    // gRPC-web: the server's statuses come with response headers. Native gRPC (grpc-js) strips
+    // the status from the metadata, so what the client made up itself is told by its words.
+    const fromServer = transport === 'grpc' ? !NATIVE_CLIENT_TROUBLE.test(error.message) : Object.keys(rpcError.meta).length > 0;
+    const code = codeForStatus(rpcError.code, fromServer, error.message);
+    const retryAfter = rpcError.meta['retry-after'];
+    const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+    const detail = error.message && error.message !== rpcError.code ? `${rpcError.code}: ${error.message}` : rpcError.code;
     const reason = fromServer || code !== 'UNAVAILABLE' ? `${rpc}: ${detail}` : `${rpc}: no answer, ${error.message}`;
-    return failure(code, what, endpoint, { reason, status: error.code, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+    return failure(code, what, endpoint, { reason, status: rpcError.code, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
   }
   const text = causeText(error);
   const code: DataSourceErrorCode = CONNECTION_TROUBLE.test(text) ? 'UNAVAILABLE' : 'INVALID_RESPONSE';

@@ -9,6 +9,7 @@ import type { ChainEpoch, ChainObject, ChainProtocolConfig, ChainSimulation, Cha
 import { causeText, checkDigest, checkU64, describeObject, endpointLabel, failure, normalizeAddress } from './errors.js';
 import { checkAnswer, checkpointAnswer, epochAnswer, epochVersionAnswer, objectAnswer, protocolConfigAnswer, ownedPageAnswer, serviceInfoAnswer, simulationAnswer, timestampMs, transactionAnswer } from './grpc-answers.js';
 import { mapGrpcError } from './grpc-errors.js';
+import { isNativeGrpcUrl, nativeGrpcTransport } from './grpc-native.js';
 import { grpcSdk } from './grpc-sdk.js';
 
 /** The read masks this source sends, per call (field paths of the `sui.rpc.v2` protos). */
@@ -49,6 +50,11 @@ export interface GrpcDataSourceOptions {
   client?: SuiGrpcClient;
   /** The network name given to the SDK client (default `mainnet`; it does not change any call this source makes). */
   network?: string;
+  /**
+   * `grpc-web` (HTTP/1.1 or 2 over `fetch`; full nodes) or `grpc` (native gRPC over HTTP/2; the
+   * archive speaks only this). Default: `grpc` for `grpc://` and `grpcs://` URLs, else `grpc-web`.
+   */
+  transport?: 'grpc-web' | 'grpc';
 }
 
 type Unary<T> = PromiseLike<{ response: T }>;
@@ -74,6 +80,8 @@ function explainingFetch(base: typeof fetch): typeof fetch {
 export class GrpcDataSource implements SuiDataSource {
   readonly endpoint: string;
   readonly client: SuiGrpcClient;
+  /** The wire protocol it speaks. */
+  readonly transport: 'grpc-web' | 'grpc';
   private readonly timeoutMs: number;
   private readonly pageSize: number;
 
@@ -82,15 +90,18 @@ export class GrpcDataSource implements SuiDataSource {
     this.endpoint = endpointLabel(o.url);
     this.timeoutMs = o.timeoutMs ?? 30_000;
     this.pageSize = Math.max(1, Math.min(1000, o.pageSize ?? 500));
+    this.transport = o.transport ?? (isNativeGrpcUrl(o.url) ? 'grpc' : 'grpc-web');
     this.client =
       o.client ??
-      new (grpcSdk().SuiGrpcClient)({
-        network: o.network ?? 'mainnet',
-        baseUrl: this.endpoint,
-        format: o.format ?? 'text',
-        ...(o.headers ? { meta: o.headers } : {}),
-        fetch: explainingFetch(o.fetch ?? globalThis.fetch),
-      });
+      (this.transport === 'grpc'
+        ? new (grpcSdk().SuiGrpcClient)({ network: o.network ?? 'mainnet', transport: nativeGrpcTransport(this.endpoint, o.headers) })
+        : new (grpcSdk().SuiGrpcClient)({
+            network: o.network ?? 'mainnet',
+            baseUrl: this.endpoint,
+            format: o.format ?? 'text',
+            ...(o.headers ? { meta: o.headers } : {}),
+            fetch: explainingFetch(o.fetch ?? globalThis.fetch),
+          }));
   }
 
   /** Run one unary call, mapping its failure. */
@@ -102,7 +113,7 @@ export class GrpcDataSource implements SuiDataSource {
       return response;
     } catch (error) {
       if (abort.aborted) throw failure('UNAVAILABLE', what, this.endpoint, { reason: `${rpc}: no answer within ${this.timeoutMs} ms`, status: 'DEADLINE_EXCEEDED' });
-      throw mapGrpcError(error, what, this.endpoint, rpc);
+      throw mapGrpcError(error, what, this.endpoint, rpc, this.transport);
     }
   }
 

@@ -15,7 +15,7 @@ import { chainFromReplayFixtures, emptyChain, type FakeChain, REPLAY_DIGESTS } f
 import { fakeEventsBcs, type FakeGraphQLServer, startFakeGraphQL } from '../../../test-support/fake-graphql.js';
 import { type FakeGrpcServer, GRPC_STATUS, startFakeGrpc } from '../../../test-support/fake-grpc.js';
 import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
-import { GraphQLDataSource, GrpcDataSource, withResilience } from '../src/index.js';
+import { dataSourceFor, GraphQLDataSource, GrpcDataSource, withResilience } from '../src/index.js';
 import { addr, rejection, sampleChain } from './support.js';
 
 const servers: { close(): Promise<void> }[] = [];
@@ -99,16 +99,22 @@ describe('page sizes and what a simulation created', () => {
     expect(sim.createdObjects?.map((o) => o.id)).toEqual([addr(0x1000), addr(0x1001)]);
   });
 
-  it('the fake refuses a page larger than the service allows, as the service does', async () => {
+  it('the fake refuses what the service refuses: a page over its limit, a query over its size limits, a string UInt53, a bad address', async () => {
     const s = await graphql(sampleChain());
-    const r = await fetch(s.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: `query { checkpoint(sequenceNumber: 100) { transactions(first: 51) { nodes { digest } } } }` }),
+    const ask = async (query: string, variables: Record<string, unknown> = {}) => {
+      const r = await fetch(s.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+      return ((await r.json()) as { errors?: { message: string; extensions?: { code?: string } }[] }).errors?.[0];
+    };
+    expect(await ask('query { checkpoint(sequenceNumber: 100) { transactions(first: 51) { nodes { digest } } } }')).toMatchObject({
+      message: 'Page size is too large: 51 > 50',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
     });
-    const body = (await r.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
-    expect(body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
-    expect(body.errors?.[0]?.message).toMatch(/exceeds max of 50/);
+    const wide = `query { ${Array.from({ length: 301 }, (_, i) => `a${i}: checkpoint { sequenceNumber }`).join(' ')} }`;
+    expect(await ask(wide)).toMatchObject({ message: 'Query has over 300 nodes', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect((await ask('query($e: UInt53!) { epoch(epochId: $e) { epochId } }', { e: '7' }))?.message).toMatch(/UInt53/);
+    expect((await ask('query($a: SuiAddress!) { object(address: $a) { version } }', { a: 'not-an-address' }))?.message).toMatch(/SuiAddress/);
+    // Our client sends what passes.
+    expect((await new GraphQLDataSource(s.url).getEpoch(7n)).epoch).toBe(7n);
   });
 });
 
@@ -168,5 +174,25 @@ describeWithFixtures('dynamic-field children the node could not name', ['fixture
     const f = await fetchReplaySnapshot(new GrpcDataSource({ url: g.url }), digest);
     expect(f.runtimeObjectsKnown).toBe(true);
     expect(f.snapshot.loadedChildObjects.map((c) => c.id)).toEqual([CHILD]);
+  });
+});
+
+describe('the archive speaks native gRPC over HTTP/2 only', () => {
+  it('a native source reads it (answers, NOT_FOUND, INTERNAL); a gRPC-web one cannot reach it; mainnet-archive is native', async () => {
+    const archive = await grpc(sampleChain(), { kind: 'archive', failures: [{ method: 'GetCheckpoint', grpcStatus: GRPC_STATUS.INTERNAL, message: 'store read failed' }] });
+    expect(archive.url).toMatch(/^grpc:\/\//);
+    const native = new GrpcDataSource(archive.url);
+    expect(native.transport).toBe('grpc');
+    expect((await native.getEpoch(7n)).protocolVersion).toBe(68);
+    expect((await native.getObject(addr(0xa), 3n)).version).toBe(3n);
+    expect((await rejection(native.getObject(addr(0xeee)))).code).toBe('NOT_FOUND');
+    expect((await rejection(native.checkpointTransactions(100n))).code).toBe('INTERNAL');
+    expect(archive.requests.every((r) => r.headers['content-type'] === 'application/grpc')).toBe(true);
+    const web = new GrpcDataSource({ url: archive.url.replace(/^grpc:/, 'http:'), transport: 'grpc-web', timeoutMs: 5000 });
+    const refused = await rejection(web.getEpoch(7n));
+    expect(refused.code).toBe('UNAVAILABLE');
+    expect((dataSourceFor('mainnet-archive') as GrpcDataSource).transport).toBe('grpc');
+    expect((dataSourceFor('mainnet') as GrpcDataSource).transport).toBe('grpc-web');
+    expect((dataSourceFor('grpcs://archive.example:443') as GrpcDataSource).transport).toBe('grpc');
   });
 });

@@ -40,6 +40,7 @@ export const COMMAND_ENTRIES: readonly CommandEntry[] = [
   { command: 'rescore <run-dir-in>', describe: 'Score a run again from what it recorded (its answers, its packages), without calling a model, into a new run directory, and compare the two', load: async () => (await import('./rescore.js')).rescoreCommand as CommandSpec<never> },
   { command: 'report <inputs..>', describe: 'An HTML report (charts, sortable tables, drill-down, transcripts; one file, opens offline) and report.md of benchmark-local rows and Phase I / II runs', load: async () => (await import('./report.js')).reportCommand as CommandSpec<never> },
   { command: 'cache <action>', describe: 'The response cache of model calls: ls (what is in it), prune (old entries), clear (everything)', load: async () => (await import('./cache.js')).cacheCommand as CommandSpec<never> },
+  { command: 'doctor', describe: 'What this machine gives SMI: where the framework, protocol configs and cache are, and which protocol (gRPC-web, native gRPC, GraphQL) each endpoint answers', load: async () => (await import('./doctor.js')).doctorCommand as CommandSpec<never> },
   { command: 'completion [shell]', describe: 'Print the shell completion script (bash or zsh; default: your $SHELL)', load: async () => (await import('./completion.js')).completionCommand as CommandSpec<never> },
 ];
 
