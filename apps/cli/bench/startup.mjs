@@ -7,6 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+// The framework of `smi call`: the fixtures beside the checkout unless SMI_FIXTURES says otherwise.
+const ENV = { ...process.env, SMI_FIXTURES: process.env.SMI_FIXTURES ?? fileURLToPath(new URL('../../../../shared', import.meta.url)) };
 const RUNS = 10;
 const MAXRSS = 'data:text/javascript,process.on("exit",()=>process.stderr.write("\\nmaxrss "+process.resourceUsage().maxRSS+"\\n"))';
 
@@ -14,13 +16,13 @@ function measure(args) {
   const times = [];
   for (let i = 0; i < RUNS; i++) {
     const started = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, args, { encoding: 'utf8', env: ENV });
     times.push(Number(process.hrtime.bigint() - started) / 1e6);
     if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   }
   times.sort((a, b) => a - b);
   // Peak memory from one more run that reports its own (/usr/bin/time is not everywhere).
-  const probe = spawnSync(process.execPath, ['--import', MAXRSS, ...args], { encoding: 'utf8' });
+  const probe = spawnSync(process.execPath, ['--import', MAXRSS, ...args], { encoding: 'utf8', env: ENV });
   return { ms: times[Math.floor(RUNS / 2)], mb: Number(/maxrss (\d+)/.exec(probe.stderr)?.[1] ?? 0) / 1024 };
 }
 

@@ -14,6 +14,13 @@ if (major < MIN_NODE_MAJOR) {
   // Nothing else to load for the version.
   const { VERSION } = await import('./version.js');
   process.stdout.write(`${VERSION}\n`);
+} else if (process.argv.length === 3 && ['--help', '-h', 'help'].includes(process.argv[2] as string)) {
+  // The commands by their usage lines, without loading yargs or any command.
+  const { mainHelp } = await import('./help-text.js');
+  process.stdout.on('error', () => {
+    process.exitCode = 141;
+  });
+  process.stdout.write(mainHelp(Math.min(110, process.stdout.columns ?? 100)));
 } else {
   // V8's compiled code of smi's modules kept on disk (Node's compile cache, in the system's
   // temporary directory unless NODE_COMPILE_CACHE names one): the next start skips compiling

@@ -37,20 +37,23 @@ export function cacheRoot(): string {
  * The framework a command runs with, found in the documented order: `--framework`,
  * `SMI_FRAMEWORK`, the corpus's own framework packages, the fixtures, the cache.
  */
-export function locateFrameworkFor(io: CliIo, framework: string | undefined, corpus: readonly MovePackage[] = [], protocolVersion?: number): LocatedFramework {
+export function locateFrameworkFor(io: CliIo, framework: string | undefined, corpus: readonly MovePackage[] = [], closureOf?: readonly string[]): LocatedFramework {
   const fixtures = fixturesRoot(io);
   return locateFramework({
     ...(framework !== undefined ? { framework: resolveInputPath(io, framework) } : {}),
     corpus,
     ...(fixtures !== undefined ? { fixtures } : {}),
-    ...(protocolVersion !== undefined ? { protocolVersion } : {}),
+    ...(closureOf !== undefined ? { closureOf } : {}),
   });
 }
 
-/** The framework's packages (see {@link locateFrameworkFor}), without those the corpus brings itself. */
-export function frameworkPackages(io: CliIo, framework: string | undefined, corpus: readonly MovePackage[] = []): MovePackage[] {
+/**
+ * The framework's packages (see {@link locateFrameworkFor}), without those the corpus brings
+ * itself; with `closureOf`, only those system packages and what they name.
+ */
+export function frameworkPackages(io: CliIo, framework: string | undefined, corpus: readonly MovePackage[] = [], closureOf?: readonly string[]): MovePackage[] {
   const ids = new Set(corpus.map((p) => p.id));
-  return locateFrameworkFor(io, framework, corpus).packages.filter((p) => !ids.has(p.id));
+  return locateFrameworkFor(io, framework, corpus, closureOf).packages.filter((p) => !ids.has(p.id));
 }
 
 /** The framework with the package names Move.toml files use (`Sui`, `MoveStdlib`, …). */

@@ -7,36 +7,16 @@
  */
 import yargs, { type Argv } from 'yargs';
 import { dashed, didYouMean, firstWord, joinDashValues, wantsJson, closest } from './argv.js';
-import { commandName, type CommandSpec, type Example, type OptionSpec, optionShapes } from './command.js';
+import { commandName, type CommandSpec, type Example, optionShapes } from './command.js';
 import { COMMAND_ENTRIES, type CommandEntry } from './commands/registry.js';
 import { CliError, EXIT, errorJson, oneLine, OutputClosedError, toCliError, UsageError } from './errors.js';
 import { type CliIo, jsonLine } from './io.js';
 import { processIo } from './process-io.js';
+import { EPILOG, GLOBAL_OPTIONS, MAIN_EXAMPLES, USAGE } from './help-text.js';
 import { VERSION } from './version.js';
 import { translateYargsFailure } from './yargs-failure.js';
 
-/** Options every command takes. */
-export const GLOBAL_OPTIONS: Readonly<Record<'json' | 'quiet', OptionSpec>> = {
-  json: {
-    type: 'boolean',
-    default: false,
-    describe: 'Print the result as one JSON line on stdout (errors too: {"status":"error","error_code","message"})',
-  },
-  quiet: { type: 'boolean', default: false, describe: 'No progress or warnings on stderr' },
-};
-
-const EPILOG = [
-  'A file option given - reads standard input or writes standard output.',
-  'Exit status: 0 ok; 1 the result is a failure or a difference; 2 bad input; 70 internal error;',
-  '130 interrupted (Ctrl-C; 143 SIGTERM); 141 standard output closed by its reader.',
-  'Completion: smi completion bash >> ~/.bashrc (or zsh >> ~/.zshrc).',
-].join('\n');
-
-/** Examples of `smi --help` (each command's own are in its spec). */
-export const MAIN_EXAMPLES: readonly Example[] = [
-  { command: '$0 extract --package-dir ../shared/corpus/0x2 --out - | head', describe: 'interface JSON of a package' },
-  { command: '$0 help call', describe: 'the options and examples of a command' },
-];
+export { GLOBAL_OPTIONS, MAIN_EXAMPLES } from './help-text.js';
 
 /** Words that name something other than a command spec. */
 const BUILTINS = ['help'];
@@ -140,7 +120,7 @@ function exampleLines(ex: Example): [string, string] {
 function buildParser(io: CliIo, argv: readonly string[], spec: CommandSpec<never> | null, setExit: (code: number) => void, fail: (e: CliError) => void): Argv {
   let parser: Argv = yargs([...argv])
     .scriptName('smi')
-    .usage('$0 <command> [options]\n\nSMI: an offline Sui Move sandbox and type-inhabitation benchmark. `smi help <command>` for details.');
+    .usage(USAGE);
   for (const entry of COMMAND_ENTRIES) {
     if (spec !== null && entry.command === spec.command) parser = register(parser, io, argv, spec, setExit);
     else parser = parser.command(entry.command, entry.describe);

@@ -165,6 +165,14 @@ describeWithFixtures('fetching packages and the framework from a node', ['corpus
     expect(locateFramework({ cacheDir: cache, env: {} }).origin).toBe('cache');
     // A folder of packages in the sui-packages layout is a framework too (SMI_FRAMEWORK).
     expect(locateFramework({ env: { SMI_FRAMEWORK: corpusFramework }, cacheDir: tmp() }).packages.map((p) => p.id).sort()).toEqual(own.map((p) => p.id).sort());
+    // Only what a call needs: a package and the system packages its modules name, transitively.
+    const ids = (o: Parameters<typeof locateFramework>[0]) => locateFramework(o).packages.map((p) => p.id).sort();
+    const [one, two, three] = ['0x1', '0x2', '0x3'].map((a) => canonicalAddress(a));
+    for (const where of [{ fixtures: FIXTURES_ROOT, env: {} }, { cacheDir: cache, env: {} }]) {
+      expect(ids({ ...where, closureOf: [one] })).toEqual([one]);
+      expect(ids({ ...where, closureOf: [two] })).toEqual([one, two]);
+      expect(ids({ ...where, closureOf: [three] })).toEqual([one, two, three]);
+    }
     const empty = tmp();
     expect(() => locateFramework({ cacheDir: empty, env: {} })).toThrow(/no Sui framework found.*smi fetch framework/);
     const notFramework = tmp();

@@ -20,7 +20,7 @@ import {
   type Owner,
   suiNativeRegistry,
 } from '@smi/move-vm';
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, SYSTEM_PACKAGES } from '@smi/bytecode';
 import { frameworkPackages, loadCorpora, protocolConfigFor } from '../framework.js';
 import { defineCommand } from '../command.js';
 import { toCliError } from '../errors.js';
@@ -49,9 +49,9 @@ function isTxContextRef(t: Type): boolean {
 }
 
 /** The packages a call sees: the framework unless the corpora bring their own, then the corpora. */
-export function packagesFor(io: CliIo, corpus: readonly string[], frameworkDir?: string): MovePackage[] {
+export function packagesFor(io: CliIo, corpus: readonly string[], frameworkDir?: string, closureOf?: readonly string[]): MovePackage[] {
   const fromCorpus = loadCorpora(io, corpus);
-  return [...frameworkPackages(io, frameworkDir, fromCorpus), ...fromCorpus];
+  return [...frameworkPackages(io, frameworkDir, fromCorpus, fromCorpus.length === 0 ? closureOf : undefined), ...fromCorpus];
 }
 
 /** JSON printed by `smi call --json`. */
@@ -185,7 +185,10 @@ export const callCommand = defineCommand<CallArgs>({
       protocolConfig = protocolConfigFor(io, args['protocol-version']);
     }
     const natives = suiNativeRegistry({ permissiveCrypto: args['permissive-crypto'] });
-    const vm = MoveVM.create({ packages: packagesFor(io, args.corpus, args.framework), protocolConfig, natives });
+    // A call into the framework needs only its package and those it names (0x1::u64 needs 0x1).
+    const address = /^(0x[0-9a-fA-F]{1,64})::/.exec(args.target)?.[1];
+    const closureOf = address !== undefined && SYSTEM_PACKAGES.has(canonicalAddress(address)) ? [canonicalAddress(address)] : undefined;
+    const vm = MoveVM.create({ packages: packagesFor(io, args.corpus, args.framework, closureOf), protocolConfig, natives });
     let sender: string;
     try {
       sender = canonicalAddress(args.sender);

@@ -15,10 +15,10 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { canonicalAddress, findPackageDirs, loadPackageDir, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
+import { canonicalAddress, findPackageDirs, loadBundleFile, loadPackageDir, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
 import { availableProtocolVersions, loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { SimulationError } from '../errors.js';
-import { FRAMEWORK_BUNDLES, loadFrameworkDir } from '../framework.js';
+import { FRAMEWORK_BUNDLES } from '../framework.js';
 
 /** The environment variables the lookup reads. */
 export type DataEnv = Readonly<Record<string, string | undefined>>;
@@ -39,15 +39,54 @@ const CORE = ['0x1', '0x2'].map((a) => canonicalAddress(a));
  * The framework packages of a folder: framework bundles (`move-stdlib`, `sui-framework`, …),
  * or packages in the sui-packages layout (only the system ones are taken).
  */
-export function loadFrameworkFolder(dir: string): MovePackage[] {
+export function loadFrameworkFolder(dir: string, closureOf?: readonly string[]): MovePackage[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new SimulationError('FRAMEWORK_NOT_FOUND', `framework folder ${dir} not found; ${HOW_TO_GET}`, { path: dir });
-  if (FRAMEWORK_BUNDLES.some(([f]) => existsSync(path.join(dir, f)))) return loadFrameworkDir(dir).map((b) => b.pkg);
-  const packages = findPackageDirs(dir, 2)
-    .map((d) => loadPackageDir(d))
-    .filter((p) => SYSTEM_PACKAGES.has(p.id));
-  const missing = CORE.filter((id) => !packages.some((p) => p.id === id));
+  // Each system package of the folder, loaded when first asked for.
+  const files = new Map<string, () => MovePackage>();
+  if (FRAMEWORK_BUNDLES.some(([f]) => existsSync(path.join(dir, f)))) {
+    for (const [id, names] of SYSTEM_PACKAGES) {
+      const file = path.join(dir, names.directory);
+      if (existsSync(file)) files.set(id, () => loadBundleFile(file));
+    }
+  } else {
+    for (const d of findPackageDirs(dir, 2)) {
+      const name = path.basename(d);
+      let id: string | undefined;
+      try {
+        id = canonicalAddress(name);
+      } catch {
+        id = undefined;
+      }
+      // A folder named by its id is known without reading it; any other is read to know.
+      if (id !== undefined) {
+        if (SYSTEM_PACKAGES.has(id)) files.set(id, () => loadPackageDir(d));
+      } else {
+        const p = loadPackageDir(d);
+        if (SYSTEM_PACKAGES.has(p.id)) files.set(p.id, () => p);
+      }
+    }
+  }
+  const missing = CORE.filter((id) => !files.has(id));
   if (missing.length > 0) throw new SimulationError('FRAMEWORK_NOT_FOUND', `${dir} holds no framework: ${missing.map(short).join(' and ')} missing; ${HOW_TO_GET}`, { path: dir });
-  return packages;
+  return loadClosure(files, closureOf);
+}
+
+/**
+ * The packages of `available`: all of them, or those of `closureOf` and, transitively, the
+ * system packages their modules name (a call into 0x1 needs only 0x1; one into 0x3, 0x1 to 0x3).
+ */
+function loadClosure(available: ReadonlyMap<string, () => MovePackage>, closureOf?: readonly string[]): MovePackage[] {
+  if (closureOf === undefined) return [...available.values()].map((load) => load());
+  const out = new Map<string, MovePackage>();
+  const queue = closureOf.map((id) => canonicalAddress(id));
+  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+    const load = available.get(id);
+    if (out.has(id) || load === undefined) continue;
+    const p = load();
+    out.set(id, p);
+    for (const m of p.modules) for (const a of m.module.addressIdentifiers) if (!out.has(a) && available.has(a)) queue.push(a);
+  }
+  return [...out.values()];
 }
 
 function short(id: string): string {
@@ -81,6 +120,11 @@ export interface LocateFrameworkOptions {
   env?: DataEnv;
   /** From the cache, the framework of this protocol version (else the highest at or below it; default: the highest). */
   protocolVersion?: number;
+  /**
+   * Only these system packages and those they name, transitively (what a call into one of
+   * them needs): the others are not read. Default: every one.
+   */
+  closureOf?: readonly string[];
 }
 
 /** Protocol versions with a framework in the cache, ascending. */
@@ -96,9 +140,10 @@ export function cachedFrameworkVersions(cacheDir: string): number[] {
 /** Find the framework (see the module comment for the order). */
 export function locateFramework(options: LocateFrameworkOptions = {}): LocatedFramework {
   const env = options.env ?? process.env;
-  if (options.framework !== undefined) return { packages: loadFrameworkFolder(options.framework), origin: 'flag', path: options.framework };
+  const closure = options.closureOf;
+  if (options.framework !== undefined) return { packages: loadFrameworkFolder(options.framework, closure), origin: 'flag', path: options.framework };
   const fromEnv = env.SMI_FRAMEWORK;
-  if (fromEnv !== undefined && fromEnv !== '') return { packages: loadFrameworkFolder(fromEnv), origin: 'env', path: fromEnv };
+  if (fromEnv !== undefined && fromEnv !== '') return { packages: loadFrameworkFolder(fromEnv, closure), origin: 'env', path: fromEnv };
   const own = (options.corpus ?? []).filter((p) => SYSTEM_PACKAGES.has(p.id));
   if (CORE.every((id) => own.some((p) => p.id === id))) {
     const two = own.find((p) => p.id === CORE[1]);
@@ -109,7 +154,7 @@ export function locateFramework(options: LocateFrameworkOptions = {}): LocatedFr
   if (options.fixtures !== undefined) {
     const dir = path.join(options.fixtures, 'fixtures', 'framework');
     looked.push(`${dir} (SMI_FIXTURES)`);
-    if (existsSync(dir)) return { packages: loadFrameworkFolder(dir), origin: 'fixtures', path: dir };
+    if (existsSync(dir)) return { packages: loadFrameworkFolder(dir, closure), origin: 'fixtures', path: dir };
   }
   const cacheDir = options.cacheDir ?? smiCacheDir(env);
   const versions = cachedFrameworkVersions(cacheDir);
@@ -118,7 +163,7 @@ export function locateFramework(options: LocateFrameworkOptions = {}): LocatedFr
   looked.push(`${path.join(cacheDir, 'framework')} (the cache${versions.length > 0 ? `: protocol ${versions.join(', ')}` : ''})`);
   if (pick !== undefined) {
     const dir = path.join(cacheDir, 'framework', String(pick));
-    return { packages: loadFrameworkFolder(dir), origin: 'cache', path: dir, protocolVersion: pick };
+    return { packages: loadFrameworkFolder(dir, closure), origin: 'cache', path: dir, protocolVersion: pick };
   }
   throw new SimulationError('FRAMEWORK_NOT_FOUND', `no Sui framework found (looked in --framework, SMI_FRAMEWORK, the corpus, ${looked.join(', ')}); ${HOW_TO_GET}`, {
     looked: looked.join('; '),
