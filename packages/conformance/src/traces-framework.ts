@@ -10,26 +10,12 @@
  * any, come after the ones called), and the stdlib is the snapshot's too: the latest one's
  * `vector::singleton` and `vector::is_empty` are not those of the traces.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalAddress, deserializeModule, disassembleFunction, type CompiledModule, type MovePackage, type PackageModule } from '@smi/bytecode';
+import { canonicalAddress, deserializeModule, disassembleFunction, loadSnapshotFile, type CompiledModule, type MovePackage, type PackageModule } from '@smi/bytecode';
 import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { frameworkSnapshotFor, moveCompilerImportFailed } from '@smi/simulation';
-
-/**
- * The protocol version whose framework each trace calling into 0x2 ran on, by test directory.
- * Found once by a search over every framework snapshot (`traceFramework` then `runTraceCase`
- * for each of the 104): the snapshots of 78, 79, 81, 82, 84 and 85 reproduce all three traces
- * record for record (the 0x1 and 0x2 code they run is the same in each); 86, the only other
- * one whose `tx_context` is the published part of {@link TX_CONTEXT_TEST_SOURCE}, has two more
- * `object` functions before `object::new` (its `binary_member_index` 14 becomes 16: record 89
- * of `global_loc`, 94 of `global_write`); every other snapshot is refused. We take the last,
- * 85. `test/traces.test.ts` checks both bounds (78 matches, 86 diverges, 77 is refused).
- */
-export const TRACE_FRAMEWORK_VERSIONS: Readonly<Record<string, number>> = {
-  abort_native: 85,
-  global_loc: 85,
-  global_write: 85,
-};
+import { snapshotVersions } from './traces-choose.js';
 
 /**
  * `sui::tx_context` of the Sui framework at protocols 78 to 86 (upstream
@@ -327,6 +313,32 @@ async function compileTxContext(stdlib: MovePackage): Promise<PackageModule> {
     if (e instanceof MoveCompileError) throw new TraceFrameworkError('COMPILE_FAILED', `tx_context.move (test mode): ${e.message}`);
     throw e;
   }
+}
+
+const testBuilds = new Map<string, Promise<PackageModule>>();
+
+/**
+ * Whether the snapshot of `version` has the `tx_context` whose test build the traces ran: its
+ * published part is that of {@link TX_CONTEXT_TEST_SOURCE}. The test build is compiled once
+ * per fixtures root (against its newest snapshot's stdlib: the bytecode names stdlib
+ * functions, not versions) and compared with each snapshot's published module, so snapshots
+ * are ruled out without compiling for each.
+ */
+export async function hasTraceTxContext(fixturesRoot: string, version: number): Promise<boolean> {
+  const snapshots = path.join(fixturesRoot, 'fixtures', 'framework-snapshots');
+  let build = testBuilds.get(snapshots);
+  if (build === undefined) {
+    const newest = snapshotVersions(fixturesRoot)[0];
+    if (newest === undefined) return false;
+    build = compileTxContext(loadSnapshotFile(path.join(snapshots, String(newest), STD)));
+    testBuilds.set(snapshots, build);
+    build.catch(() => testBuilds.delete(snapshots));
+  }
+  const test = await build;
+  const file = path.join(snapshots, String(version), SUI);
+  if (!existsSync(file)) return false;
+  const published = loadSnapshotFile(file).modules.find((m) => m.name === 'tx_context');
+  return published !== undefined && publishedPartDiffers(published.module, test.module).length === 0;
 }
 
 const cache = new Map<string, Promise<TraceFramework>>();

@@ -26,7 +26,8 @@ import {
   type TraceJson,
 } from '@smi/move-vm';
 import { emptySummary, type SuiteOptions, type SuiteSkip, type SuiteSummary, untilStopped } from './summary.js';
-import { TRACE_FRAMEWORK_VERSIONS, traceFramework, TraceFrameworkError, type TraceFramework } from './traces-framework.js';
+import { agreeingSnapshots } from './traces-choose.js';
+import { hasTraceTxContext, traceFramework, TraceFrameworkError, type TraceFramework } from './traces-framework.js';
 
 const ZERO = '0'.repeat(64);
 const ONE = `${'0'.repeat(63)}1`;
@@ -233,8 +234,9 @@ function unitTestRuntime(vm: MoveVM, framework: TraceFramework): ObjectRuntime {
 }
 
 /**
- * Replay one trace. A trace that calls into 0x2 needs `framework` (see
- * {@link TRACE_FRAMEWORK_VERSIONS} and {@link traceFramework}); without it it is skipped.
+ * Replay one trace. A trace that calls into 0x2 needs `framework` ({@link traceFramework} of
+ * the snapshot it ran on: `runTraceSuite` chooses it from the trace's frames); without it it
+ * is skipped.
  */
 export function runTraceCase(c: TraceCase, frameworkDir: string, framework?: TraceFramework): TraceOutcome {
   const text = readFileSync(c.traceFile, 'utf8');
@@ -251,7 +253,7 @@ export function runTraceCase(c: TraceCase, frameworkDir: string, framework?: Tra
   }
   const needsSui = foreign.length > 0;
   if (needsSui && framework === undefined) {
-    return { name: c.name, status: 'skip', detail: 'calls into 0x2 and no framework version is recorded for it (TRACE_FRAMEWORK_VERSIONS)' };
+    return { name: c.name, status: 'skip', detail: 'calls into 0x2: run it with a framework (runTraceSuite chooses the snapshot the trace agrees with)' };
   }
   const first = expected[0];
   if (!isObject(first) || !isObject(first.OpenFrame) || !isObject(first.OpenFrame.frame)) {
@@ -309,17 +311,48 @@ export interface TraceSuiteOptions extends SuiteOptions {
   fixturesRoot?: string;
 }
 
-/** The framework of the trace's test (undefined when none is recorded), or why it could not be made. */
-async function frameworkFor(c: TraceCase, fixturesRoot: string): Promise<TraceFramework | undefined | TraceOutcome> {
-  const v = TRACE_FRAMEWORK_VERSIONS[c.name.split(':')[0]];
-  if (v === undefined) return undefined;
-  try {
-    return await traceFramework(fixturesRoot, v);
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const missing = e instanceof TraceFrameworkError && e.code === 'NO_SNAPSHOT';
-    return { name: c.name, status: missing ? 'skip' : 'diverge', detail: `framework of protocol ${v}: ${message}` };
+/**
+ * Run a trace, on the framework it ran on when it calls into 0x2: the snapshots that agree
+ * with the framework functions it enters (see `traces-choose.ts`), newest first, until one
+ * reproduces it; the outcome says which was chosen and why the others were not.
+ */
+async function runChoosingFramework(c: TraceCase, frameworkDir: string, fixturesRoot: string): Promise<TraceOutcome> {
+  if (c.buildDir === null) return runTraceCase(c, frameworkDir);
+  const { records } = parseTraceLines(readFileSync(c.traceFile, 'utf8'));
+  const foreign = [...frameAddresses(records)].filter((a) => a !== ZERO && a !== ONE);
+  if (foreign.length === 0 || foreign.some((a) => a !== TWO)) return runTraceCase(c, frameworkDir);
+  const byFrames = agreeingSnapshots(fixturesRoot, records);
+  const { refused } = byFrames;
+  // Of those, the ones whose tx_context is the published part of the test build the traces ran.
+  const agreeing: number[] = [];
+  for (const v of byFrames.agreeing) {
+    if (await hasTraceTxContext(fixturesRoot, v)) agreeing.push(v);
+    else refused.set(v, 'its tx_context is not the published part of the test build');
   }
+  if (agreeing.length === 0) {
+    const example = [...refused].slice(0, 2).map(([v, why]) => `protocol ${v}: ${why}`).join('; ');
+    return { name: c.name, status: 'skip', detail: `no framework snapshot agrees with the framework functions the trace enters (${refused.size} refused${example ? `, e.g. ${example}` : ''})` };
+  }
+  const tried: string[] = [];
+  let first: TraceOutcome | null = null;
+  for (const v of agreeing) {
+    let framework: TraceFramework;
+    try {
+      framework = await traceFramework(fixturesRoot, v);
+    } catch (e) {
+      if (!(e instanceof TraceFrameworkError)) throw e;
+      tried.push(`${v} (${e.code})`);
+      continue;
+    }
+    const o = runTraceCase(c, frameworkDir, framework);
+    if (o.status === 'match') {
+      const others = tried.length > 0 ? `; newer ones tried first: ${tried.join(', ')}` : '';
+      return { ...o, detail: `${o.detail}; chosen by the trace's frames from ${agreeing.length} agreeing snapshots (${agreeing.join(', ')}) of ${agreeing.length + refused.size}${others}` };
+    }
+    tried.push(`${v} (${o.status})`);
+    first ??= { ...o, detail: `framework of protocol ${v}: ${o.detail}` };
+  }
+  return first ?? { name: c.name, status: 'skip', detail: `every snapshot that agrees with the trace's frames was refused: ${tried.join(', ')}` };
 }
 
 /**
@@ -335,8 +368,7 @@ export async function runTraceSuite(dir: string, frameworkDir: string, options: 
   for await (const [i, c] of untilStopped(cases, summary, options.signal)) {
     let o: TraceOutcome;
     try {
-      const framework = c.buildDir === null ? undefined : await frameworkFor(c, fixturesRoot);
-      o = framework !== undefined && 'status' in framework ? framework : runTraceCase(c, frameworkDir, framework);
+      o = await runChoosingFramework(c, frameworkDir, fixturesRoot);
     } catch (e) {
       o = { name: c.name, status: 'diverge', detail: `threw: ${e instanceof Error ? e.message : String(e)}` };
     }

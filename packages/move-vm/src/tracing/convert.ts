@@ -68,6 +68,20 @@ const INT_NAMES: Readonly<Record<number, 'U8' | 'U16' | 'U32' | 'U64' | 'U128' |
   [TypeKind.U256]: 'U256',
 };
 
+/**
+ * A u256 as upstream's trace writes it: move-core-types' `U256` serializes as its 32 bytes,
+ * little-endian (a JSON array of 32 numbers), where the narrower integers are numbers.
+ */
+export function u256Bytes(v: bigint): number[] {
+  if (v < 0n || v >= 1n << 256n) throw new TypeError(`${v} is not a u256`);
+  const out: number[] = [];
+  for (let i = 0; i < 32; i++) {
+    out.push(Number(v & 0xffn));
+    v >>= 8n;
+  }
+  return out;
+}
+
 function fieldsOf(table: TypeTable, names: readonly { name: string; type: Type }[], args: readonly Type[], values: readonly unknown[]): [string, TraceMoveValue][] {
   const out: [string, TraceMoveValue][] = [];
   for (let i = 0; i < names.length; i++) {
@@ -89,10 +103,13 @@ export function traceValueOf(table: TypeTable, v: unknown, t: Type): TraceMoveVa
     case TypeKind.U16:
     case TypeKind.U32:
     case TypeKind.U64:
-    case TypeKind.U128:
-    case TypeKind.U256: {
+    case TypeKind.U128: {
       if (typeof v !== 'number' && typeof v !== 'bigint') throw new TypeError(`expected an integer for ${INT_NAMES[t.kind]}, got ${typeof v}`);
-      return { type: INT_NAMES[t.kind], value: v };
+      return { type: INT_NAMES[t.kind] as 'U8' | 'U16' | 'U32' | 'U64' | 'U128', value: v };
+    }
+    case TypeKind.U256: {
+      if (typeof v !== 'number' && typeof v !== 'bigint') throw new TypeError(`expected an integer for U256, got ${typeof v}`);
+      return { type: 'U256', value: u256Bytes(BigInt(v)) };
     }
     case TypeKind.Address:
     case TypeKind.Signer:

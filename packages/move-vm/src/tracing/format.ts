@@ -2,7 +2,7 @@
  * The upstream Move trace format (`move-trace-format`, trace versions 2 and 3): typed
  * records with exactly the JSON shape `sui move test --trace-execution` writes, one
  * record per line, plus a JSON writer and reader that keep big integers exact (u64,
- * u128 and u256 values are raw JSON numbers in the format).
+ * u128 values are raw JSON numbers in the format; u256 values are their 32 little-endian bytes).
  */
 
 /** An integer of the format: small ones as numbers, wide ones (u64+) as bigints. */
@@ -33,7 +33,9 @@ export interface TraceStructTag {
 /** Upstream `SerializableMoveValue` (`{"type": ..., "value": ...}`). */
 export type TraceMoveValue =
   | { type: 'Bool'; value: boolean }
-  | { type: 'U8' | 'U16' | 'U32' | 'U64' | 'U128' | 'U256'; value: TraceInt }
+  | { type: 'U8' | 'U16' | 'U32' | 'U64' | 'U128'; value: TraceInt }
+  /** Its 32 bytes, little-endian (move-core-types' `U256` serializes as `[u8; 32]`). */
+  | { type: 'U256'; value: number[] }
   | { type: 'Address'; value: string }
   | { type: 'Vector'; value: TraceMoveValue[] }
   | { type: 'Struct'; value: { type_: TraceStructTag; fields: [string, TraceMoveValue][] } }
