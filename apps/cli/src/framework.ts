@@ -6,21 +6,42 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { findPackageDirs, loadPackageDir, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { type LocatedFramework, locateFramework, locateProtocolConfig, smiCacheDir } from '@smi/simulation';
 import { inputError } from './errors.js';
 import { type CliIo, resolveInputPath, resolvePath, UsageError } from './io.js';
 
-/** The fixtures root: `SMI_FIXTURES`, else `../shared`; `undefined` when it does not exist. */
-export function fixturesRoot(io: CliIo): string | undefined {
-  const root = resolvePath(io, process.env.SMI_FIXTURES ?? '../shared');
-  return existsSync(root) ? root : undefined;
+/**
+ * The checkout this `smi` runs from (the folder with `pnpm-workspace.yaml` above
+ * `apps/cli/dist` or `apps/cli/src`), or `undefined` for an installed one.
+ */
+function checkoutRoot(): string | undefined {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  return existsSync(path.join(root, 'pnpm-workspace.yaml')) ? root : undefined;
 }
 
-/** The fixtures root as named (`SMI_FIXTURES`, else `../shared`), whether or not it exists (the suites that only the fixtures hold). */
+/**
+ * The fixtures root as named: `SMI_FIXTURES` (against the working directory), else `../shared`
+ * beside the working directory when there is one, else beside the checkout this `smi` runs
+ * from (so a command run from any folder finds the data of its checkout), whether or not it
+ * exists (the suites that only the fixtures hold name it in their errors).
+ */
 export function fixturesRootNamed(io: CliIo): string {
-  return resolvePath(io, process.env.SMI_FIXTURES ?? '../shared');
+  const env = process.env.SMI_FIXTURES;
+  if (env !== undefined && env !== '') return resolvePath(io, env);
+  const here = resolvePath(io, '../shared');
+  if (existsSync(here)) return here;
+  const checkout = checkoutRoot();
+  const beside = checkout === undefined ? undefined : path.join(checkout, '..', 'shared');
+  return beside !== undefined && existsSync(beside) ? beside : here;
+}
+
+/** The fixtures root ({@link fixturesRootNamed}); `undefined` when it does not exist. */
+export function fixturesRoot(io: CliIo): string | undefined {
+  const root = fixturesRootNamed(io);
+  return existsSync(root) ? root : undefined;
 }
 
 /** The framework folder of the fixtures (`$SMI_FIXTURES/fixtures/framework`), for the suites that read it there. */

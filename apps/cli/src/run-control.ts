@@ -3,6 +3,7 @@
  * its limits), read once for `smi phase1` and `smi phase2`.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { fixturesRootNamed } from './framework.js';
 import path from 'node:path';
 import { datasetIds, parseIdsText, parseShard, type RunControlOptions, type RunStore } from '@smi/harness';
 import { UsageError } from './errors.js';
@@ -55,7 +56,7 @@ export async function packageIdsOf(io: CliIo, args: RunControlArgs): Promise<{ i
     return { ids: parseIdsText(text), source: args['package-ids-file'] === '-' ? '<stdin>' : path.basename(args['package-ids-file']) };
   }
   if (args.dataset !== undefined) {
-    const manifests = resolvePath(io, args.manifests ?? path.join(process.env.SMI_FIXTURES ?? '../shared', 'fixtures', 'harness', 'manifests'));
+    const manifests = args.manifests !== undefined ? resolvePath(io, args.manifests) : path.join(fixturesRootNamed(io), 'fixtures', 'harness', 'manifests');
     return { ids: datasetIds(manifests, args.dataset), source: `${args.dataset}.txt` };
   }
   if (args['prefer-signal-package-ids'] === true) {

@@ -46,6 +46,17 @@ describeWithFixtures('smi call on the framework', ['fixtures', 'framework'], () 
     });
   });
 
+  it('a missing type argument, or a number JSON cannot hold, is bad input (exit 2) that says what was typed', async () => {
+    const t = await smi('call', '0x1::vector::reverse', '--args', '"0x01"', '--json');
+    expect(t.code).toBe(2);
+    expect(JSON.parse(t.stdout)).toMatchObject({ error_code: 'TYPE_ARGUMENT_COUNT', message: '0x1::vector::reverse takes 1 type argument (--type-args), got 0' });
+    const n = await smi('call', '0x1::u64::max', '--args', '3', '9007199254740993', '--json');
+    expect(n.code).toBe(2);
+    // The second argument, as typed (JSON would have made it 9007199254740992).
+    expect(JSON.parse(n.stdout)).toMatchObject({ error_code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^argument 2 \(u64\): 9007199254740993 is above 2\^53 .*quote it/) });
+    expect((await callJson('0x1::u64::max', '--args', '3', '"9007199254740993"')).return_values).toMatchObject([{ value: '9007199254740993' }]);
+  });
+
   it('reports arithmetic errors as status error', async () => {
     const r = await callJson('0x1::u64::pow', '--args', '2', '64');
     expect(r.status).toBe('error');

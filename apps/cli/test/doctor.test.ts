@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emptyChain } from '../../../test-support/fake-chain.js';
 import { type FakeGraphQLServer, startFakeGraphQL } from '../../../test-support/fake-graphql.js';
 import { type FakeGrpcServer, startFakeGrpc } from '../../../test-support/fake-grpc.js';
-import { describeWithFixtures } from '../../../test-support/fixtures.js';
+import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
 import { requireBuiltCli, runSmi, STACK_TRACE } from './support/spawn-cli.js';
 
 interface Report {
@@ -50,6 +50,17 @@ describeWithFixtures('smi doctor', ['fixtures', 'framework'], () => {
     expect(text.stdout).toContain(`-> use ${archive.url}`);
     const g = await runSmi(['doctor', '--rpc-url', graphql.url, '--archive-url', 'none', '--json']);
     expect((JSON.parse(g.stdout) as Report).endpoints).toMatchObject([{ role: 'node', probes: [{ transport: 'graphql', ok: true, checkpoint: '4242' }] }]);
+  });
+
+  it('from any folder, with SMI_FIXTURES unset, the data beside the checkout is found', async () => {
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'smi-elsewhere-'));
+    const env = { SMI_FIXTURES: '', XDG_CACHE_HOME: elsewhere };
+    const r = await runSmi(['doctor', '--offline', '--json'], { cwd: elsewhere, env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { data: { fixtures: string } }).data.fixtures).toBe(FIXTURES_ROOT);
+    const call = await runSmi(['call', '0x1::u64::max', '--args', '3', '7'], { cwd: elsewhere, env });
+    expect(call.code, call.stderr).toBe(0);
+    expect(call.stdout).toMatch(/u64 = "7"/);
   });
 
   it('a dead endpoint and a machine without the framework: exit 1, each said plainly', async () => {

@@ -54,6 +54,19 @@ export function packagesFor(io: CliIo, corpus: readonly string[], frameworkDir?:
   return [...frameworkPackages(io, frameworkDir, fromCorpus, fromCorpus.length === 0 ? closureOf : undefined), ...fromCorpus];
 }
 
+/**
+ * The first integer of JSON text `text` that a JSON number cannot hold exactly (beyond
+ * 2^53), as typed, or `null` (strings are skipped: a quoted number is exact).
+ */
+export function bigJsonNumber(text: string): string | null {
+  for (const m of text.matchAll(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)) {
+    const t = m[0];
+    if (t.startsWith('"') || !/^-?\d+$/.test(t)) continue;
+    if (!Number.isSafeInteger(Number(t))) return t;
+  }
+  return null;
+}
+
 /** JSON printed by `smi call --json`. */
 export function callResultJson(vm: MoveVM, r: CallResult): Record<string, Json> {
   switch (r.$kind) {
@@ -205,6 +218,10 @@ export const callCommand = defineCommand<CallArgs>({
     let result: CallResult;
     try {
       const fn = vm.resolveFunction(parts[0], parts[1], parts[2]);
+      if (args['type-args'].length !== fn.typeParams.length) {
+        const n = fn.typeParams.length;
+        throw new UsageError(`${args.target} takes ${n} type argument${n === 1 ? '' : 's'} (--type-args), got ${args['type-args'].length}`, 'TYPE_ARGUMENT_COUNT');
+      }
       const typeArgs = args['type-args'].map((t) => vm.resolveType(t, parts[0]));
       const params = fn.params.map((p) => vm.types.subst(p, typeArgs));
       const needed = params.filter((p) => !isTxContextRef(p)).length;
@@ -212,16 +229,21 @@ export const callCommand = defineCommand<CallArgs>({
         throw new UsageError(`${args.target} takes ${needed} argument${needed === 1 ? '' : 's'} (--args), got ${args.args.length}`, 'ARGUMENT_COUNT');
       }
       let next = 0;
-      const callArgs = params.map((p, i) => {
+      const callArgs = params.map((p) => {
         if (isTxContextRef(p)) return { $kind: 'Value' as const, value: runtime.txContextValue() };
-        const text = args.args[next++];
+        const text = args.args[next++] as string;
+        // Positions in messages count from 1, as the user counts --args.
+        const where = `argument ${next} (${formatType(p)})`;
         let json: Json;
         try {
           json = JSON.parse(text) as Json;
         } catch {
-          throw new UsageError(`argument ${i} (${formatType(p)}): not JSON: ${text}`, 'INVALID_JSON');
+          throw new UsageError(`${where}: not JSON: ${text}`, 'INVALID_JSON');
         }
-        return { $kind: 'Value' as const, value: valueFromJson(vm.types, json, p, `argument ${i} (${formatType(p)})`) };
+        // A JSON number above 2^53 has already lost digits: say what was typed, not the rounded value.
+        const big = bigJsonNumber(text);
+        if (big !== null) throw new UsageError(`${where}: ${big} is above 2^53 as a JSON number, which rounds it; quote it: '"${big}"'`, 'INVALID_ARGUMENT');
+        return { $kind: 'Value' as const, value: valueFromJson(vm.types, json, p, where) };
       });
       result = vm.call(args.target, {
         typeArgs,

@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { runAdapterSuite, runIrCompilerSuite, runIrVmSuite, runReplaySuite, runTraceSuite, type SuiteSummary } from '@smi/conformance';
-import { defaultFrameworkDir } from '../framework.js';
+import { defaultFrameworkDir, fixturesRootNamed } from '../framework.js';
 import { defineCommand, type GlobalArgs } from '../command.js';
 import { EXIT, InterruptedError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
@@ -37,7 +37,7 @@ interface ConformanceArgs {
 }
 
 async function run(io: CliIo, args: ConformanceArgs & GlobalArgs): Promise<SuiteSummary> {
-  const fixtures = path.join(resolvePath(io, process.env.SMI_FIXTURES ?? '../shared'), 'fixtures');
+  const fixtures = path.join(fixturesRootNamed(io), 'fixtures');
   const dir = args.dir ? resolvePath(io, args.dir) : path.join(fixtures, SUITES[args.suite]);
   if (!existsSync(dir)) throw new UsageError(`suite directory not found: ${dir}`, 'NOT_A_DIRECTORY');
   let progress: Progress | null = null;

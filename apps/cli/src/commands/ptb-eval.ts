@@ -5,6 +5,7 @@
  * summary: framework-only vs third-party success, top error categories, healing success rate.
  */
 import { type FetchedReplay, type PtbEvalReport, ptbEvalSummary, evaluateTransaction, TransactionCache } from '@smi/simulation';
+import { fixturesRootNamed } from '../framework.js';
 import { defineCommand } from '../command.js';
 import { EXIT, UsageError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath } from '../io.js';
@@ -72,7 +73,7 @@ export const ptbEvalCommand = defineCommand<PtbEvalArgs>({
     const cache = new TransactionCache(resolvePath(io, args['cache-dir']));
     const digests = cache.digests();
     if (digests.length === 0) throw new UsageError(`${cache.dir} holds no cached transactions (fill it with smi tx-replay --cache-dir ${args['cache-dir']} --download-only)`, 'EMPTY_CACHE');
-    const fixturesRoot = resolvePath(io, process.env.SMI_FIXTURES ?? '../shared');
+    const fixturesRoot = fixturesRootNamed(io);
     const fetcher = args['enable-fetching'] ? dataSourceOf(args, (m) => args.verbose && !args.quiet && io.stderr(`ptb-eval: retry: ${m}\n`)) : null;
     const output = openOutput(io, args.output);
     const reports: PtbEvalReport[] = [];

@@ -5,10 +5,11 @@
  * Exit 0 when status and objects match, 1 when they differ, 2 on bad input.
  */
 import { loadProtocolConfig } from '@smi/move-vm';
+import { fixturesRootNamed } from '../framework.js';
 import { parseReplaySnapshot, replaySnapshot, type ReplayReport } from '@smi/simulation';
 import { defineCommand } from '../command.js';
 import { inputError, UsageError } from '../errors.js';
-import { type CliIo, jsonLine, readInput, resolvePath } from '../io.js';
+import { type CliIo, jsonLine, readInput } from '../io.js';
 import { header } from './registry.js';
 
 interface ReplayArgs {
@@ -51,7 +52,7 @@ export const replayCommand = defineCommand<ReplayArgs>({
   ],
   epilog: 'Exit 0 when status and every object match, 1 when they differ, 2 on bad input.',
   run: async (args, io) => {
-    const fixtures = resolvePath(io, process.env.SMI_FIXTURES ?? '../shared');
+    const fixtures = fixturesRootNamed(io);
     const source = args.snapshot === '-' ? 'standard input' : args.snapshot;
     const text = (await readInput(io, args.snapshot, '--snapshot')).toString('utf8');
     let json: unknown;

@@ -7,6 +7,7 @@
  * threads with `--parallel`) and compare the full effects, beside the original's match_score.
  */
 import { availableProtocolVersions } from '@smi/move-vm';
+import { fixturesRootNamed } from '../framework.js';
 import { canonicalAddress, SYSTEM_PACKAGES } from '@smi/bytecode';
 import type { SuiObject } from '@smi/ptb';
 import {
@@ -154,7 +155,7 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
     if (args.recent !== undefined && (!Number.isInteger(args.recent) || args.recent < 1)) throw new UsageError(`--recent ${args.recent}: expected a positive integer`, 'INVALID_NUMBER');
     const cache = args['cache-dir'] === undefined ? null : new TransactionCache(resolvePath(io, args['cache-dir']));
     for (const d of args.digest ?? []) if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(d)) throw new UsageError(`--digest ${d}: not a transaction digest (base58)`, 'INVALID_DIGEST');
-    const fixtures = resolvePath(io, process.env.SMI_FIXTURES ?? '../shared');
+    const fixtures = fixturesRootNamed(io);
     const hasFixtures = (() => {
       try {
         return availableProtocolVersions(fixtures).length > 0;
