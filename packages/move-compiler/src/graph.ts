@@ -97,6 +97,7 @@ function bind(owner: ManifestOwner, d: DeclaredDependency, packages: ReadonlyMap
   const user = all.filter((p) => !p.system);
   return findByName(
     user,
+    d.renameFrom,
     d.name,
     src.kind === 'local' ? basename(src.local) : undefined,
     src.kind === 'git' ? basename(src.subdir ?? '') : undefined,
@@ -105,13 +106,30 @@ function bind(owner: ManifestOwner, d: DeclaredDependency, packages: ReadonlyMap
 }
 
 /** The dependency entries of a rewritten manifest, and the packages they name. */
-function planManifest(owner: ManifestOwner, packages: ReadonlyMap<string, PlannedPackage>, legacy: boolean): AddedDependency[] {
+function planManifest(
+  owner: ManifestOwner,
+  packages: ReadonlyMap<string, PlannedPackage>,
+  legacy: boolean,
+  renamed: Record<string, string> = {},
+): AddedDependency[] {
   const entries = new Map<PlannedPackage, AddedDependency>();
   const unbound: string[] = [];
   for (const d of buildDependencies(owner.manifest)) {
     const target = bind(owner, d, packages);
     if (!target) {
       unbound.push(describe(d));
+      continue;
+    }
+    if (d.renameFrom !== undefined) {
+      // `beta = { ..., rename-from = "alpha" }`: the package named `alpha`, known here as `beta`.
+      if (!target.aliases.has(normalizeName(d.renameFrom))) {
+        throw new MoveCompileError('DEPENDENCY_ERROR', `${owner.what}: dependency ${describe(d)} has rename-from = "${d.renameFrom}", but the package there is named ${target.packageName}`);
+      }
+      // A legacy manifest (one with `[addresses]`) has no `rename-from`: the name is a named address of its own there.
+      if (legacy) {
+        entries.set(target, { name: target.packageName, source: referenceFrom(owner.location, target) });
+        renamed[d.name] = target.address;
+      } else entries.set(target, { name: d.name, source: referenceFrom(owner.location, target), renameFrom: target.packageName });
       continue;
     }
     if (owner.ownNames.has(normalizeName(target.addressName)) && !target.system) continue;
@@ -187,12 +205,14 @@ export function planDependencies(
     ownNames: rootOwn.names,
   };
   const rootLegacy = rootInfo.addresses !== undefined;
-  const rootDeps = planManifest(rootOwner, packages, rootLegacy);
+  const rootRenamed: Record<string, string> = {};
+  const rootDeps = planManifest(rootOwner, packages, rootLegacy, rootRenamed);
   // With `zeroRoot`, the root's own named addresses are 0x0 whatever the manifest declares:
   // the output is then published (or placed) as a whole. Without, they keep their value, as
   // `sui move build` compiles them (and a publish of modules at a non-zero address fails).
   const rootAddresses = rootInfo.addresses && { ...rootInfo.addresses };
   if (rootAddresses && root.zeroRoot) for (const n of rootAddressNames) rootAddresses[n] = '0x0';
+  if (rootAddresses) Object.assign(rootAddresses, rootRenamed);
   const manifest = rewriteManifest(root.manifest, rootDeps, rootAddresses);
 
   // Source dependencies: their own sources with their manifests rewritten.
@@ -208,8 +228,9 @@ export function planDependencies(
       ownNames: s.own.names,
     };
     const info = manifestPackage(s.manifest);
-    const entries = planManifest(owner, packages, true);
-    const addresses: Record<string, string> = {};
+    const renamed: Record<string, string> = {};
+    const entries = planManifest(owner, packages, true, renamed);
+    const addresses: Record<string, string> = { ...renamed };
     for (const [k, v] of Object.entries(info.addresses ?? {})) if (!(v === '_' || /^0x0*$/.test(v))) addresses[k] = v;
     addresses[s.addressName] = p.address;
     const rewritten = rewriteManifest(s.manifest, entries, addresses, canonicalAddress(s.dep.publishedAt ?? p.address)).replace(

@@ -106,12 +106,12 @@ function errorCodeOf(category: string | undefined): MoveCompileErrorCode {
 
 /**
  * The first error of the compiler's output, with its location (`error[E03006]: unexpected name
- * in this position (sources/m.move:4:42)`); warnings before it are skipped. The first non-empty
+ * in this position (sources/m.move:4:42)`, `error[Sui E02009]: ...`); warnings before it are skipped. The first non-empty
  * line when there is no error line.
  */
 export function firstCompilerError(text: string): string {
   const lines = text.split('\n');
-  const at = lines.findIndex((l) => /^\s*error(\[[A-Z0-9]+\])?:/.test(l));
+  const at = lines.findIndex((l) => /^\s*error(\[[^\]\n]+\])?:/.test(l));
   if (at < 0) return lines.find((l) => l.trim() !== '')?.trim() ?? text;
   const location = lines
     .slice(at + 1, at + 4)

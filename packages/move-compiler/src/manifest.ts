@@ -21,6 +21,11 @@ export interface DeclaredDependency {
   source: DependencySource;
   /** `modes = [...]` of the entry: a dependency only for those modes (`["test"]`: tests only). */
   modes?: string[];
+  /**
+   * `rename-from = "..."`: the `[package] name` of the dependency, which the dependent knows by
+   * `name` instead (its modules are `name::module` in the dependent's sources).
+   */
+  renameFrom?: string;
 }
 
 const HEADER = /^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$/;
@@ -73,7 +78,8 @@ export function declaredDependencies(manifest: string): DeclaredDependency[] {
   let tableBody: { name: string; text: string } | undefined;
   const entry = (name: string, text: string): DeclaredDependency => {
     const modes = modesOf(text);
-    return { name, source: sourceOf(text), ...(modes ? { modes } : {}) };
+    const renameFrom = stringField(text, 'rename-from');
+    return { name, source: sourceOf(text), ...(modes ? { modes } : {}), ...(renameFrom !== undefined ? { renameFrom } : {}) };
   };
   const flush = () => {
     if (tableBody) out.push(entry(tableBody.name, tableBody.text));
@@ -104,6 +110,14 @@ export function declaredDependencies(manifest: string): DeclaredDependency[] {
 export interface AddedDependency {
   name: string;
   source: StubDependencySource;
+  /** The dependency's `[package] name` when `name` differs from it (written as `rename-from`). */
+  renameFrom?: string;
+}
+
+/** `{ local = "..." }` of a dependency entry, with `rename-from` when it has one. */
+function dependencyValue(d: AddedDependency): string {
+  const value = tomlDependency(d.source);
+  return d.renameFrom === undefined ? value : `${value.slice(0, -2)}, rename-from = ${JSON.stringify(d.renameFrom)} }`;
 }
 
 /**
@@ -112,7 +126,7 @@ export interface AddedDependency {
  */
 export function addDependencies(manifest: string, deps: readonly AddedDependency[]): string {
   if (deps.length === 0) return manifest;
-  const entries = deps.map((d) => `${tomlKey(d.name)} = ${tomlDependency(d.source)}`);
+  const entries = deps.map((d) => `${tomlKey(d.name)} = ${dependencyValue(d)}`);
   const newline = manifest.includes('\r\n') ? '\r\n' : '\n';
   const lines = manifest.split(/\r?\n/);
   const at = lines.findIndex((l) => {
@@ -209,7 +223,7 @@ export function rewriteManifest(
     }
   }
   while (out.length > 0 && out[out.length - 1].trim() === '') out.pop();
-  out.push('', '[dependencies]', ...deps.map((d) => `${tomlKey(d.name)} = ${tomlDependency(d.source)}`));
+  out.push('', '[dependencies]', ...deps.map((d) => `${tomlKey(d.name)} = ${dependencyValue(d)}`));
   if (addresses) out.push('', '[addresses]', ...Object.entries(addresses).map(([k, v]) => `${tomlKey(k)} = ${JSON.stringify(v)}`));
   return out.join('\n') + '\n';
 }

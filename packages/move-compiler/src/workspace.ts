@@ -124,7 +124,8 @@ function kindOf(dir: string): 'source' | 'bytecode' | undefined {
 }
 
 function resolveOne(from: MovePackageDir, d: DeclaredDependency, options: ResolveOptions): ResolvedDependency {
-  const override = options.overrides?.get(d.name) ?? options.overrides?.get(normalizeName(d.name));
+  const names = [d.name, ...(d.renameFrom !== undefined ? [d.renameFrom] : [])];
+  const override = names.map((n) => options.overrides?.get(n) ?? options.overrides?.get(normalizeName(n))).find((o) => o !== undefined);
   const at = (dir: string, what: string): ResolvedDependency => {
     const kind = kindOf(dir);
     return kind ? { $kind: kind, dir } : { $kind: 'missing', why: `${what}: ${dir} holds neither a Move.toml nor bytecode_modules/` };
@@ -147,7 +148,7 @@ function resolveOne(from: MovePackageDir, d: DeclaredDependency, options: Resolv
     if (root) return at(path.resolve(root, src.subdir ?? '.'), `${from.name}: dependency ${d.name} (git, a checkout of ${name})`);
     return { $kind: 'missing', why: `${from.name}: dependency ${d.name} is git ${src.git}${src.subdir ? ` (${src.subdir})` : ''}: not available offline; give it with --dep ${d.name}=DIR` };
   }
-  const sibling = options.repositoryPackages?.get(normalizeName(d.name));
+  const sibling = options.repositoryPackages?.get(normalizeName(d.renameFrom ?? d.name));
   if (sibling !== undefined && path.resolve(sibling) !== from.dir) return at(sibling, `${from.name}: dependency ${d.name} (this repository)`);
   if (src.kind === 'external') {
     return { $kind: 'missing', why: `${from.name}: dependency ${d.name} is found by the external resolver r.${src.resolver} (${src.spec}): not available offline; give it with --dep ${d.name}=DIR` };

@@ -1,7 +1,8 @@
 /** Reading sources and manifests for a build: path roots token by token, dependency entries, and the manifest rewrite. */
 import { expect, it } from 'vitest';
 import { buildDependencies, declaredDependencies, manifestPackage, rewriteManifest } from '../src/manifest.js';
-import { pathRoots } from '../src/source-scan.js';
+import { pathRoots, useAliases } from '../src/source-scan.js';
+import { firstCompilerError } from '../src/index.js';
 
 it('path roots: comments, strings and members do not count; module declarations and numeric addresses do', () => {
   const roots = pathRoots([
@@ -63,4 +64,44 @@ admin = "0x1234"
   expect(declaredDependencies(rewritten)).toEqual([{ name: 'x', source: { kind: 'local', local: '../smi-deps/x' } }]);
   expect(manifestPackage(rewritten).addresses).toEqual({ demo: '0x0' });
   expect(manifestPackage(rewriteManifest(toml, [], undefined)).addresses).toBeUndefined();
+});
+
+it('path roots resolve as the compiler does: a module of the package or a use alias comes before a named address', () => {
+  const roots = pathRoots([
+    'module lib::oracle;\npublic fun new(): u64 { 1 }\n',
+    `module lib::user;
+use lib::oracle as o;
+use sui::{coin::Coin, balance};
+use pricing::feed::{Self as f, Price};
+public fun a(): u64 { oracle::new() + o::new() + f::x() + balance::y() + other::m::z() }
+`,
+  ]);
+  // oracle: a module of lib; o, f, balance: aliases; coin: a module inside a use group; pricing: the first name of a use.
+  expect([...roots.names].sort()).toEqual(['lib', 'other', 'pricing', 'sui']);
+  expect([...roots.moduleNames].sort()).toEqual(['oracle', 'user']);
+  expect(useAliases(' a::{b, c::{Self as d, e}}')).toEqual(['b', 'd', 'e']);
+  expect(useAliases(' a::b as c')).toEqual(['c']);
+  expect(useAliases(' fun a::m::f as T.g')).toEqual([]);
+});
+
+it('rename-from is read from inline and table entries', () => {
+  const deps = declaredDependencies('[dependencies]\nbeta = { local = "../alpha", rename-from = "alpha" }\n\n[dependencies.gamma]\nlocal = "../g"\nrename-from = "g"\n');
+  expect(deps).toEqual([
+    { name: 'beta', source: { kind: 'local', local: '../alpha' }, renameFrom: 'alpha' },
+    { name: 'gamma', source: { kind: 'local', local: '../g' }, renameFrom: 'g' },
+  ]);
+  expect(rewriteManifest('[package]\nname = "u"\n', [{ name: 'beta', source: { local: '../alpha' }, renameFrom: 'alpha' }], undefined)).toContain(
+    'beta = { local = "../alpha", rename-from = "alpha" }',
+  );
+});
+
+it('the one-line summary of a failed build is the first error, Sui-specific ones included, not a warning', () => {
+  const text = [
+    'warning[W09002]: unused variable',
+    '  ┌─ sources/a.move:2:5',
+    'error[Sui E02009]: invalid private transfer call',
+    '  ┌─ sources/a.move:7:9',
+    'error[E03006]: unexpected name in this position',
+  ].join('\n');
+  expect(firstCompilerError(text)).toBe('error[Sui E02009]: invalid private transfer call (sources/a.move:7:9)');
 });
