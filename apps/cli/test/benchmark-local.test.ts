@@ -155,6 +155,24 @@ describeWithFixtures('smi benchmark-local', ['corpus'], () => {
     expect(lines(out)).toEqual(full);
   });
 
+  it('--resume with other settings or another corpus is refused (SPEC_MISMATCH), naming what changed; the rows are untouched', async () => {
+    const out = path.join(tmp(), 'rows.jsonl');
+    const first = await runSmi(['benchmark-local', '--target-corpus', ORACLE, '--tier-a-only', '--quiet', '--jobs', '1', '--output', out]);
+    expect(first.code, first.stderr).toBe(0);
+    const before = readFileSync(out, 'utf8');
+    expect(JSON.parse(readFileSync(`${out}.spec.json`, 'utf8'))).toMatchObject({ spec_version: 1, tier_a_only: true, targets: [expect.stringContaining(path.basename(ORACLE))] });
+    const mode = await runSmi(['benchmark-local', '--target-corpus', ORACLE, '--use-ptb', '--quiet', '--jobs', '1', '--output', out, '--resume', '--json']);
+    expect(mode.code).toBe(2);
+    expect(JSON.parse(mode.stdout)).toMatchObject({ error_code: 'SPEC_MISMATCH', message: expect.stringMatching(/tier_a_only true then, false now; use_ptb false then, true now/) });
+    const corpus = await runSmi(['benchmark-local', '--target-corpus', fixturePath('corpus'), '--tier-a-only', '--quiet', '--jobs', '1', '--output', out, '--resume', '--json']);
+    expect(JSON.parse(corpus.stdout)).toMatchObject({ error_code: 'SPEC_MISMATCH', message: expect.stringMatching(/targets 1 packages then, \d+ packages now/) });
+    expect(readFileSync(out, 'utf8')).toBe(before);
+    // The same settings resume (nothing left to do: the same rows).
+    const same = await runSmi(['benchmark-local', '--target-corpus', ORACLE, '--tier-a-only', '--quiet', '--jobs', '1', '--output', out, '--resume']);
+    expect(same.code, same.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(before);
+  });
+
   it('--package-ids-file from standard input, --tier-a-only, --static-only', async () => {
     const ids = await runSmi(['benchmark-local', '--target-corpus', fixturePath('corpus'), '--package-ids-file', '-', '--tier-a-only', '--quiet', '--jobs', '1'], {
       stdin: `# one package\n${path.basename(ORACLE)}\n`,

@@ -9,12 +9,13 @@ import { findPackageDirs, loadPackageDir, type MovePackage, PackageError } from 
 import { type BenchmarkRow, type BenchmarkSummary, DEFAULT_MAX_ATTEMPTS, rowLine, runBenchmark, runTargets, summaryText } from '@smi/inhabit';
 import { defineCommand } from '../command.js';
 import { frameworkPackages, loadCorpora, protocolConfigFor } from '../framework.js';
-import { type CliIo, jsonLine, readInput, resolveInputPath, UsageError, writeOutput } from '../io.js';
+import { type CliIo, jsonLine, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
 import { Progress } from '../progress.js';
 import { RowFile } from '../row-file.js';
 import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { sampleCorpus } from '../sample-corpus.js';
 import { parseBenchmarkFlags } from './benchmark-flags.js';
+import { benchmarkSpec, checkAndKeepSpec } from './benchmark-spec.js';
 import { header } from './registry.js';
 
 export interface BenchmarkLocalArgs extends NetworkArgs {
@@ -183,6 +184,12 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
       protocolConfig: protocolConfigFor(io, args['protocol-version']),
       ...flags,
     };
+    if (args.output !== '-') {
+      const spec = benchmarkSpec({ targets, dependencies: options.dependencies, framework, protocolVersion: options.protocolConfig.version, flags });
+      checkAndKeepSpec(resolvePath(io, args.output), spec, args.resume, (line) => {
+        if (!args.quiet) io.stderr(`benchmark-local: warning: ${line}\n`);
+      });
+    }
     const selected = runTargets(options);
     const order = [...failures, ...selected.map((t) => ({ target_package: t.packageId, target_module: t.module, target_function: t.name }))];
     const packageCount = new Set(selected.map((t) => t.packageId)).size;
