@@ -49,11 +49,13 @@ export async function compileGraphPackage(graph: readonly GraphPackage[], target
     return out;
   };
   const rootBindings = bindingsOf(target);
-  const sourceDependencies: SourceDependency[] = [...sources.values()].map((node) => ({
-    files: node.pkg.files,
-    address: ctx.addressOf(node),
-    bindings: bindingsOf(node),
-  }));
+  const sourceDependencies: SourceDependency[] = [...sources.values()].map((node) => {
+    const address = ctx.addressOf(node);
+    // A published package links against the version its Published.toml names.
+    const published = node.pkg.published;
+    const publishedAt = published?.publishedAt !== undefined && canonicalAddress(address) === published.originalId ? published.publishedAt : undefined;
+    return { files: node.pkg.files, address, bindings: bindingsOf(node), ...(publishedAt !== undefined ? { publishedAt } : {}) };
+  });
   // A package given as source is compiled from its source, not served from bytecode at the same address.
   const fromSource = new Set(sourceDependencies.map((s) => canonicalAddress(s.address)));
   const all = new Map<string, BytecodeDependency>();

@@ -168,7 +168,7 @@ export function sourceAddressName(manifest: string, moduleRoots: ReadonlySet<str
 /** Validate the dependencies and index them by canonical address. */
 export function planPackages(
   deps: readonly BytecodeDependency[],
-  sources: readonly { dep: SourceDependency; name: string; addressName: string }[],
+  sources: readonly { dep: SourceDependency; name: string; addressName: string; /** Other named addresses its modules are declared under. */ otherNames?: readonly string[] }[],
 ): Map<string, PlannedPackage> {
   const byAddress = new Map<string, PlannedPackage>();
   const add = (p: PlannedPackage, what: string) => {
@@ -209,7 +209,7 @@ export function planPackages(
       `dependency ${dep.name}`,
     );
   }
-  for (const { dep, name, addressName } of sources) {
+  for (const { dep, name, addressName, otherNames } of sources) {
     const address = checkedAddress(`source dependency ${name}`, dep.address);
     if (SYSTEM_PACKAGES.has(address)) throw new MoveCompileError('INVALID_INPUT', `source dependency ${name}: ${shortAddress(address)} is a system package's address`);
     const packageName = safePackageName(name, byAddress);
@@ -221,7 +221,7 @@ export function planPackages(
         packageName,
         addressName,
         system: false,
-        aliases: new Set([name, packageName, addressName].map(normalizeName)),
+        aliases: new Set([name, packageName, addressName, ...(otherNames ?? [])].map(normalizeName)),
         location: { local: `${INJECTED_DIR}/${packageName}` },
         references: [],
       },

@@ -186,15 +186,28 @@ export function planDependencies(
     const text = sourcesOf(dep.files);
     const own = ownNames(manifest, text);
     const name = manifestPackage(manifest).name ?? sourceAddressName(manifest, own.moduleRoots);
-    return { dep, name, addressName: sourceAddressName(manifest, own.moduleRoots), own, text, manifest };
+    const otherNames = [...own.moduleRoots].filter((r) => !r.startsWith('0x'));
+    return { dep, name, addressName: sourceAddressName(manifest, own.moduleRoots), otherNames, own, text, manifest };
   });
   const packages = planPackages(deps, sources);
 
   const rootOwn = ownNames(root.manifest, root.sources);
   const rootInfo = manifestPackage(root.manifest);
   const rootAddressNames = [...rootOwn.moduleRoots].filter((r) => !r.startsWith('0x'));
+  // Modules under several named addresses build as the Sui CLI builds them, and are one package
+  // when every one of those addresses is unassigned (0x0 or `_`): all modules at 0x0, published
+  // together. The Sui CLI refuses to publish modules at a non-zero address ("Modules must all
+  // have 0x0 as their addresses"), so a mix is refused here.
   if (rootOwn.moduleRoots.size > 1) {
-    throw new MoveCompileError('INVALID_INPUT', `the package's modules are declared at ${rootOwn.moduleRoots.size} addresses (${[...rootOwn.moduleRoots].join(', ')}): one package has one address`);
+    const assigned = [...rootOwn.moduleRoots]
+      .map((r) => [r, r.startsWith('0x') ? r : rootInfo.addresses?.[r]] as const)
+      .filter(([, v]) => v !== undefined && v !== '_' && !/^0x0*$/.test(v));
+    if (assigned.length > 0) {
+      throw new MoveCompileError(
+        'INVALID_INPUT',
+        `the package's modules are declared at ${rootOwn.moduleRoots.size} addresses (${[...rootOwn.moduleRoots].join(', ')}), ${assigned.map(([r, v]) => (r === v ? r : `${r} = ${v}`)).join(', ')} not 0x0: the Sui CLI publishes a package only when all its modules are at 0x0 ("Modules must all have 0x0 as their addresses")`,
+      );
+    }
   }
   const rootOwner: ManifestOwner = {
     what: `package ${rootInfo.name ?? ''}`.trim(),
@@ -233,6 +246,8 @@ export function planDependencies(
     const addresses: Record<string, string> = { ...renamed };
     for (const [k, v] of Object.entries(info.addresses ?? {})) if (!(v === '_' || /^0x0*$/.test(v))) addresses[k] = v;
     addresses[s.addressName] = p.address;
+    // Every unassigned named address its modules are declared under is the package's.
+    for (const r of s.own.moduleRoots) if (!r.startsWith('0x') && !(r in addresses)) addresses[r] = p.address;
     const rewritten = rewriteManifest(s.manifest, entries, addresses, canonicalAddress(s.dep.publishedAt ?? p.address)).replace(
       /^(\s*name\s*=\s*).*$/m,
       `$1${JSON.stringify(p.packageName)}`,

@@ -181,6 +181,65 @@ export function manifestPackage(manifest: string): ManifestPackage {
   return { name, publishedAt, addresses };
 }
 
+/** The string and integer fields of one table (`[published.mainnet]`) of a TOML file, as strings. */
+export function tableFields(text: string, table: string): Record<string, string> | undefined {
+  let current = '';
+  let out: Record<string, string> | undefined;
+  const wanted = table.replace(/\s+/g, '');
+  for (const line of text.split(/\r?\n/)) {
+    const header = HEADER.exec(line);
+    if (header && !line.trim().startsWith('[[')) {
+      current = header[1].replace(/\s+/g, '').replace(/"/g, '');
+      if (current === wanted) out ??= {};
+      continue;
+    }
+    if (current !== wanted) continue;
+    const kv = KEY_VALUE.exec(line.replace(/#.*$/, ''));
+    if (!kv) continue;
+    const raw = kv[2].trim();
+    const str = /^("(?:[^"\\]|\\.)*"|'[^']*')/.exec(raw)?.[1];
+    const value = str !== undefined ? (str.startsWith('"') ? (JSON.parse(str) as string) : str.slice(1, -1)) : /^[0-9_]+$/.exec(raw)?.[0];
+    if (value !== undefined) (out ??= {})[unquoteKey(kv[1])] = value;
+  }
+  return out;
+}
+
+/** Where a package is published on mainnet, from its `Published.toml` (or the `[env.mainnet]` of a legacy `Move.lock`). */
+export interface PublishedPackage {
+  /** The id of its first version: the address its modules carry. */
+  originalId: string;
+  /** The id of the version to link against (default: `originalId`). */
+  publishedAt?: string;
+  version?: number;
+  /** The file it was read from. */
+  file: 'Published.toml' | 'Move.lock';
+}
+
+/** The mainnet publication a `Published.toml` (`[published.mainnet]`) or a legacy `Move.lock` (`[env.mainnet]`) records. */
+export function publishedPackage(publishedToml: string | undefined, moveLock: string | undefined): PublishedPackage | undefined {
+  const fromToml = publishedToml === undefined ? undefined : tableFields(publishedToml, 'published.mainnet');
+  if (fromToml?.['original-id'] !== undefined) {
+    const version = fromToml.version === undefined ? undefined : Number(fromToml.version.replace(/_/g, ''));
+    return {
+      originalId: fromToml['original-id'],
+      ...(fromToml['published-at'] !== undefined ? { publishedAt: fromToml['published-at'] } : {}),
+      ...(version !== undefined && Number.isFinite(version) ? { version } : {}),
+      file: 'Published.toml',
+    };
+  }
+  const fromLock = moveLock === undefined ? undefined : tableFields(moveLock, 'env.mainnet');
+  if (fromLock?.['original-published-id'] !== undefined) {
+    const version = fromLock['published-version'] === undefined ? undefined : Number(fromLock['published-version']);
+    return {
+      originalId: fromLock['original-published-id'],
+      ...(fromLock['latest-published-id'] !== undefined ? { publishedAt: fromLock['latest-published-id'] } : {}),
+      ...(version !== undefined && Number.isFinite(version) ? { version } : {}),
+      file: 'Move.lock',
+    };
+  }
+  return undefined;
+}
+
 /** Tables a rewritten manifest drops: dependency tables, and what only tests or other environments use. */
 function droppedTable(table: string): boolean {
   return (

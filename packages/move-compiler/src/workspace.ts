@@ -4,13 +4,15 @@
  * path, a git dependency on the same repository, or one the caller maps by name), and order
  * the packages so that every one comes after its dependencies.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { canonicalAddress } from '@smi/bytecode';
 import { isSuiRepo, normalizeName, systemAddressByName } from './dependencies.js';
 import { MoveCompileError } from './errors.js';
-import { buildDependencies, type DeclaredDependency, manifestPackage, type ManifestPackage } from './manifest.js';
+import { buildDependencies, type DeclaredDependency, manifestPackage, type ManifestPackage, publishedPackage, type PublishedPackage } from './manifest.js';
 import { pathRoots } from './source-scan.js';
 
 /** A Move source package read from disk. */
@@ -26,6 +28,8 @@ export interface MovePackageDir {
   declared: DeclaredDependency[];
   /** The named addresses its modules are declared at. */
   moduleRoots: string[];
+  /** Its mainnet publication (`Published.toml`, or a legacy `Move.lock`), when it records one. */
+  published?: PublishedPackage;
 }
 
 /** Read `Move.toml` and `sources/**.move` of a package directory. */
@@ -45,6 +49,17 @@ export function readMovePackageDir(dir: string): MovePackageDir {
   };
   if (existsSync(path.join(abs, 'sources'))) walk('sources');
   const manifest = manifestPackage(toml);
+  const optional = (f: string): string | undefined => (existsSync(path.join(abs, f)) ? readFileSync(path.join(abs, f), 'utf8') : undefined);
+  let published: PublishedPackage | undefined;
+  try {
+    published = publishedPackage(optional('Published.toml'), optional('Move.lock'));
+    if (published) {
+      published.originalId = canonicalAddress(published.originalId);
+      if (published.publishedAt !== undefined) published.publishedAt = canonicalAddress(published.publishedAt);
+    }
+  } catch {
+    published = undefined;
+  }
   const sources = Object.entries(files)
     .filter(([f]) => f.endsWith('.move'))
     .map(([, t]) => t);
@@ -55,6 +70,7 @@ export function readMovePackageDir(dir: string): MovePackageDir {
     manifest,
     declared: buildDependencies(toml),
     moduleRoots: [...pathRoots(sources).modules],
+    ...(published ? { published } : {}),
   };
 }
 
@@ -111,6 +127,64 @@ export interface ResolveOptions {
    * finds, `{ r.mvr = "@org/pkg" }`) is the repository's package of that name, when there is one.
    */
   repositoryPackages?: ReadonlyMap<string, string>;
+  /** Told what the resolution could not honour (a git pin it could not check out). */
+  warn?: (message: string) => void;
+}
+
+const checkouts = new Map<string, string>();
+
+function git(root: string, args: string[], input?: Buffer): Buffer {
+  return execFileSync('git', ['-C', root, ...args], { stdio: [input ? 'pipe' : 'ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30, ...(input ? { input } : {}) });
+}
+
+/**
+ * The directory of `subdir` of the repository at `root` as of `rev`: the working tree's when it
+ * is the same there (or no revision is pinned), else a checkout of that revision from the
+ * repository's own history (`git archive`, into a temporary directory, once per commit). When
+ * the revision cannot be read, the working tree's, and `warn` says the pin is not honoured.
+ */
+function atRevision(root: string, rev: string | undefined, subdir: string, what: string, warn: ((m: string) => void) | undefined): string {
+  const working = path.resolve(root, subdir);
+  if (rev === undefined) return working;
+  const notHonoured = (why: string) => {
+    warn?.(`${what} is pinned to rev "${rev}", but ${why}: the working tree's ${subdir === '.' ? 'copy' : subdir} is used instead`);
+    return working;
+  };
+  let commit: string | undefined;
+  try {
+    git(root, ['rev-parse', '--is-inside-work-tree']);
+  } catch {
+    return notHonoured(`${root} is not a git checkout`);
+  }
+  for (const candidate of [rev, `origin/${rev}`]) {
+    try {
+      commit = git(root, ['rev-parse', '--verify', '--quiet', `${candidate}^{commit}`]).toString().trim();
+      break;
+    } catch {
+      // next
+    }
+  }
+  if (!commit) return notHonoured(`the repository's history at ${root} has no such revision`);
+  try {
+    git(root, ['diff', '--quiet', commit, '--', subdir]);
+    return working;
+  } catch {
+    // differs (or cannot be compared): read that revision
+  }
+  const top = git(root, ['rev-parse', '--show-toplevel']).toString().trim();
+  const key = `${top}\0${commit}`;
+  let dir = checkouts.get(key);
+  if (!dir) {
+    try {
+      dir = mkdtempSync(path.join(tmpdir(), `smi-rev-${commit.slice(0, 12)}-`));
+      execFileSync('tar', ['-x', '-C', dir], { input: git(top, ['archive', '--format=tar', commit]), stdio: ['pipe', 'ignore', 'ignore'] });
+    } catch (e) {
+      return notHonoured(`it could not be checked out (${String(e).split('\n')[0]})`);
+    }
+    checkouts.set(key, dir);
+    revisionCheckouts.set(dir, { identity: repositoryOf(top)?.identity ?? top, rev: commit });
+  }
+  return path.resolve(dir, path.relative(top, path.resolve(root)), subdir);
 }
 
 function repoName(url: string): string {
@@ -145,7 +219,10 @@ function resolveOne(from: MovePackageDir, d: DeclaredDependency, options: Resolv
       const base = path.basename(r).toLowerCase();
       return (base === name || base.endsWith(`-${name}`) || base.endsWith(`+${name}`)) && kindOf(path.resolve(r, src.subdir ?? '.')) !== undefined;
     });
-    if (root) return at(path.resolve(root, src.subdir ?? '.'), `${from.name}: dependency ${d.name} (git, a checkout of ${name})`);
+    if (root) {
+      const dir = atRevision(root, src.rev, src.subdir ?? '.', `${from.name}: git dependency ${d.name} (${src.git}${src.subdir ? `, ${src.subdir}` : ''})`, options.warn);
+      return at(dir, `${from.name}: dependency ${d.name} (git, a checkout of ${name}${src.rev ? ` at ${src.rev}` : ''})`);
+    }
     return { $kind: 'missing', why: `${from.name}: dependency ${d.name} is git ${src.git}${src.subdir ? ` (${src.subdir})` : ''}: not available offline; give it with --dep ${d.name}=DIR` };
   }
   const sibling = options.repositoryPackages?.get(normalizeName(d.renameFrom ?? d.name));
@@ -192,9 +269,11 @@ export function resolveMoveGraph(roots: readonly string[], options: ResolveOptio
 
 /**
  * The address a source package is placed at: the non-zero address its manifest declares for
- * its own named address, else one derived from `seed` (stable across runs and machines).
+ * its own named address, else the original id its `Published.toml` records for mainnet (with
+ * its published-at as `publishedAt`), else one derived from `seed` (stable across runs and
+ * machines).
  */
-export function packageAddress(pkg: MovePackageDir, seed: string): { address: string; declared: boolean } {
+export function packageAddress(pkg: MovePackageDir, seed: string = addressSeed(pkg.dir)): { address: string; declared: boolean; publishedAt?: string } {
   const own = pkg.moduleRoots.filter((r) => !r.startsWith('0x'));
   const declared = own.map((n) => pkg.manifest.addresses?.[n]).find((v) => v !== undefined && v !== '_' && !/^0x0*$/.test(v));
   if (declared !== undefined) {
@@ -204,7 +283,72 @@ export function packageAddress(pkg: MovePackageDir, seed: string): { address: st
       // not an address: derived below
     }
   }
+  if (pkg.published) {
+    return { address: pkg.published.originalId, declared: true, ...(pkg.published.publishedAt !== undefined ? { publishedAt: pkg.published.publishedAt } : {}) };
+  }
   return { address: '0x' + createHash('sha256').update(`smi-build:${seed}`).digest('hex'), declared: false };
+}
+
+/** A git remote URL without its scheme, credentials, `.git` suffix and case differences: `github.com/org/repo`. */
+export function normalizeRemote(url: string): string {
+  return url
+    .trim()
+    .replace(/^[a-z+]+:\/\//i, '')
+    .replace(/^[^@/]+@/, '')
+    .replace(/^([^/:]+):(?!\d)/, '$1/')
+    .replace(/\.git\/?$/, '')
+    .replace(/\/+$/, '')
+    .toLowerCase();
+}
+
+/** The `origin` remote URL of the git checkout at `root` (its `.git/config`), if any. */
+function originUrl(root: string): string | undefined {
+  let gitDir = path.join(root, '.git');
+  try {
+    if (statSync(gitDir).isFile()) {
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(gitDir, 'utf8'));
+      if (!m) return undefined;
+      gitDir = path.resolve(root, m[1].trim());
+      const common = path.join(gitDir, 'commondir');
+      if (existsSync(common)) gitDir = path.resolve(gitDir, readFileSync(common, 'utf8').trim());
+    }
+    const config = readFileSync(path.join(gitDir, 'config'), 'utf8');
+    const section = /\[remote\s+"origin"\]([^[]*)/.exec(config)?.[1];
+    const url = section && /^\s*url\s*=\s*(.+)$/m.exec(section)?.[1];
+    return url ? url.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Checkouts of another revision of a repository (see {@link resolveMoveGraph}): their root → the repository's identity and the revision. */
+const revisionCheckouts = new Map<string, { identity: string; rev: string }>();
+
+/** The repository a directory is in: its git checkout's root and identity (`origin` URL, else the root's absolute path). */
+export function repositoryOf(dir: string): { root: string; identity: string } | undefined {
+  const abs = path.resolve(dir);
+  for (let d = abs; ; d = path.dirname(d)) {
+    const checkout = revisionCheckouts.get(d);
+    if (checkout) return { root: d, identity: `${checkout.identity}@${checkout.rev}` };
+    if (existsSync(path.join(d, '.git'))) {
+      const url = originUrl(d);
+      return { root: d, identity: url ? normalizeRemote(url) : d };
+    }
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/**
+ * What a derived address is derived from: the identity of the repository the package is in (its
+ * `origin` URL, else its absolute root) and the package's path there; the package's absolute
+ * directory outside a git checkout. The same for `smi build` and `smi build-all`, and different
+ * for `packages/token` of two repositories.
+ */
+export function addressSeed(dir: string): string {
+  const abs = path.resolve(dir);
+  const repo = repositoryOf(abs);
+  if (!repo) return abs;
+  return `${repo.identity}:${path.relative(repo.root, abs).split(path.sep).join('/') || '.'}`;
 }
 
 /** The packages under `root` by normalized name (`[package] name` and the address names of their modules); a name two packages share is left out. */

@@ -5,6 +5,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { canonicalAddress } from '@smi/bytecode';
 import type { GraphPackage } from '@smi/move-compiler';
 import { defineCommand } from '../command.js';
 import { toCliError, UsageError } from '../errors.js';
@@ -20,8 +21,10 @@ interface PackageReport {
   dir: string;
   status: Status;
   address?: string;
-  /** The address was derived (the manifest declares none). */
+  /** The address was derived (the manifest declares none and no Published.toml records one). */
   derived?: boolean;
+  /** The id its Published.toml records as published-at, where the corpus holds it (when not `address`). */
+  published_at?: string;
   modules?: string[];
   error_code?: string;
   error?: string;
@@ -47,7 +50,7 @@ export const buildAllCommand = defineCommand<{ repository: string; out: string; 
     { command: '$0 build-all apps/cli/examples --out build/examples-corpus --json | head -c 300', describe: 'the summary as one JSON line' },
   ],
   epilog:
-    'Each package sits at the address its manifest declares for its own named address, else at one derived from its path in the repository (stable across runs). A git dependency on the same repository (its URL ends in the directory name), or on one checked out above the package, resolves to its subdir there, a dependency with no location (a Move Registry name, r.mvr) to the package of that name in the repository; one on MystenLabs/sui is the framework; any other needs --dep. A package whose dependency failed is "blocked"; one with only #[test_only] modules is "test_only". Exit 0 when every package built, 1 when one failed or is blocked.\n\nWith --json: {"repository","out","packages":[{"name","dir","status","address","derived","modules","error_code","error"}],"built","failed","blocked","test_only"}.',
+    'Each package sits at the address its manifest declares for its own named address, else at the original id its Published.toml records for mainnet (the corpus holding it under its published-at id), else at one derived from the repository (its origin URL, else its absolute path) and the package\'s path there: the same address smi build derives, different for the same path in two repositories. A git dependency pinned to a revision other than the working tree\'s is read from the repository\'s history (a warning says when it cannot be). --dep source packages are built and listed too. A git dependency on the same repository (its URL ends in the directory name), or on one checked out above the package, resolves to its subdir there, a dependency with no location (a Move Registry name, r.mvr) to the package of that name in the repository; one on MystenLabs/sui is the framework; any other needs --dep. A package whose dependency failed is "blocked"; one with only #[test_only] modules is "test_only". Exit 0 when every package built, 1 when one failed or is blocked.\n\nWith --json: {"repository","out","packages":[{"name","dir","status","address","derived","published_at","modules","error_code","error"}],"built","failed","blocked","test_only"}.',
   run: async (args, io) => {
     const repo = resolveInputPath(io, args.repository);
     if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`${args.repository}: not a directory`, 'NOT_A_DIRECTORY');
@@ -60,14 +63,21 @@ export const buildAllCommand = defineCommand<{ repository: string; out: string; 
     const outDir = resolvePath(io, args.out);
     const siblings = build.repositoryPackages(dirs);
 
+    const warned = new Set<string>();
+    const warn = (m: string) => {
+      if (!warned.has(m) && !args.quiet) io.stderr(`smi: warning: ${m}\n`);
+      warned.add(m);
+    };
     const reports = new Map<string, PackageReport>();
-    const addresses = new Map<string, { address: string; derived: boolean }>();
+    const addresses = new Map<string, { address: string; derived: boolean; publishedAt?: string }>();
     const addressOf = (node: GraphPackage): string => {
       const known = addresses.get(node.pkg.dir);
       if (known) return known.address;
       const given = deps.find((d) => path.resolve(d.dir) === node.pkg.dir)?.address;
-      const derived = build.packageAddress(node.pkg, path.relative(repo, node.pkg.dir) || node.pkg.name);
-      const placed = given ? { address: given, derived: false } : { address: derived.address, derived: !derived.declared };
+      const derived = build.packageAddress(node.pkg);
+      const placed = given
+        ? { address: canonicalAddress(given), derived: false }
+        : { address: derived.address, derived: !derived.declared, ...(derived.publishedAt !== undefined && derived.publishedAt !== derived.address ? { publishedAt: derived.publishedAt } : {}) };
       addresses.set(node.pkg.dir, placed);
       return placed.address;
     };
@@ -75,10 +85,10 @@ export const buildAllCommand = defineCommand<{ repository: string; out: string; 
     const buildOne = async (dir: string): Promise<PackageReport> => {
       const existing = reports.get(dir);
       if (existing) return existing;
-      const report: PackageReport = { name: path.basename(dir), dir: path.relative(repo, dir) || '.', status: 'failed' };
+      const report: PackageReport = { name: path.basename(dir), dir: path.relative(repo, dir).split(path.sep).join('/') || '.', status: 'failed' };
       reports.set(dir, report);
       try {
-        const graph = build.resolveMoveGraph([dir], { repositoryRoot: repo, overrides, repositoryPackages: siblings });
+        const graph = build.resolveMoveGraph([dir], { repositoryRoot: repo, overrides, repositoryPackages: siblings, warn });
         const target = graph[graph.length - 1];
         report.name = target.pkg.name;
         // Dependencies first: a failed one blocks this package.
@@ -108,28 +118,39 @@ export const buildAllCommand = defineCommand<{ repository: string; out: string; 
           report.status = 'test_only';
           return report;
         }
-        writePackageDir(io, path.join(outDir, address), result.modules, {
-          id: address,
-          version: 1,
+        // A published package sits where its Published.toml says the linked version is (its modules at the original id).
+        const placed = addresses.get(dir);
+        const id = placed?.publishedAt ?? address;
+        writePackageDir(io, path.join(outDir, id), result.modules, {
+          id,
+          version: (id !== address ? target.pkg.published?.version : undefined) ?? 1,
           name: target.pkg.name,
           address_name: target.pkg.moduleRoots[0],
           source: `smi build-all ${path.basename(repo)}/${report.dir}`,
           dependencies: result.dependencies,
         });
-        Object.assign(report, { status: 'built', address, derived: addresses.get(dir)?.derived ?? false, modules: result.modules.map((m) => m.name) });
+        Object.assign(report, {
+          status: 'built',
+          address,
+          derived: placed?.derived ?? false,
+          ...(id !== address ? { published_at: id } : {}),
+          modules: result.modules.map((m) => m.name),
+        });
       } catch (e) {
         const err = toCliError(e);
         if (err.exitCode !== 2) throw e;
         Object.assign(report, { status: 'failed', error_code: err.code, error: err.message });
       } finally {
         done++;
-        if (!args.quiet) io.stderr(`build-all: ${done}/${dirs.length} ${report.dir}: ${report.status}${report.error ? ` (${report.error.slice(0, 160)})` : ''}\n`);
+        // Packages outside the repository (--dep sources, other revisions) count once they are met.
+        const total = new Set([...dirs, ...reports.keys()]).size;
+        if (!args.quiet) io.stderr(`build-all: ${done}/${total} ${report.dir}: ${report.status}${report.error ? ` (${report.error.slice(0, 160)})` : ''}\n`);
       }
       return report;
     };
     for (const dir of dirs) await buildOne(dir);
 
-    const packages = dirs.map((d) => reports.get(d)!);
+    const packages = [...dirs, ...[...reports.keys()].filter((d) => !dirs.includes(d))].map((d) => reports.get(d)!);
     const count = (s: Status) => packages.filter((p) => p.status === s).length;
     const summary = { repository: repo, out: outDir, packages, built: count('built'), failed: count('failed'), blocked: count('blocked'), test_only: count('test_only') };
     if (args.json) io.stdout(jsonLine(summary));

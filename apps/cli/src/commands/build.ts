@@ -63,7 +63,7 @@ export const buildCommand = defineCommand<{ 'package-dir': string; out: string; 
     { command: '$0 build apps/cli/examples/counter --out build/counter --address 0xc0 --json', describe: 'placed at 0xc0, as one JSON line' },
   ],
   epilog:
-    'Dependencies: a `local` dependency of the manifest is read from disk and compiled from source (so are its own); a git dependency on MystenLabs/sui is the framework; one on a repository the package sits in (a directory above it named like the repository) is its subdir there; any other git dependency needs --dep NAME=DIR. A source dependency sits at the address its manifest declares, else at the one given with @0x..., else at an address derived from its name (say so on stderr): to run the result, its bytecode must be there (smi build-all builds a whole repository that way).\n\nWith --json: {"out","address","modules":[{"name","size"}],"dependencies","source_dependencies":[{"name","dir","address","derived"}]} on one line. Compiler warnings go to stderr (none with --quiet); a compile error prints its first error, then the full diagnostics on stderr (and in "diagnostics" under --json).',
+    'Dependencies: a `local` dependency of the manifest is read from disk and compiled from source (so are its own); a git dependency on MystenLabs/sui is the framework; one on a repository the package sits in (a directory above it named like the repository) is its subdir there; any other git dependency needs --dep NAME=DIR. A source dependency sits at the address given with @0x..., else the one its manifest declares, else the original id its Published.toml records for mainnet (linked at its published-at), else at an address derived from its repository and path there, the one smi build-all gives it (say so on stderr): to run the result, its bytecode must be there (smi build-all builds a whole repository that way).\n\nWith --json: {"out","address","modules":[{"name","size"}],"dependencies","source_dependencies":[{"name","dir","address","derived"}]} on one line. Compiler warnings go to stderr (none with --quiet); a compile error prints its first error, then the full diagnostics on stderr (and in "diagnostics" under --json).',
   run: async (args, io) => {
     const root = resolvePath(io, args['package-dir']);
     checkMovePackageDir(root);
@@ -72,13 +72,13 @@ export const buildCommand = defineCommand<{ 'package-dir': string; out: string; 
     const deps = parseDeps(io, args.dep);
     const overrides = new Map(deps.map((d) => [d.name, d.dir]));
     const given = new Map(deps.map((d) => [d.name, d]));
-    const graph = await compileErrorToCli(async () => build.resolveMoveGraph([root], { overrides }));
+    const graph = await compileErrorToCli(async () => build.resolveMoveGraph([root], { overrides, warn: (m) => args.quiet || io.stderr(`smi: warning: ${m}\n`) }));
     const target = graph[graph.length - 1];
     if (target.pkg.moduleRoots.length === 0) throw new UsageError(`${root}: no module outside #[test_only] code to build`, 'NO_MODULES');
     const placed: { name: string; dir: string; address: string; derived: boolean }[] = [];
     const addressOf = (node: (typeof graph)[number]): string => {
       const explicit = [...given.values()].find((d) => path.resolve(d.dir) === node.pkg.dir)?.address;
-      const { address, declared } = explicit ? { address: canonicalAddress(explicit), declared: true } : build.packageAddress(node.pkg, path.relative(root, node.pkg.dir) || node.pkg.name);
+      const { address, declared } = explicit ? { address: canonicalAddress(explicit), declared: true } : build.packageAddress(node.pkg);
       if (!placed.some((p) => p.dir === node.pkg.dir)) placed.push({ name: node.pkg.name, dir: node.pkg.dir, address, derived: !declared });
       return address;
     };
