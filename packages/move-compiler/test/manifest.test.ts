@@ -1,6 +1,6 @@
 /** Reading sources and manifests for a build: path roots token by token, dependency entries, and the manifest rewrite. */
 import { expect, it } from 'vitest';
-import { buildDependencies, declaredDependencies, manifestPackage, rewriteManifest } from '../src/manifest.js';
+import { buildDependencies, declaredDependencies, manifestPackage, publishedPackage, rewriteManifest } from '../src/manifest.js';
 import { pathRoots, useAliases } from '../src/source-scan.js';
 import { firstCompilerError } from '../src/index.js';
 
@@ -104,4 +104,12 @@ it('the one-line summary of a failed build is the first error, Sui-specific ones
     'error[E03006]: unexpected name in this position',
   ].join('\n');
   expect(firstCompilerError(text)).toBe('error[Sui E02009]: invalid private transfer call (sources/a.move:7:9)');
+});
+
+it('Published.toml: the mainnet original id, published-at and version; a legacy Move.lock as a fallback', () => {
+  const published = '[published.testnet]\noriginal-id = "0x9"\n\n[published.mainnet]\nchain-id = "35834a8a"\npublished-at = "0xb0b"\noriginal-id = "0xa11ce" # first\nversion = 3\n';
+  expect(publishedPackage(published, undefined)).toEqual({ originalId: '0xa11ce', publishedAt: '0xb0b', version: 3, file: 'Published.toml' });
+  const lock = '[move]\nversion = 3\n\n[env.mainnet]\nchain-id = "35834a8a"\noriginal-published-id = "0x5"\nlatest-published-id = "0x6"\npublished-version = "2"\n';
+  expect(publishedPackage(undefined, lock)).toEqual({ originalId: '0x5', publishedAt: '0x6', version: 2, file: 'Move.lock' });
+  expect(publishedPackage('[published.testnet]\noriginal-id = "0x9"\n', undefined)).toBeUndefined();
 });
