@@ -212,10 +212,18 @@ describeWithFixtures('smi benchmark-local', ['corpus'], () => {
     mkdirSync(path.join(corpus, 'broken', 'bytecode_modules'), { recursive: true });
     writeFileSync(path.join(corpus, 'broken', 'bytecode_modules', 'm.mv'), 'not bytecode');
     const r = await runSmi(['benchmark-local', '--target-corpus', corpus, '--corpus', ORACLE, '--quiet', '--jobs', '1']);
-    expect(r.code, r.stderr).toBe(0);
+    // The run goes on, and fails: the row names the reader's own status, not "module not found".
+    expect(r.code, r.stderr).toBe(1);
     const row = JSON.parse(r.stdout.trim().split('\n')[0]) as Row & { failure_reason: string };
-    expect(row).toMatchObject({ target_package: 'broken', status: 'miss', failure_stage: 'A1', error_code: 'E101' });
+    expect(row).toMatchObject({ target_package: 'broken', status: 'miss', failure_stage: 'A1', error_code: 'BAD_MAGIC' });
     expect(row.failure_reason).toMatch(/^package failed to load: /);
+    // A package, not a function: listed apart in the summary.
+    const s = await runSmi(['benchmark-local', '--target-corpus', corpus, '--corpus', ORACLE, '--jobs', '1', '--output', path.join(corpus, 'rows.jsonl'), '--json']);
+    expect(s.code).toBe(1);
+    const summary = JSON.parse(s.stdout) as { rows: number; packages_failed_to_load: { package: string; error_code: string }[] };
+    expect(summary.rows).toBe(0);
+    expect(summary.packages_failed_to_load).toMatchObject([{ package: 'broken', error_code: 'BAD_MAGIC' }]);
+    expect(s.stderr).toMatch(/packages that could not be read \(not counted: their functions are unknown\): 1\n {2}broken: BAD_MAGIC: /);
   });
 
   it('bad values exit 2 with one line naming the flag', async () => {

@@ -88,6 +88,9 @@ export interface TypeArgJson {
 }
 
 /** One row. */
+/** The status of a package that could not be read (a bytecode status, or the package error's code). */
+export type PackageReadStatus = string & { readonly packageReadStatus?: never };
+
 export interface BenchmarkRow {
   target_package: string;
   target_module: string;
@@ -102,7 +105,11 @@ export interface BenchmarkRow {
   failure_reason?: string;
   tier_a_details?: TierADetails;
   tier_b_details?: TierBDetails;
-  error_code?: ErrorCode;
+  /**
+   * The taxonomy's code (`E101` …); for a target package that could not be read at all (a row
+   * with no function), the reader's own status instead (`BAD_MAGIC`, `MALFORMED`, …).
+   */
+  error_code?: ErrorCode | PackageReadStatus;
   error_phase?: Phase;
   error_source?: ErrorSource;
   is_expected_limitation?: boolean;

@@ -62,6 +62,11 @@ export interface BenchmarkSummary {
   /** Tier B hits by kind: real ones by class, the others by why they are not real. */
   hits_by_kind: Record<string, number>;
   per_package: Record<string, PackageSummary>;
+  /**
+   * Target packages that could not be read (a module that does not deserialize, ...), with the
+   * reader's status: their functions are unknown, so they are listed here, not counted as functions.
+   */
+  packages_failed_to_load?: { package: string; error_code: string; reason: string }[];
   graph?: GraphStats;
   inits?: { run: number; failed: number };
   elapsed_ms?: number;
@@ -99,6 +104,10 @@ export class SummaryBuilder {
 
   add(row: BenchmarkRow): void {
     const s = this.s;
+    if (row.target_function === '' && row.failure_reason?.startsWith('package failed to load: ')) {
+      (s.packages_failed_to_load ??= []).push({ package: row.target_package, error_code: row.error_code ?? 'UNKNOWN', reason: row.failure_reason.slice('package failed to load: '.length) });
+      return;
+    }
     s.rows++;
     bump(s.by_status, row.status);
     const pkg = (s.per_package[row.target_package] ??= { functions: 0, tier_a_hits: 0, tier_b_hits: 0, functions_dedup: 0, real_hits: 0, real_structured_hits: 0, hits_by_kind: {} });
@@ -168,6 +177,12 @@ export function summaryText(s: BenchmarkSummary, options: { errorDistribution?: 
   lines.push(`headline (real hits: strict, not synthesized; each function once per original package: ${h.functions_dedup})`);
   lines.push(`  real hits              ${String(h.real_hits).padStart(6)}  ${pct(h.real_hits, h.functions_dedup).padStart(6)}`);
   lines.push(`  real structured hits   ${String(h.real_structured_hits).padStart(6)}  ${pct(h.real_structured_hits, h.functions_dedup).padStart(6)}`);
+  const broken = s.packages_failed_to_load ?? [];
+  if (broken.length > 0) {
+    lines.push(`packages that could not be read (not counted: their functions are unknown): ${broken.length}`);
+    for (const b of broken.slice(0, 5)) lines.push(`  ${b.package}: ${b.error_code}: ${b.reason}`);
+    if (broken.length > 5) lines.push(`  … and ${broken.length - 5} more (the summary JSON lists them)`);
+  }
   lines.push(`loose (every row: ${s.rows})`);
   lines.push(`  Tier A hits            ${String(s.tier_a_hits).padStart(6)}  ${pct(s.tier_a_hits, s.rows).padStart(6)}`);
   lines.push(`  Tier B hits            ${String(s.tier_b_hits).padStart(6)}  ${pct(s.tier_b_hits, s.rows).padStart(6)}`);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { findPackageDirs, loadPackageDir, type MovePackage, PackageError } from '@smi/bytecode';
 import { type BenchmarkRow, type BenchmarkSummary, DEFAULT_MAX_ATTEMPTS, rowLine, runBenchmark, runTargets, summaryText } from '@smi/inhabit';
 import { defineCommand } from '../command.js';
+import { EXIT } from '../errors.js';
 import { frameworkPackages, loadCorpora, protocolConfigFor } from '../framework.js';
 import { type CliIo, jsonLine, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
 import { Progress } from '../progress.js';
@@ -50,9 +51,15 @@ export interface BenchmarkLocalArgs extends NetworkArgs {
   'protocol-version'?: number;
 }
 
-/** A row for a target package that could not be read: the run goes on without it. */
-function loadFailureRow(id: string, reason: string): BenchmarkRow {
-  return { target_package: id, target_module: '', target_function: '', status: 'miss', failure_stage: 'A1', failure_reason: `package failed to load: ${reason}`, error_code: 'E101' };
+/**
+ * A row for a target package that could not be read, with the reader's own status (a module's
+ * bytecode status, `MALFORMED`, `BAD_HEADER_TABLE`, …, else the package error's code): the run
+ * goes on without it, the summary lists it apart from the functions, and the run exits 1.
+ */
+function loadFailureRow(id: string, e: PackageError): BenchmarkRow {
+  const cause = e.cause as { code?: unknown } | undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : e.code;
+  return { target_package: id, target_module: '', target_function: '', status: 'miss', failure_stage: 'A1', failure_reason: `package failed to load: ${e.message}`, error_code: code };
 }
 
 /**
@@ -76,7 +83,7 @@ function loadTargets(io: CliIo, roots: readonly string[]): { packages: MovePacka
         packages.push(p);
       } catch (e) {
         if (!(e instanceof PackageError)) throw e;
-        failures.push(loadFailureRow(path.basename(d), e.message));
+        failures.push(loadFailureRow(path.basename(d), e));
       }
     }
   }
@@ -248,6 +255,7 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     if (args.json) io.stdout(jsonLine(summary));
     const reason: unknown = io.signal?.reason;
     if (result.interrupted) return reason !== null && typeof reason === 'object' && 'exitCode' in reason ? (reason as { exitCode: number }).exitCode : 130;
-    return 0;
+    // A corpus with packages that cannot be read is a failed run (its rows are kept).
+    return failures.length > 0 ? EXIT.failure : EXIT.ok;
   },
 });
