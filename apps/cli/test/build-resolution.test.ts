@@ -53,6 +53,12 @@ describeWithFixtures('smi build and build-all resolve packages as the Sui CLI do
     const one = await smi('build', path.join(repo, 'user'), '--out', tmp(), '--framework', framework, '--quiet');
     expect(one.stderr).toBe('');
     expect(one.code).toBe(0);
+    // The renamed dependency given as bytecode (--dep under the name the dependent uses).
+    const alphaOut = path.join(tmp(), 'alpha-out');
+    expect((await smi('build', path.join(repo, 'alpha'), '--out', alphaOut, '--address', '0xa1', '--framework', framework, '--quiet')).code).toBe(0);
+    const viaBytecode = await smi('build', path.join(repo, 'user'), '--out', tmp(), '--framework', framework, '--dep', `beta=${alphaOut}`, '--json', '--quiet');
+    expect(viaBytecode.stderr).toBe('');
+    expect((JSON.parse(viaBytecode.stdout) as { dependencies: string[] }).dependencies).toContain(canonicalAddress('0xa1'));
     const { summary } = await buildAll(repo, '--quiet');
     expect(summary.packages.map((p) => [p.name, p.status])).toEqual([
       ['alpha', 'built'],

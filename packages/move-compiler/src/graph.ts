@@ -122,7 +122,8 @@ function planManifest(
     }
     if (d.renameFrom !== undefined) {
       // `beta = { ..., rename-from = "alpha" }`: the package named `alpha`, known here as `beta`.
-      if (!target.aliases.has(normalizeName(d.renameFrom))) {
+      // (A bytecode package has no name of its own to check: it is served under the one it is given.)
+      if (target.kind === 'source' && !target.aliases.has(normalizeName(d.renameFrom))) {
         throw new MoveCompileError('DEPENDENCY_ERROR', `${owner.what}: dependency ${describe(d)} has rename-from = "${d.renameFrom}", but the package there is named ${target.packageName}`);
       }
       // A legacy manifest (one with `[addresses]`) has no `rename-from`: the name is a named address of its own there.

@@ -146,10 +146,13 @@ function git(root: string, args: string[], input?: Buffer): Buffer {
 function atRevision(root: string, rev: string | undefined, subdir: string, what: string, warn: ((m: string) => void) | undefined): string {
   const working = path.resolve(root, subdir);
   if (rev === undefined) return working;
-  const notHonoured = (why: string) => {
-    warn?.(`${what} is pinned to rev "${rev}", but ${why}: the working tree's ${subdir === '.' ? 'copy' : subdir} is used instead`);
-    return working;
-  };
+  const found = lookUpRevision(root, rev, subdir, working);
+  if (found.why !== undefined) warn?.(`${what} is pinned to rev "${rev}", but ${found.why}: the working tree's ${subdir === '.' ? 'copy' : subdir} is used instead`);
+  return found.dir;
+}
+
+function lookUpRevision(root: string, rev: string, subdir: string, working: string): { dir: string; why?: string } {
+  const notHonoured = (why: string) => ({ dir: working, why });
   let commit: string | undefined;
   try {
     git(root, ['rev-parse', '--is-inside-work-tree']);
@@ -167,14 +170,15 @@ function atRevision(root: string, rev: string | undefined, subdir: string, what:
   if (!commit) return notHonoured(`the repository's history at ${root} has no such revision`);
   try {
     git(root, ['diff', '--quiet', commit, '--', subdir]);
-    return working;
+    return { dir: working };
   } catch {
     // differs (or cannot be compared): read that revision
   }
   const top = git(root, ['rev-parse', '--show-toplevel']).toString().trim();
   const key = `${top}\0${commit}`;
+  // A revision is read once per process (a commit does not change).
   let dir = checkouts.get(key);
-  if (!dir) {
+  if (dir === undefined || !existsSync(dir)) {
     try {
       dir = mkdtempSync(path.join(tmpdir(), `smi-rev-${commit.slice(0, 12)}-`));
       execFileSync('tar', ['-x', '-C', dir], { input: git(top, ['archive', '--format=tar', commit]), stdio: ['pipe', 'ignore', 'ignore'] });
@@ -184,7 +188,7 @@ function atRevision(root: string, rev: string | undefined, subdir: string, what:
     checkouts.set(key, dir);
     revisionCheckouts.set(dir, { identity: repositoryOf(top)?.identity ?? top, rev: commit });
   }
-  return path.resolve(dir, path.relative(top, path.resolve(root)), subdir);
+  return { dir: path.resolve(dir, path.relative(top, path.resolve(root)), subdir) };
 }
 
 function repoName(url: string): string {
