@@ -130,9 +130,9 @@ describeWithFixtures('smi conformance traces', ['fixtures', 'vm-traces'], () => 
   it('--json prints the suite summary', async () => {
     const r = await smi('conformance', 'traces', '--json', '--dir', fixturePath('fixtures', 'vm-traces'));
     expect(r.code).toBe(0);
-    const s = JSON.parse(r.stdout) as { suite: string; tasks: number; passed: number; failed: number; skipped: number; failures: unknown[]; notExecutable: unknown[] };
+    const s = JSON.parse(r.stdout) as { suite: string; tasks: number; passed: number; failed: number; skipped: number; failures: unknown[]; not_executable: unknown[] };
     expect(s).toMatchObject({ suite: 'traces', files: 31, tasks: 27, passed: 27, failed: 0, skipped: 0, failures: [] });
-    expect(s.notExecutable).toHaveLength(4);
+    expect(s.not_executable).toHaveLength(4);
   });
   it('unknown suite: exit 2', async () => {
     expect((await smi('conformance', 'nope')).code).toBe(2);

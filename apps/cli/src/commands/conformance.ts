@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { runAdapterSuite, runIrCompilerSuite, runIrVmSuite, runReplaySuite, runTraceSuite, type SuiteSummary } from '@smi/conformance';
 import { defaultFrameworkDir, fixturesRootNamed } from '../framework.js';
+import { snakeKeys } from '../snake-json.js';
 import { defineCommand, type GlobalArgs } from '../command.js';
 import { EXIT, InterruptedError } from '../errors.js';
 import { type CliIo, jsonLine, resolvePath, UsageError } from '../io.js';
@@ -101,7 +102,7 @@ export const conformanceCommand = defineCommand<ConformanceArgs>({
     { command: '$0 conformance adapter --filter programmable/split_coins --json', describe: 'Sui adapter tests of one folder' },
   ],
   epilog:
-    'With --json: {"suite","files","tasks","passed","failed","skipped","failures":[{"file","task","expected","got"}],"skips","notes"}. ' +
+    'With --json (snake_case keys): {"suite","files","tasks","passed","failed","skipped","failures":[{"file","task","expected","got"}],"skips","notes","not_executable"}. ' +
     'Exit 1 when a task fails. Ctrl-C stops after the current file and prints the summary of the files run ("interrupted": true), exit 130.',
   longRunning: true,
   run: async (args, io) => {
@@ -113,7 +114,7 @@ export const conformanceCommand = defineCommand<ConformanceArgs>({
     }
     if (args.json) {
       const { skips: _skips, notes: _notes, ...shape } = summary;
-      io.stdout(jsonLine({ ...shape, skips: summary.skips, notes: summary.notes }));
+      io.stdout(jsonLine(snakeKeys({ ...shape, skips: summary.skips, notes: summary.notes })));
     } else {
       const cut = summary.interrupted ? ' (interrupted)' : '';
       io.stdout(

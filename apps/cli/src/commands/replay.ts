@@ -4,9 +4,9 @@
  * version, digest), gas next to the recorded figures, the events digest and dependencies.
  * Exit 0 when status and objects match, 1 when they differ, 2 on bad input.
  */
-import { loadProtocolConfig } from '@smi/move-vm';
 import { fixturesRootNamed } from '../framework.js';
-import { parseReplaySnapshot, replaySnapshot, type ReplayReport } from '@smi/simulation';
+import { snakeKeys } from '../snake-json.js';
+import { locateProtocolConfig, parseReplaySnapshot, replaySnapshot, type ReplayReport } from '@smi/simulation';
 import { defineCommand } from '../command.js';
 import { inputError, UsageError } from '../errors.js';
 import { type CliIo, jsonLine, readInput } from '../io.js';
@@ -22,7 +22,7 @@ const mark = (ok: boolean): string => (ok ? 'ok' : 'DIFFERS');
 /** The report as JSON (the execution result itself is left out). */
 export function replayJson(r: ReplayReport): Record<string, unknown> {
   const { result: _result, ...rest } = r;
-  return rest;
+  return snakeKeys(rest) as Record<string, unknown>;
 }
 
 function printReport(io: CliIo, r: ReplayReport): void {
@@ -36,7 +36,8 @@ function printReport(io: CliIo, r: ReplayReport): void {
   io.stdout(`  events digest: ${r.eventsDigest.actual ?? 'none'} (recorded ${r.eventsDigest.expected ?? 'none'}) ${mark(r.eventsDigest.match)}\n`);
   io.stdout(`  dependencies: ${r.dependencies.actual.length} (recorded ${r.dependencies.expected.length}) ${mark(r.dependencies.match)}\n`);
   const matched = r.objects.filter((o) => o.match).length;
-  io.stdout(`${r.match ? 'MATCH' : 'MISMATCH'}: ${matched}/${r.objects.length} objects${r.gasMatch ? ', gas equal' : ', gas differs'}\n`);
+  const verdict = r.match && r.gasMatch ? 'MATCH' : r.match ? 'MISMATCH (gas only: status and every object match)' : 'MISMATCH';
+  io.stdout(`${verdict}: ${matched}/${r.objects.length} objects${r.gasMatch ? ', gas equal' : ', gas differs'}\n`);
 }
 
 /** `smi replay`. */
@@ -50,7 +51,7 @@ export const replayCommand = defineCommand<ReplayArgs>({
     { command: '$0 replay --snapshot ../shared/fixtures/replay/4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP.json', describe: 'a mainnet transaction, compared object by object' },
     { command: '$0 replay --snapshot - --json < ../shared/fixtures/replay/ozN2rhczEUC39poaeVYxMN6b6TEAjiFX7jFSQFhbKmL.json', describe: 'a snapshot on standard input; the report as one JSON line' },
   ],
-  epilog: 'Exit 0 when status and every object match, 1 when they differ, 2 on bad input.',
+  epilog: 'JSON keys are snake_case (match, gas_match, events_digest, ...). Exit 0 when status, every object and the gas match; 1 when any differs (gas too: a difference is a difference); 2 on bad input.',
   run: async (args, io) => {
     const fixtures = fixturesRootNamed(io);
     const source = args.snapshot === '-' ? 'standard input' : args.snapshot;
@@ -64,13 +65,13 @@ export const replayCommand = defineCommand<ReplayArgs>({
     let report: ReplayReport;
     try {
       const snap = parseReplaySnapshot(json);
-      const protocolConfig = loadProtocolConfig(fixtures, snap.protocolVersion);
+      const protocolConfig = locateProtocolConfig(snap.protocolVersion, { fixtures });
       report = replaySnapshot(snap, { protocolConfig, natives: { permissiveCrypto: args['permissive-crypto'] } });
     } catch (e) {
       throw inputError(`--snapshot ${source}`, e);
     }
     if (args.json) io.stdout(jsonLine(replayJson(report)));
     else printReport(io, report);
-    return report.match ? 0 : 1;
+    return report.match && report.gasMatch ? 0 : 1;
   },
 });
