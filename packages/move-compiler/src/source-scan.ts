@@ -24,7 +24,7 @@ export interface PathRoots {
 interface FileScan {
   /** Leading names of paths outside `use` (lower case): a module or an alias of the package may shadow them. */
   shadowable: Set<string>;
-  /** Aliases introduced by the file's `use` declarations (lower case). */
+  /** Aliases introduced by the file's `use` declarations, and its enums (`Color::Red`), lower case. */
   aliases: Set<string>;
 }
 
@@ -90,6 +90,8 @@ function scan(text: string, roots: PathRoots): FileScan {
   let useRootSeen = false;
   // The previous word was the address of a `module X::` declaration (the next word is the module's name).
   let moduleNameNext = false;
+  // The previous word was the keyword `enum` (the next word is a type whose variants are `Name::Variant`).
+  let enumNameNext = false;
   const n = text.length;
   let i = 0;
   // The previous significant token ended with `::` (so an identifier after it is not a root).
@@ -134,6 +136,8 @@ function scan(text: string, roots: PathRoots): FileScan {
       const word = text.slice(start, i);
       if (moduleNameNext && afterColons) roots.moduleNames.add(word);
       moduleNameNext = false;
+      if (enumNameNext) file.aliases.add(word.toLowerCase());
+      enumNameNext = word === 'enum' && !afterColons;
       if (word === 'use' && !afterColons && start > useEnd) {
         const end = text.indexOf(';', i);
         useEnd = end < 0 ? n : end;

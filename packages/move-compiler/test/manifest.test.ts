@@ -74,9 +74,11 @@ use lib::oracle as o;
 use sui::{coin::Coin, balance};
 use pricing::feed::{Self as f, Price};
 public fun a(): u64 { oracle::new() + o::new() + f::x() + balance::y() + other::m::z() }
+public enum Level has drop { Low, High }
+public fun low(): Level { Level::Low }
 `,
   ]);
-  // oracle: a module of lib; o, f, balance: aliases; coin: a module inside a use group; pricing: the first name of a use.
+  // oracle: a module of lib; o, f, balance: aliases; Level: an enum of the file; coin: a module inside a use group; pricing: the first name of a use.
   expect([...roots.names].sort()).toEqual(['lib', 'other', 'pricing', 'sui']);
   expect([...roots.moduleNames].sort()).toEqual(['oracle', 'user']);
   expect(useAliases(' a::{b, c::{Self as d, e}}')).toEqual(['b', 'd', 'e']);
