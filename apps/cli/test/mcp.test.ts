@@ -85,6 +85,16 @@ describeWithFixtures('smi mcp', ['corpus'], () => {
     expect(stderr()).not.toMatch(STACK_TRACE);
   }, 120_000);
 
+  it('answers a line that is not JSON with a parse error, and one that is not JSON-RPC as an invalid request; the session goes on', async () => {
+    const r = await runSmi(['mcp'], { stdin: `${JSON.stringify(INIT)}\n{not json\n{"hello":1}\n${lines(INITIALIZED, { jsonrpc: '2.0', id: 2, method: 'tools/list' })}` });
+    expect(r.code, r.stderr).toBe(0);
+    const messages = protocolLines(r.stdout);
+    // Answers may come in any order (JSON-RPC matches them by id; the bad lines have none).
+    const got = messages.map((m) => [m.id, (m.error as Obj | undefined)?.code ?? null]);
+    expect(got).toHaveLength(4);
+    expect(got).toEqual(expect.arrayContaining([[1, null], [null, -32700], [null, -32600], [2, null]]));
+  });
+
   it('answers a session typed as JSON-RPC lines, only protocol messages on stdout, and exits 0 when stdin closes', async () => {
     const r = await runSmi(['mcp', '--corpus', ORACLE_DIR], {
       stdin: lines(

@@ -121,6 +121,18 @@ export async function serveStdio(server: McpServer, options: StdioOptions = {}):
   source.once('error', (e) => stdin.destroy(e));
   source.pipe(stdin);
   await server.connect(transport);
+  // A line that is not JSON, or not a JSON-RPC message, is answered as JSON-RPC says (a parse
+  // error, an invalid request; `id` null, since none could be read), not left unanswered.
+  const reportError = transport.onerror;
+  transport.onerror = (e: Error) => {
+    const notJson = e instanceof SyntaxError;
+    const notRpc = !notJson && (e.name === 'ZodError' || 'issues' in e);
+    if (notJson || notRpc) {
+      const error = notJson ? { code: -32700, message: `Parse error: ${e.message}` } : { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' };
+      void transport.send({ jsonrpc: '2.0', id: null, error } as unknown as JSONRPCMessage).catch(() => undefined);
+    }
+    reportError?.(e);
+  };
   // Requests are noted before the server handles them, so that the end of input waits for them.
   const deliver = transport.onmessage;
   transport.onmessage = (message) => {
