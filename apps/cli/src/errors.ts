@@ -94,9 +94,15 @@ const INPUT_ERRORS: ReadonlySet<string> = new Set([
   'ReportError', // @smi/report
 ]);
 
-/** The library error's own code, when it has one. */
+/**
+ * The library error's own code, when it has one; for a package error over a module that does
+ * not read (`INVALID_MODULE`), the module's bytecode status (`MALFORMED`, `BAD_HEADER_TABLE`, …):
+ * the real reason, not the wrapper's.
+ */
 function codeOf(e: Error): string | undefined {
   const code = (e as { code?: unknown }).code;
+  const cause = e.cause as { name?: unknown; code?: unknown } | undefined;
+  if (code === 'INVALID_MODULE' && cause?.name === 'BytecodeError' && typeof cause.code === 'string') return cause.code;
   return typeof code === 'string' && code !== '' ? code : undefined;
 }
 
@@ -106,8 +112,9 @@ export function toCliError(e: unknown): CliError {
   if (e instanceof Error && INPUT_ERRORS.has(e.name)) {
     const err = e as Error;
     const code = codeOf(err) ?? 'INVALID_INPUT';
-    // Some libraries start their message with the code; it is in `error_code` already.
-    const message = err.message.startsWith(`${code}: `) ? err.message.slice(code.length + 2) : err.message;
+    // Some libraries start their message with the code; it is in `error_code` already (and
+    // "<path>: module m: MALFORMED: …" keeps its path and module, without the code twice).
+    const message = err.message.startsWith(`${code}: `) ? err.message.slice(code.length + 2) : err.message.replace(`: ${code}: `, ': ');
     return new UsageError(message, code, { cause: e });
   }
   // A file that cannot be read or written (permissions, a missing directory, a full disk):

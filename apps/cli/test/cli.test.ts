@@ -110,6 +110,27 @@ describeWithFixtures('smi on the fixture corpus', ['corpus'], () => {
     expect(JSON.parse(r.stdout)).toEqual({ packages: 12, modules: 207, roundtrip_identical: 207, errors: [] });
   });
 
+  it('a module that does not read: its own status (MALFORMED), the code said once', async () => {
+    const corpus = mkdtempSync(path.join(tmpdir(), 'smi-bad-'));
+    const dir = path.join(corpus, 'broken');
+    mkdirSync(path.join(dir, 'bytecode_modules'), { recursive: true });
+    // The magic and version, then a table count that is not a ULEB128: the deserializer says MALFORMED.
+    writeFileSync(path.join(dir, 'bytecode_modules', 'm.mv'), Buffer.from([0xa1, 0x1c, 0xeb, 0x0b, 0x06, 0x00, 0x00, 0x00, 0x99]));
+    const check = await smi('corpus', 'check', '--corpus', corpus, '--json');
+    expect(check.code).toBe(1);
+    const e = (JSON.parse(check.stdout) as { errors: { code: string; message: string }[] }).errors[0];
+    expect(e?.code).toBe('MALFORMED');
+    expect(e?.message).not.toMatch(/MALFORMED/);
+    const text = await smi('corpus', 'check', '--corpus', corpus);
+    expect(text.stdout).not.toMatch(/MALFORMED: MALFORMED/);
+    const ex = await smi('extract', '--package-dir', dir, '--json');
+    expect(ex.code).toBe(2);
+    const err = JSON.parse(ex.stdout) as { error_code: string; message: string };
+    expect(err.error_code).toBe('MALFORMED');
+    expect(err.message).toMatch(/module m: /);
+    expect(err.message).not.toMatch(/MALFORMED/);
+  });
+
   it('disasm a module and one function', async () => {
     const coin = fixturePath('corpus', '0x0000000000000000000000000000000000000000000000000000000000000002', 'bytecode_modules', 'coin.mv');
     const all = await smi('disasm', coin);

@@ -43,7 +43,9 @@ function checkPackage(dir: string, summary: CorpusCheckSummary): void {
       else summary.errors.push({ package: pkg, module: name, code: 'ROUNDTRIP_MISMATCH', message: `written ${out.length} bytes differ from the ${bytes.length} read` });
     } catch (e) {
       const code = e instanceof BytecodeError ? e.code : 'IO_ERROR';
-      summary.errors.push({ package: pkg, module: name, code, message: (e as Error).message });
+      // The code is its own field: the message does not repeat it.
+      const message = (e as Error).message;
+      summary.errors.push({ package: pkg, module: name, code, message: message.startsWith(`${code}: `) ? message.slice(code.length + 2) : message });
     }
   }
 }
