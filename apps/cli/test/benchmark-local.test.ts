@@ -173,6 +173,16 @@ describeWithFixtures('smi benchmark-local', ['corpus'], () => {
     expect(readFileSync(out, 'utf8')).toBe(before);
   });
 
+  it('the summary says what was not done: Tier B not run with --tier-a-only, the framework packages not benchmarked', async () => {
+    const std = fixturePath('corpus', '0x0000000000000000000000000000000000000000000000000000000000000001');
+    const out = path.join(tmp(), 'rows.jsonl');
+    const r = await runSmi(['benchmark-local', '--target-corpus', ORACLE, '--target-corpus', std, '--tier-a-only', '--jobs', '1', '--output', out, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ tier_b: 'not_run', framework_skipped: ['0x0000000000000000000000000000000000000000000000000000000000000001'] });
+    expect(r.stderr).toMatch(/Tier B hits +not run \(--tier-a-only or --static-only\)/);
+    expect(r.stderr).toMatch(/framework packages not benchmarked: 0x1 \(--include-framework benchmarks them\)/);
+  });
+
   it('--package-ids-file from standard input, --tier-a-only, --static-only', async () => {
     const ids = await runSmi(['benchmark-local', '--target-corpus', fixturePath('corpus'), '--package-ids-file', '-', '--tier-a-only', '--quiet', '--jobs', '1'], {
       stdin: `# one package\n${path.basename(ORACLE)}\n`,

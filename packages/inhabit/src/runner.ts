@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Benchmark, type BenchmarkOptions, selectTargets, type TargetRef } from './benchmark.js';
-import { Catalogue } from './catalogue.js';
+import { Catalogue, isCoreFramework } from './catalogue.js';
 import { ChunkQueue } from './chunk-queue.js';
 import type { GraphStats } from './constructor-graph.js';
 import type { BenchmarkRow } from './row.js';
@@ -133,6 +133,8 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
   const failedInits = inits.filter((i) => !i.success).length;
   return {
     summary: summary.build({
+      ...(options.tierAOnly === true || options.staticOnly === true ? { tier_b: 'not_run' as const } : {}),
+      ...(options.includeFramework !== true && options.targets.some((t) => isCoreFramework(t.id)) ? { framework_skipped: options.targets.filter((t) => isCoreFramework(t.id)).map((t) => t.id).sort() } : {}),
       ...(graph === undefined ? {} : { graph }),
       inits: { run: inits.length, failed: failedInits },
       elapsed_ms: elapsed,

@@ -67,6 +67,10 @@ export interface BenchmarkSummary {
    * reader's status: their functions are unknown, so they are listed here, not counted as functions.
    */
   packages_failed_to_load?: { package: string; error_code: string; reason: string }[];
+  /** `not_run` when the run stopped before Tier B (`--tier-a-only`, `--static-only`). */
+  tier_b?: 'not_run';
+  /** Target packages of the framework (0x1, 0x2, 0x3) not benchmarked (without `--include-framework`). */
+  framework_skipped?: string[];
   graph?: GraphStats;
   inits?: { run: number; failed: number };
   elapsed_ms?: number;
@@ -146,7 +150,7 @@ export class SummaryBuilder {
   }
 
   /** The summary so far, with the extra facts given. */
-  build(extra: Partial<Pick<BenchmarkSummary, 'graph' | 'inits' | 'elapsed_ms' | 'interrupted'>> = {}): BenchmarkSummary {
+  build(extra: Partial<Pick<BenchmarkSummary, 'graph' | 'inits' | 'elapsed_ms' | 'interrupted' | 'tier_b' | 'framework_skipped'>> = {}): BenchmarkSummary {
     const s: BenchmarkSummary = { ...this.s, headline: { ...this.s.headline }, ...extra };
     const h = s.headline;
     h.real_rate = rate(h.real_hits, h.functions_dedup);
@@ -185,7 +189,10 @@ export function summaryText(s: BenchmarkSummary, options: { errorDistribution?: 
   }
   lines.push(`loose (every row: ${s.rows})`);
   lines.push(`  Tier A hits            ${String(s.tier_a_hits).padStart(6)}  ${pct(s.tier_a_hits, s.rows).padStart(6)}`);
-  lines.push(`  Tier B hits            ${String(s.tier_b_hits).padStart(6)}  ${pct(s.tier_b_hits, s.rows).padStart(6)}`);
+  lines.push(s.tier_b === 'not_run' ? '  Tier B hits            not run (--tier-a-only or --static-only)' : `  Tier B hits            ${String(s.tier_b_hits).padStart(6)}  ${pct(s.tier_b_hits, s.rows).padStart(6)}`);
+  if (s.framework_skipped !== undefined && s.framework_skipped.length > 0) {
+    lines.push(`framework packages not benchmarked: ${s.framework_skipped.map((id) => `0x${id.slice(2).replace(/^0+(?=.)/, '')}`).join(', ')} (--include-framework benchmarks them)`);
+  }
   const stageOrder = ['A1', 'A2', 'A3', 'A4', 'A5', 'B1', 'B2'];
   lines.push(...table('by failure stage', stageOrder.filter((k) => s.by_stage[k] !== undefined).map((k) => [k, s.by_stage[k]]), s.rows));
   lines.push(
