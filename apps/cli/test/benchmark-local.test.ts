@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { describeWithFixtures, FIXTURES_ROOT, fixturePath } from '../../../test-support/fixtures.js';
-import { CLI, REPO, requireBuiltCli, runSmi, STACK_TRACE } from './support/spawn-cli.js';
+import { CLI, REPO, requireBuiltCli, runShell, runSmi, STACK_TRACE } from './support/spawn-cli.js';
 
 const LENDING = fixturePath('corpus', '0xb2345915de1f9bd661e9ab27eb27e376cdf6391359ea64fbfdb4550b092c1aa0');
 const ORACLE = fixturePath('corpus', '0xca441b44943c16be0e6e23c5a955bb971537ea3289ae8016fbf33fffe1fd210f');
@@ -171,6 +171,14 @@ describeWithFixtures('smi benchmark-local', ['corpus'], () => {
     const same = await runSmi(['benchmark-local', '--target-corpus', ORACLE, '--tier-a-only', '--quiet', '--jobs', '1', '--output', out, '--resume']);
     expect(same.code, same.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(before);
+  });
+
+  it('piped to head: the rows it wanted, then a quiet end (141), no "(interrupted)" summary', async () => {
+    const r = await runShell(`node ${JSON.stringify(CLI)} benchmark-local --target-corpus ${JSON.stringify(fixturePath('corpus'))} --tier-a-only --jobs 1 | head -1`);
+    expect([0, 141]).toContain(r.code);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/interrupted/);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
   });
 
   it('the summary says what was not done: Tier B not run with --tier-a-only, the framework packages not benchmarked', async () => {

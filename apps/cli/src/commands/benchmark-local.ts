@@ -8,7 +8,7 @@ import path from 'node:path';
 import { findPackageDirs, loadPackageDir, type MovePackage, PackageError } from '@smi/bytecode';
 import { type BenchmarkRow, type BenchmarkSummary, DEFAULT_MAX_ATTEMPTS, rowLine, runBenchmark, runTargets, summaryText } from '@smi/inhabit';
 import { defineCommand } from '../command.js';
-import { EXIT } from '../errors.js';
+import { EXIT, OutputClosedError } from '../errors.js';
 import { frameworkPackages, loadCorpora, protocolConfigFor } from '../framework.js';
 import { type CliIo, jsonLine, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
 import { Progress } from '../progress.js';
@@ -250,6 +250,9 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     (progress as Progress | null)?.finish();
     out.close();
     const summary: BenchmarkSummary = result.summary;
+    // The reader of the rows went away (`| head`): what it wanted it has; no "(interrupted)"
+    // summary of a run nobody stopped.
+    if (result.interrupted && io.signal?.reason instanceof OutputClosedError) return io.signal.reason.exitCode;
     if (args.summary !== undefined) writeOutput(io, args.summary, JSON.stringify(summary, null, 2) + '\n');
     if (!args.quiet) io.stderr(summaryText(summary, { errorDistribution: args['error-distribution'] }));
     if (args.json) io.stdout(jsonLine(summary));
