@@ -196,19 +196,31 @@ export class GraphQLDataSource implements SuiDataSource {
     };
   }
 
-  async getObject(id: string, version?: bigint): Promise<ChainObject> {
-    const what = describeObject(id, version);
-    const op = 'SmiObject';
+  /**
+   * One object query (`query`, with `address` and `extra` variables), its answer checked: the
+   * object asked for, with a version and its BCS; `accept` refuses a version it should not have.
+   */
+  private async objectQuery(
+    what: string,
+    op: string,
+    query: string,
+    id: string,
+    extra: Record<string, number | null>,
+    accept: (version: bigint) => boolean = () => true,
+  ): Promise<ChainObject> {
     const address = normalizeAddress(id, what, this.endpoint);
-    const variables = { address, version: version === undefined ? null : this.uint53(version, what) };
-    const data = await this.http.request(what, op, OBJECT_QUERY, variables, objectData);
+    const data = await this.http.request(what, op, query, { address, ...extra }, objectData);
     const o = data.object;
     if (o === null) throw failure('NOT_FOUND', what, this.endpoint);
     if (normalizeAddress(o.address, what, this.endpoint) !== address) throw this.invalid(what, `${op}: answered object ${o.address}`);
-    if (o.version === null) throw this.invalid(what, `${op}: no version`);
-    if (version !== undefined && BigInt(o.version) !== version) throw this.invalid(what, `${op}: answered version ${o.version}`);
-    if (o.objectBcs === null) throw this.invalid(what, `${op}: no objectBcs`);
+    if (o.version === null || o.objectBcs === null) throw this.invalid(what, `${op}: no ${o.version === null ? 'version' : 'objectBcs'}`);
+    if (!accept(BigInt(o.version))) throw this.invalid(what, `${op}: answered version ${o.version}`);
     return { id: address, version: BigInt(o.version), bcs: base64Bytes(o.objectBcs), ...(o.digest !== null ? { digest: o.digest } : {}) };
+  }
+
+  async getObject(id: string, version?: bigint): Promise<ChainObject> {
+    const what = describeObject(id, version);
+    return this.objectQuery(what, 'SmiObject', OBJECT_QUERY, id, { version: version === undefined ? null : this.uint53(version, what) }, (v) => version === undefined || v === version);
   }
 
   /** The config of protocol `version` (default: the current one). */
@@ -227,28 +239,13 @@ export class GraphQLDataSource implements SuiDataSource {
   /** The latest version of the object at or below `rootVersion` (a child as read through its root). */
   async getObjectBounded(id: string, rootVersion: bigint): Promise<ChainObject> {
     const what = `${describeObject(id)} at or below version ${rootVersion}`;
-    const op = 'SmiObjectBounded';
-    const address = normalizeAddress(id, what, this.endpoint);
-    const data = await this.http.request(what, op, OBJECT_BOUNDED_QUERY, { address, rootVersion: this.uint53(rootVersion, what) }, objectData);
-    const o = data.object;
-    if (o === null) throw failure('NOT_FOUND', what, this.endpoint);
-    if (normalizeAddress(o.address, what, this.endpoint) !== address) throw this.invalid(what, `${op}: answered object ${o.address}`);
-    if (o.version === null || o.objectBcs === null) throw this.invalid(what, `${op}: no version or objectBcs`);
-    if (BigInt(o.version) > rootVersion) throw this.invalid(what, `${op}: answered version ${o.version}`);
-    return { id: address, version: BigInt(o.version), bcs: base64Bytes(o.objectBcs), ...(o.digest !== null ? { digest: o.digest } : {}) };
+    return this.objectQuery(what, 'SmiObjectBounded', OBJECT_BOUNDED_QUERY, id, { rootVersion: this.uint53(rootVersion, what) }, (v) => v <= rootVersion);
   }
 
   /** The object as it was when `checkpoint` was executed (an old transaction's system packages). */
   async getObjectAtCheckpoint(id: string, checkpoint: bigint): Promise<ChainObject> {
     const what = `${describeObject(id)} at checkpoint ${checkpoint}`;
-    const op = 'SmiObjectAtCheckpoint';
-    const address = normalizeAddress(id, what, this.endpoint);
-    const data = await this.http.request(what, op, OBJECT_AT_CHECKPOINT_QUERY, { address, atCheckpoint: this.uint53(checkpoint, what) }, objectData);
-    const o = data.object;
-    if (o === null) throw failure('NOT_FOUND', what, this.endpoint);
-    if (normalizeAddress(o.address, what, this.endpoint) !== address) throw this.invalid(what, `${op}: answered object ${o.address}`);
-    if (o.version === null || o.objectBcs === null) throw this.invalid(what, `${op}: no version or objectBcs`);
-    return { id: address, version: BigInt(o.version), bcs: base64Bytes(o.objectBcs), ...(o.digest !== null ? { digest: o.digest } : {}) };
+    return this.objectQuery(what, 'SmiObjectAtCheckpoint', OBJECT_AT_CHECKPOINT_QUERY, id, { atCheckpoint: this.uint53(checkpoint, what) });
   }
 
   async latestCheckpoint(): Promise<bigint> {
