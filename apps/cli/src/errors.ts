@@ -112,9 +112,8 @@ export function toCliError(e: unknown): CliError {
   if (e instanceof Error && INPUT_ERRORS.has(e.name)) {
     const err = e as Error;
     const code = codeOf(err) ?? 'INVALID_INPUT';
-    // Some libraries start their message with the code; it is in `error_code` already (and
-    // "<path>: module m: MALFORMED: …" keeps its path and module, without the code twice).
-    const message = err.message.startsWith(`${code}: `) ? err.message.slice(code.length + 2) : err.message.replace(`: ${code}: `, ': ');
+    // Some libraries start their message with the code; it is in `error_code` already.
+    const message = err.message.startsWith(`${code}: `) ? err.message.slice(code.length + 2) : err.message;
     return new UsageError(message, code, { cause: e });
   }
   // A file that cannot be read or written (permissions, a missing directory, a full disk):

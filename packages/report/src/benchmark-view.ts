@@ -67,6 +67,9 @@ export function benchmarkView(label: string, rows: readonly BenchmarkRow[]): Ben
   const packages: BenchmarkPackage[] = [];
   for (const [id, list] of byPackage) {
     const p = summary.per_package[id];
+    // A package that could not be read has no functions: the summary lists it apart
+    // (`packages_failed_to_load`), not among the packages benchmarked.
+    if (p === undefined) continue;
     const stages = new Map<string, number>();
     for (const r of list) if (r.failure_stage !== undefined) stages.set(r.failure_stage, (stages.get(r.failure_stage) ?? 0) + 1);
     const top = [...stages].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0];
