@@ -3,15 +3,18 @@
  * (gRPC-web over HTTP/1.1), the archive (native gRPC over HTTP/2 only) and GraphQL; and the
  * local data it finds or does not.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emptyChain } from '../../../test-support/fake-chain.js';
 import { type FakeGraphQLServer, startFakeGraphQL } from '../../../test-support/fake-graphql.js';
 import { type FakeGrpcServer, startFakeGrpc } from '../../../test-support/fake-grpc.js';
-import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
+import { describeWithFixtures } from '../../../test-support/fixtures.js';
 import { requireBuiltCli, runSmi, STACK_TRACE } from './support/spawn-cli.js';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 interface Report {
   status: string;
@@ -52,12 +55,22 @@ describeWithFixtures('smi doctor', ['fixtures', 'framework'], () => {
     expect((JSON.parse(g.stdout) as Report).endpoints).toMatchObject([{ role: 'node', probes: [{ transport: 'graphql', ok: true, checkpoint: '4242' }] }]);
   });
 
-  it('from any folder, with SMI_FIXTURES unset, the data beside the checkout is found', async () => {
+  it('from any folder, with SMI_FIXTURES unset, the data beside the checkout is found (or its absence said)', async () => {
     const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'smi-elsewhere-'));
     const env = { SMI_FIXTURES: '', XDG_CACHE_HOME: elsewhere };
+    const beside = path.resolve(REPO_ROOT, '..', 'shared');
     const r = await runSmi(['doctor', '--offline', '--json'], { cwd: elsewhere, env });
+    if (!existsSync(path.join(beside, 'fixtures', 'framework'))) {
+      // A checkout with no `../shared` beside it (CI's fresh clone in a temp folder): nothing
+      // is found, and the report says where to get the framework.
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout) as Report & { data: { fixtures: string | null } };
+      expect(report.data.fixtures).toBeNull();
+      expect(report.data.framework.error).toMatch(/smi fetch framework/);
+      return;
+    }
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect((JSON.parse(r.stdout) as { data: { fixtures: string } }).data.fixtures).toBe(FIXTURES_ROOT);
+    expect((JSON.parse(r.stdout) as { data: { fixtures: string } }).data.fixtures).toBe(beside);
     const call = await runSmi(['call', '0x1::u64::max', '--args', '3', '7'], { cwd: elsewhere, env });
     expect(call.code, call.stderr).toBe(0);
     expect(call.stdout).toMatch(/u64 = "7"/);
