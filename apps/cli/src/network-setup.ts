@@ -39,9 +39,21 @@ export function endpointOf(args: NetworkArgs): string {
 }
 
 /** The endpoint as the user named it: `--rpc-url`, `--testnet`, `$SMI_RPC_URL`, else mainnet. */
-function namedEndpoint(args: NetworkArgs): string {
+function namedEndpoint(args: Pick<NetworkArgs, 'rpc-url' | 'testnet'>): string {
   const env = process.env.SMI_RPC_URL;
   return args['rpc-url'] ?? (args.testnet ? 'testnet' : env !== undefined && env !== '' ? env : 'mainnet');
+}
+
+/**
+ * The endpoints the options name, as named: the node (`--rpc-url`, `--testnet`, `$SMI_RPC_URL`,
+ * else mainnet) and the archive asked when it has pruned what was asked (`--archive-url`; for a
+ * bare network name, that network's archive; `none` for no archive).
+ */
+export function endpointsOf(args: Pick<NetworkArgs, 'rpc-url' | 'testnet' | 'archive-url'>): { node: string; archive?: string } {
+  const node = namedEndpoint(args);
+  const network = /^(mainnet|testnet)$/.exec(node)?.[1];
+  const archive = args['archive-url'] === 'none' ? undefined : (args['archive-url'] ?? (network !== undefined ? `${network}-archive` : undefined));
+  return archive === undefined ? { node } : { node, archive };
 }
 
 /** The data source the options describe (`onRetry` hears every retry, for --verbose). */
@@ -51,8 +63,7 @@ export function dataSourceOf(args: NetworkArgs, onRetry?: (message: string) => v
   }
   const named = namedEndpoint(args);
   const url = endpointOf(args);
-  const network = /^(mainnet|testnet)(-|$)/.exec(named)?.[1];
-  const archive = args['archive-url'] === 'none' ? undefined : (args['archive-url'] ?? (network !== undefined && !named.includes('-') ? `${network}-archive` : undefined));
+  const archive = endpointsOf(args).archive;
   const timeoutMs = args['rpc-timeout-seconds'] * 1000;
   const resilience = {
     retries: args['rpc-retries'],

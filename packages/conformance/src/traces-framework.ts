@@ -326,6 +326,20 @@ const testBuilds = new Map<string, Promise<PackageModule>>();
  */
 export async function hasTraceTxContext(fixturesRoot: string, version: number): Promise<boolean> {
   const snapshots = path.join(fixturesRoot, 'fixtures', 'framework-snapshots');
+  const key = path.join(snapshots, String(version));
+  let verdict = txContextVerdicts.get(key);
+  if (verdict === undefined) {
+    verdict = readTxContextVerdict(fixturesRoot, snapshots, version);
+    txContextVerdicts.set(key, verdict);
+    verdict.catch(() => txContextVerdicts.delete(key));
+  }
+  return verdict;
+}
+
+/** {@link hasTraceTxContext}'s answers, by snapshot folder: each snapshot's 0x2 is read once per process. */
+const txContextVerdicts = new Map<string, Promise<boolean>>();
+
+async function readTxContextVerdict(fixturesRoot: string, snapshots: string, version: number): Promise<boolean> {
   let build = testBuilds.get(snapshots);
   if (build === undefined) {
     const newest = snapshotVersions(fixturesRoot)[0];

@@ -239,8 +239,20 @@ function unitTestRuntime(vm: MoveVM, framework: TraceFramework): ObjectRuntime {
  * is skipped.
  */
 export function runTraceCase(c: TraceCase, frameworkDir: string, framework?: TraceFramework): TraceOutcome {
+  return runParsedTrace(c, readTrace(c), frameworkDir, framework);
+}
+
+/** A trace file's text and its records. */
+type ReadTrace = ReturnType<typeof parseTraceLines> & { text: string };
+
+function readTrace(c: TraceCase): ReadTrace {
   const text = readFileSync(c.traceFile, 'utf8');
-  const { version, records: expected } = parseTraceLines(text);
+  return { ...parseTraceLines(text), text };
+}
+
+/** {@link runTraceCase} of a trace already read. */
+function runParsedTrace(c: TraceCase, trace: ReadTrace, frameworkDir: string, framework?: TraceFramework): TraceOutcome {
+  const { version, records: expected, text } = trace;
   if (c.buildDir === null) {
     const signs = handWrittenSigns(expected);
     if (signs.length > 0) return { name: c.name, status: 'not-executable', detail: `debugger fixture: hand-written trace (${signs.join('; ')}), no bytecode` };
@@ -318,9 +330,10 @@ export interface TraceSuiteOptions extends SuiteOptions {
  */
 async function runChoosingFramework(c: TraceCase, frameworkDir: string, fixturesRoot: string): Promise<TraceOutcome> {
   if (c.buildDir === null) return runTraceCase(c, frameworkDir);
-  const { records } = parseTraceLines(readFileSync(c.traceFile, 'utf8'));
+  const trace = readTrace(c);
+  const { records } = trace;
   const foreign = [...frameAddresses(records)].filter((a) => a !== ZERO && a !== ONE);
-  if (foreign.length === 0 || foreign.some((a) => a !== TWO)) return runTraceCase(c, frameworkDir);
+  if (foreign.length === 0 || foreign.some((a) => a !== TWO)) return runParsedTrace(c, trace, frameworkDir);
   const byFrames = agreeingSnapshots(fixturesRoot, records);
   const { refused } = byFrames;
   // Of those, the ones whose tx_context is the published part of the test build the traces ran.
@@ -344,7 +357,7 @@ async function runChoosingFramework(c: TraceCase, frameworkDir: string, fixtures
       tried.push(`${v} (${e.code})`);
       continue;
     }
-    const o = runTraceCase(c, frameworkDir, framework);
+    const o = runParsedTrace(c, trace, frameworkDir, framework);
     if (o.status === 'match') {
       const others = tried.length > 0 ? `; newer ones tried first: ${tried.join(', ')}` : '';
       return { ...o, detail: `${o.detail}; chosen by the trace's frames from ${agreeing.length} agreeing snapshots (${agreeing.join(', ')}) of ${agreeing.length + refused.size}${others}` };

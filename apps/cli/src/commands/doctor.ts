@@ -11,7 +11,7 @@ import { defineCommand } from '../command.js';
 import { EXIT, UsageError } from '../errors.js';
 import { cacheRoot, fixturesRoot } from '../framework.js';
 import { jsonLine, resolveInputPath } from '../io.js';
-import { type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
+import { endpointsOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { header } from './registry.js';
 
 interface DoctorArgs extends NetworkArgs {
@@ -109,10 +109,8 @@ export const doctorCommand = defineCommand<DoctorArgs>({
     if (!args.offline) {
       if (!Number.isFinite(args['rpc-timeout-seconds']) || args['rpc-timeout-seconds'] <= 0) throw new UsageError(`--rpc-timeout-seconds ${args['rpc-timeout-seconds']}: expected a positive number`, 'INVALID_NUMBER');
       const timeoutMs = args['rpc-timeout-seconds'] * 1000;
-      const named = args['rpc-url'] ?? (args.testnet ? 'testnet' : process.env.SMI_RPC_URL || 'mainnet');
-      const network = /^(mainnet|testnet)$/.exec(named)?.[1];
-      const archive = args['archive-url'] === 'none' ? undefined : (args['archive-url'] ?? (network !== undefined ? `${network}-archive` : undefined));
-      for (const [role, name] of [['node', named], ...(archive !== undefined ? [['archive', archive]] : [])] as [string, string][]) {
+      const { node, archive } = endpointsOf(args);
+      for (const [role, name] of [['node', node], ...(archive !== undefined ? [['archive', archive]] : [])] as [string, string][]) {
         let url: string;
         try {
           url = resolveEndpoint(name);
