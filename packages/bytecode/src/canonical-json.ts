@@ -1,11 +1,16 @@
 /**
- * Deterministic JSON text, byte-compatible with the original tool's
- * `canonicalize_json_value` + `serde_json::to_writer_pretty` + trailing newline:
- * object keys sorted recursively (by Unicode code point, which is the byte order of their
- * UTF-8 encoding, as Rust's `String` ordering), arrays kept in order, two-space
- * indentation, `"key": value`, empty containers written as `[]` / `{}`.
+ * Deterministic JSON text: object keys sorted recursively (by Unicode code point, which is
+ * the byte order of their UTF-8 encoding, as Rust's `String` ordering), arrays kept in order.
+ * Two layouts, because two kinds of stored data depend on them byte for byte:
+ *
+ * - `'file'` (the default), byte-compatible with the original tool's
+ *   `canonicalize_json_value` + `serde_json::to_writer_pretty` + trailing newline: two-space
+ *   indentation, `"key": value`, empty containers written as `[]` / `{}`. Interface JSON
+ *   files and their goldens are written this way.
+ * - `'hash'`, the compact text (no whitespace, no trailing newline, as `JSON.stringify`)
+ *   that is hashed into keys stored on disk: a run's spec hash (compared by `--resume` and
+ *   `merge`) and the response cache's file names. Changing it would orphan those.
  */
-
 /** Compare two strings by code point (= UTF-8 byte order), not by UTF-16 code unit. */
 export function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
@@ -28,7 +33,16 @@ function isPlainObject(value: object): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-function write(value: unknown, indent: string, out: string[], path: string): void {
+/** The layout of {@link canonicalJson}'s output (see the module comment). */
+export type CanonicalJsonLayout = 'file' | 'hash';
+
+/** Options of {@link canonicalJson}. */
+export interface CanonicalJsonOptions {
+  /** `'file'` (default): pretty, as the original tool's JSON files; `'hash'`: compact, for hashed keys. */
+  for?: CanonicalJsonLayout;
+}
+
+function write(value: unknown, indent: string | null, out: string[], path: string): void {
   switch (typeof value) {
     case 'string':
       out.push(JSON.stringify(value));
@@ -53,7 +67,8 @@ function write(value: unknown, indent: string, out: string[], path: string): voi
     out.push('null');
     return;
   }
-  const inner = indent + '  ';
+  // `indent` is null for the compact ('hash') layout.
+  const inner = indent === null ? null : indent + '  ';
   if (Array.isArray(value)) {
     if (value.length === 0) {
       out.push('[]');
@@ -61,11 +76,13 @@ function write(value: unknown, indent: string, out: string[], path: string): voi
     }
     out.push('[');
     value.forEach((item: unknown, i) => {
-      out.push(i === 0 ? '\n' : ',\n', inner);
+      if (inner !== null) out.push(i === 0 ? '\n' : ',\n', inner);
+      else if (i > 0) out.push(',');
       // Like JSON.stringify, holes and undefined inside arrays become null.
       write(item === undefined ? null : item, inner, out, `${path}[${i}]`);
     });
-    out.push('\n', indent, ']');
+    if (indent !== null) out.push('\n', indent);
+    out.push(']');
     return;
   }
   if (!isPlainObject(value)) {
@@ -80,25 +97,32 @@ function write(value: unknown, indent: string, out: string[], path: string): voi
   }
   out.push('{');
   keys.forEach((k, i) => {
-    out.push(i === 0 ? '\n' : ',\n', inner, JSON.stringify(k), ': ');
+    if (inner !== null) out.push(i === 0 ? '\n' : ',\n', inner, JSON.stringify(k), ': ');
+    else out.push(i === 0 ? '' : ',', JSON.stringify(k), ':');
     write(value[k], inner, out, `${path}.${k}`);
   });
-  out.push('\n', indent, '}');
+  if (indent !== null) out.push('\n', indent);
+  out.push('}');
 }
 
 /**
- * Render a JSON-compatible value as canonical pretty-printed JSON: object keys sorted
- * recursively, arrays untouched, two-space indentation like serde_json's pretty printer,
- * and a trailing newline.
+ * Render a JSON-compatible value as canonical JSON: object keys sorted recursively, arrays
+ * untouched. By default (`for: 'file'`) pretty-printed with two-space indentation like
+ * serde_json's pretty printer, and a trailing newline; with `for: 'hash'` compact, with no
+ * trailing newline, and `undefined` written as `null` (as where a key is missing on one side).
  *
  * Accepts plain objects, arrays, strings, finite numbers, booleans, `null` and bigints
  * (written as bare integer digits). Object entries whose value is `undefined` are
  * skipped; anything else (functions, symbols, class instances such as `Uint8Array` or
  * `Map`) throws a `TypeError`.
  */
-export function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown, options: CanonicalJsonOptions = {}): string {
   const out: string[] = [];
-  write(value, '', out, '$');
-  out.push('\n');
+  if (options.for === 'hash') {
+    write(value === undefined ? null : value, null, out, '$');
+  } else {
+    write(value, '', out, '$');
+    out.push('\n');
+  }
   return out.join('');
 }

@@ -17,11 +17,12 @@ export {
   PRIMITIVE_TOKEN,
   isSimpleKind,
 } from './opcodes.js';
+export { addressFromBytes, addressOfNumber, canonicalAddress, parseAddress, shortAddress, writeAddressBytes } from './util/address.js';
+export { SmiError, isSmiError, errorMessage } from './util/error.js';
+export type { SmiErrorOptions } from './util/error.js';
+export { pushUleb128, uleb128 } from './util/uleb.js';
+export type { Json } from './util/json.js';
 export {
-  addressFromBytes,
-  canonicalAddress,
-  shortAddress,
-  writeAddressBytes,
   selfHandle,
   moduleName,
   moduleAddress,
@@ -39,7 +40,7 @@ export { BytecodeError, isBytecodeError } from './errors.js';
 export type { BytecodeStatusCode, BytecodeErrorDetails, CodeLocation } from './errors.js';
 export { deserializeModule } from './deserializer.js';
 export type { DeserializeOptions } from './deserializer.js';
-export { serializeModule, addressBytes, pushUleb128, ByteWriter } from './serializer.js';
+export { serializeModule, addressBytes, ByteWriter } from './serializer.js';
 export { checkBounds } from './check-bounds.js';
 export {
   parseModuleBundle,
@@ -60,6 +61,7 @@ export type {
   LoadOptions,
 } from './package-loader.js';
 export { canonicalJson, compareCodePoints } from './canonical-json.js';
+export type { CanonicalJsonLayout, CanonicalJsonOptions } from './canonical-json.js';
 export {
   buildInterfaceJson,
   buildModuleInterface,

@@ -428,17 +428,6 @@ function writeFunctionDef(w: ByteWriter, d: CompiledModule['functionDefs'][numbe
   }
 }
 
-/** ULEB128 bytes of a non-negative integer (lengths, variant tags, table indices), appended to `out`. */
-export function pushUleb128(out: number[], n: number): number[] {
-  let x = n;
-  while (x >= 0x80) {
-    out.push((x & 0x7f) | 0x80);
-    x = Math.floor(x / 128);
-  }
-  out.push(x);
-  return out;
-}
-
 /** 32 bytes of an address given as hex (with or without `0x`, short forms padded). */
 export function addressBytes(address: string): Uint8Array {
   let hex = address.startsWith('0x') || address.startsWith('0X') ? address.slice(2) : address;

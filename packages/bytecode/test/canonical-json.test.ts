@@ -81,4 +81,14 @@ describe('canonicalJson', () => {
     const sorted = { a: null, m: { k: [[], {}] }, z: [1, { b: false, y: 'x' }] };
     expect(text).toBe(JSON.stringify(sorted, null, 2) + '\n');
   });
+
+  it("writes the compact 'hash' layout as JSON.stringify of the key-sorted value, without a newline", () => {
+    const value = { z: [1, { y: 'x', b: false }], a: null, m: { k: [[], {}] }, u: undefined };
+    const sorted = { a: null, m: { k: [[], {}] }, z: [1, { b: false, y: 'x' }] };
+    expect(canonicalJson(value, { for: 'hash' })).toBe(JSON.stringify(sorted));
+    expect(canonicalJson([undefined, 1.5e-7, 'é"\n', {}], { for: 'hash' })).toBe('[null,1.5e-7,"é\\"\\n",{}]');
+    // A key missing on one side of a comparison reads as null.
+    expect(canonicalJson(undefined, { for: 'hash' })).toBe('null');
+    expect(canonicalJson({ v: 2n ** 70n }, { for: 'hash' })).toBe('{"v":1180591620717411303424}');
+  });
 });

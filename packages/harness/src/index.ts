@@ -17,7 +17,7 @@ export { OpenAiCompatibleModel, OPENROUTER_HEADERS, classifyError, retryAfterMs 
 export type { OpenAiClientOptions } from './model/openai-client.js';
 export { ScriptedModel, ReplayModel, cacheAnswers } from './model/scripted.js';
 export type { ScriptedAnswer, AnswerSource } from './model/scripted.js';
-export { ResponseCache, CachedModel, cacheKey, canonicalJson } from './model/cache.js';
+export { ResponseCache, CachedModel, cacheKey } from './model/cache.js';
 export type { CacheKeyInput, CacheEntry, CacheStats } from './model/cache.js';
 export { resolveModelConfig, readDotenv, generateParams, readModelsFile, resolveModelAlias, isReasoningModel, ModelConfigError } from './model/config.js';
 export type { ModelConfig, ModelsFile } from './model/config.js';

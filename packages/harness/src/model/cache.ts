@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { canonicalJson } from '@smi/bytecode';
 import { type ChatMessage, type GenerateOptions, type GenerateParams, type GenerateResult, type ModelClient, type ModelUsage, type ToolCall } from './types.js';
 
 /** What a cache key covers. */
@@ -16,18 +17,6 @@ export interface CacheKeyInput {
   messages: readonly ChatMessage[];
   params: GenerateParams;
   epoch: number;
-}
-
-/** JSON with object keys sorted at every level (the input of a key). */
-export function canonicalJson(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .filter((k) => o[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-    .join(',')}}`;
 }
 
 /** The key of a request. */
@@ -40,7 +29,7 @@ export function cacheKey(input: CacheKeyInput): string {
     params: input.params,
     epoch: input.epoch,
   };
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+  return createHash('sha256').update(canonicalJson(body, { for: 'hash' })).digest('hex');
 }
 
 /** A stored answer. */

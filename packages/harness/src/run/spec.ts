@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { canonicalJson } from '../model/cache.js';
+import { canonicalJson } from '@smi/bytecode';
 import type { GenerateParams } from '../model/types.js';
 
 /** The spec of a run. */
@@ -39,13 +39,13 @@ export interface RunSpec {
 
 /** The hash of a spec. */
 export function specHash(spec: RunSpec): string {
-  return createHash('sha256').update(canonicalJson(spec)).digest('hex');
+  return createHash('sha256').update(canonicalJson(spec, { for: 'hash' })).digest('hex');
 }
 
 /** The top-level keys where two specs differ (for refusal messages). */
 export function specDifferences(a: RunSpec, b: RunSpec): string[] {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].filter((k) => canonicalJson((a as unknown as Record<string, unknown>)[k]) !== canonicalJson((b as unknown as Record<string, unknown>)[k])).sort();
+  return [...keys].filter((k) => canonicalJson((a as unknown as Record<string, unknown>)[k], { for: 'hash' }) !== canonicalJson((b as unknown as Record<string, unknown>)[k], { for: 'hash' })).sort();
 }
 
 /** SHA-256 of a package's modules (name and bytes, by name): its content identity. */
