@@ -3,7 +3,7 @@
  * package that cannot be read, a stop from the caller or from the parent process's
  * death, resuming the original's own run file, and replaying an earlier run's answers.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -40,6 +40,28 @@ class SlowModel implements ModelClient {
     try {
       await sleep(this.ms, o.signal);
     } catch {
+      throw new ModelError('timeout', 'the request was stopped');
+    }
+    return { content: '{"key_types": []}', finishReason: 'stop', usage: { input: 1, output: 1, cached: 0, reasoning: 0, total: 2 }, requestId: null, cache: 'off', attempts: 1 };
+  }
+}
+
+/**
+ * A model whose first request kills `parent` and then waits a minute unless the run's signal
+ * stops it first; it counts its requests and the ones it was stopped in.
+ */
+class ParentKillingModel implements ModelClient {
+  readonly model = 'parent-killing';
+  readonly baseUrl = 'scripted:parent-killing';
+  calls = 0;
+  stopped = 0;
+  constructor(private readonly parent: ChildProcess) {}
+  async generate(_m: readonly ChatMessage[], _p: unknown, o: GenerateOptions = {}): Promise<GenerateResult> {
+    if (++this.calls === 1) this.parent.kill();
+    try {
+      await sleep(60_000, o.signal);
+    } catch {
+      this.stopped++;
       throw new ModelError('timeout', 'the request was stopped');
     }
     return { content: '{"key_types": []}', finishReason: 'stop', usage: { input: 1, output: 1, cached: 0, reasoning: 0, total: 2 }, requestId: null, cache: 'off', attempts: 1 };
@@ -110,14 +132,16 @@ describeWithFixtures('run edges', ['corpus'], () => {
     expect(new Set((plain(second.runJson.packages as never) as Row[]).map((x) => x.package_id)).size).toBe(12);
   });
 
-  it('--parent-pid: the session stops when the parent process is gone', async () => {
-    const parent = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600)'], { stdio: 'ignore' });
-    const t = Date.now();
-    const r = await runPhase1({ ...real, model: new SlowModel(300), concurrency: 1, parentPid: parent.pid!, store: new MemoryRunStore() });
+  it('--parent-pid: the session stops when the parent process is gone, cutting the request in flight short', async () => {
+    const parent = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const model = new ParentKillingModel(parent);
+    const r = await runPhase1({ ...real, model, concurrency: 1, parentPid: parent.pid!, store: new MemoryRunStore() });
     expect(r.stopReason).toBe('parent_died');
     expect(r.status).toBe('cancelled');
-    expect(Date.now() - t).toBeLessThan(3000);
-    expect((r.runJson.packages as unknown[]).length).toBeLessThan(12);
+    // One request was made, and it ended because the run stopped it (not by its own minute-long wait).
+    expect({ calls: model.calls, stopped: model.stopped }).toEqual({ calls: 1, stopped: 1 });
+    // The stopped package is not written down as answered: a resume does it again.
+    expect(r.runJson.packages as unknown[]).toHaveLength(0);
   });
 
   it("resumes the original's own run file (--out, no run directory): its rows are kept, the rest is done", async () => {

@@ -9,7 +9,7 @@ import {
   withResilience,
   type RetryEvent,
 } from '@smi/network';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { emptyChain } from '../../../test-support/fake-chain.js';
 import { GRPC_STATUS, startFakeGrpc } from '../../../test-support/fake-grpc.js';
 import { startFakeGraphQL } from '../../../test-support/fake-graphql.js';
@@ -44,20 +44,33 @@ describe('withResilience: retries', () => {
     const grpc = await startFakeGrpc(sampleChain(), { failures: [{ method: 'GetObject', grpcStatus: GRPC_STATUS.RESOURCE_EXHAUSTED, retryAfter: '0.08' }] });
     const gql = await startFakeGraphQL(sampleChain(), { failures: [{ match: 'object', httpStatus: 429, retryAfter: '0.06' }] });
     try {
-      for (const [inner, wait] of [
-        [new GrpcDataSource(grpc.url), 80],
-        [new GraphQLDataSource(gql.url), 60],
+      // The wait is a timer: with fake timers, the retry goes out only once `wait` ms have passed.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      for (const [inner, server, wait] of [
+        [new GrpcDataSource(grpc.url), grpc, 80],
+        [new GraphQLDataSource(gql.url), gql, 60],
       ] as const) {
         const delays: number[] = [];
-        const source = withResilience(inner, { ...fast, onRetry: (e) => delays.push(e.delayMs) });
-        const started = Date.now();
-        expect(await source.getObject(OBJ_A, 5n)).toMatchObject({ version: 5n });
+        let retried!: () => void;
+        const retry = new Promise<void>((resolve) => (retried = resolve));
+        const source = withResilience(inner, {
+          ...fast,
+          onRetry: (e) => {
+            delays.push(e.delayMs);
+            retried();
+          },
+        });
+        const got = source.getObject(OBJ_A, 5n);
+        await retry;
+        await vi.advanceTimersByTimeAsync(wait - 1);
+        expect(server.requests.length).toBe(1);
+        await vi.advanceTimersByTimeAsync(1);
+        expect(await got).toMatchObject({ version: 5n });
         expect(delays).toEqual([wait]);
-        expect(Date.now() - started).toBeGreaterThanOrEqual(wait - 5);
+        expect(server.requests.length).toBe(2);
       }
-      expect(grpc.requests.length).toBe(2);
-      expect(gql.requests.length).toBe(2);
     } finally {
+      vi.useRealTimers();
       await grpc.close();
       await gql.close();
     }
@@ -128,14 +141,23 @@ describe('withResilience: concurrency', () => {
   it('waiting between retries holds no slot', async () => {
     const server = await startFakeGrpc(sampleChain(), { failures: [{ method: 'GetTransaction', grpcStatus: GRPC_STATUS.UNAVAILABLE }] });
     try {
-      const source = withResilience(new GrpcDataSource(server.url), { baseDelayMs: 200, maxDelayMs: 200, concurrency: 1 });
-      const started = Date.now();
-      const tx = source.getTransaction(TX_FULL);
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      // With fake timers the retry's wait never ends on its own: the other call can only
+      // finish meanwhile if the wait holds no slot.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      let retried!: () => void;
+      const retry = new Promise<void>((resolve) => (retried = resolve));
+      const source = withResilience(new GrpcDataSource(server.url), { baseDelayMs: 200, maxDelayMs: 200, concurrency: 1, onRetry: () => retried() });
+      let txDone = false;
+      const tx = source.getTransaction(TX_FULL).finally(() => (txDone = true));
+      await retry;
       expect(await source.getObject(OBJ_A)).toMatchObject({ version: 5n });
-      expect(Date.now() - started).toBeLessThan(100);
+      expect(txDone).toBe(false);
+      expect(server.requests.map((r) => r.method)).toEqual(['GetTransaction', 'GetObject']);
+      await vi.advanceTimersByTimeAsync(200);
       expect((await tx).digest).toBe(TX_FULL);
+      expect(server.requests).toHaveLength(3);
     } finally {
+      vi.useRealTimers();
       await server.close();
     }
   });

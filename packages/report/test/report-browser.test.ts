@@ -14,10 +14,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildReport, readInputs } from '@smi/report';
 import { PACKAGE_COLUMNS } from '../src/benchmark-section.js';
 import { describeWithBrowser } from '../../../test-support/browser.js';
-import { hasFixture } from '../../../test-support/fixtures.js';
+import { describeWithFixtures } from '../../../test-support/fixtures.js';
 import { makeRuns, type ReportRuns } from './runs.js';
 
-const describeBoth = hasFixture('corpus') ? describeWithBrowser : (name: string) => it.skip(`${name}: needs the shared corpus (SMI_FIXTURES)`, () => {});
+/** Needs the shared corpus and Chromium: either missing skips, or fails under `SMI_REQUIRE_FIXTURES=1`. */
+function describeBoth(name: string, body: (chromium: string) => void): void {
+  describeWithFixtures(name, ['corpus'], () => describeWithBrowser('with Chromium', body));
+}
 
 describeBoth('the report in headless Chromium', (executablePath) => {
   let dir: string;
