@@ -5,8 +5,14 @@
 import { canonicalAddress } from '@smi/bytecode';
 import type { BytecodeDependency, SourceDependency } from './dependencies.js';
 import { MoveCompileError } from './errors.js';
-import { compileMovePackage, type MoveCompileOutput } from './index.js';
-import type { GraphPackage } from './workspace.js';
+import { compileMovePackage, type MoveCompileOutput } from './compile.js';
+import { type GraphPackage, packageAddress } from './workspace.js';
+
+/** `true` when `address` is the one the package's manifest declares for its own named address. */
+function isDeclaredAt(node: GraphPackage, address: string): boolean {
+  const own = packageAddress(node.pkg);
+  return own.declared && own.address === canonicalAddress(address);
+}
 
 /** What {@link compileGraphPackage} needs besides the graph. */
 export interface GraphCompileContext {
@@ -51,9 +57,16 @@ export async function compileGraphPackage(graph: readonly GraphPackage[], target
   const rootBindings = bindingsOf(target);
   const sourceDependencies: SourceDependency[] = [...sources.values()].map((node) => {
     const address = ctx.addressOf(node);
-    // A published package links against the version its Published.toml names.
+    // A published package links against the version its Published.toml names (a legacy
+    // manifest: its `published-at`, beside the original id its named address declares).
     const published = node.pkg.published;
-    const publishedAt = published?.publishedAt !== undefined && canonicalAddress(address) === published.originalId ? published.publishedAt : undefined;
+    const legacy = node.pkg.manifest.publishedAt;
+    const publishedAt =
+      published?.publishedAt !== undefined && canonicalAddress(address) === published.originalId
+        ? published.publishedAt
+        : published === undefined && legacy !== undefined && /^0x[0-9a-fA-F]+$/.test(legacy) && isDeclaredAt(node, address)
+          ? canonicalAddress(legacy)
+          : undefined;
     return { files: node.pkg.files, address, bindings: bindingsOf(node), ...(publishedAt !== undefined ? { publishedAt } : {}) };
   });
   // A package given as source is compiled from its source, not served from bytecode at the same address.
