@@ -169,9 +169,8 @@ describeWithFixtures('compileMovePackage (offline, framework stubs)', ['fixtures
       networkCalls.push(String(input));
       throw new Error('network disabled in tests');
     }) as typeof fetch;
-    const t0 = performance.now();
     await initMoveCompiler();
-    console.info(`[build.test] WASM compiler (Sui ${await moveCompilerVersion()}) loaded in ${Math.round(performance.now() - t0)} ms`);
+    expect(await moveCompilerVersion()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   afterAll(() => {
@@ -211,9 +210,7 @@ entry fun receipt<T>(vault: &Vault, ctx: &mut TxContext) {
 
 public fun id_of(vault: &Vault): ID { vault.id.to_inner() }
 `;
-    const t0 = performance.now();
     const out = await compileMovePackage({ files: { 'Move.toml': manifest(), 'sources/vault.move': source }, dependencies: framework });
-    console.info(`[build.test] compiled against framework stubs in ${Math.round(performance.now() - t0)} ms`);
 
     expect(out.modules.map((m) => m.name)).toEqual(['vault']);
     expect(out.dependencies).toEqual(expect.arrayContaining([canonicalAddress('0x1'), canonicalAddress('0x2')]));

@@ -266,18 +266,15 @@ describe('id_leak', () => {
 });
 
 describeWithFixtures('id_leak over the corpus', ['corpus'], () => {
-  it('every module of every corpus package passes, in well under a second in total', () => {
+  // Its speed is measured by bench/sui-verifier.mjs (`pnpm --filter @smi/ptb bench`).
+  it('every module of every corpus package passes', () => {
+    const dirs = findPackageDirs(fixturePath('corpus'));
+    expect(dirs).toHaveLength(12);
     const modules: [string, CompiledModule][] = [];
-    for (const dir of findPackageDirs(fixturePath('corpus'))) {
+    for (const dir of dirs) {
       for (const { name, module } of loadPackageDir(dir).modules) modules.push([`${path.basename(dir)}::${name}`, module]);
     }
-    expect(modules.length).toBeGreaterThan(100);
-    verifyIdLeak(modules[0][1]); // warm up
-    const start = performance.now();
+    expect(modules).toHaveLength(207);
     for (const [name, module] of modules) expect(failure(module), name).toBeNull();
-    const ms = performance.now() - start;
-    // eslint-disable-next-line no-console
-    console.info(`[id_leak] ${modules.length} corpus modules in ${ms.toFixed(1)} ms`);
-    expect(ms).toBeLessThan(1000);
   });
 });
