@@ -1,3 +1,4 @@
+import { errorMessage } from '@smi/bytecode';
 #!/usr/bin/env node
 /** Entry point of the `smi` binary. */
 
@@ -32,7 +33,7 @@ if (major < MIN_NODE_MAJOR) {
   const { EXIT, OutputClosedError } = await import('./errors.js');
   const io = processIo();
   let code = await runCli(process.argv.slice(2), io).catch((e: unknown) => {
-    process.stderr.write(`smi: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`smi: internal error: ${errorMessage(e)}\n`);
     return EXIT.internal;
   });
   // Wait until what was written to stdout is flushed or has failed (a reader that went

@@ -12,6 +12,7 @@
  * - 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM; what was finished is kept;
  * - 141 the reader of standard output went away (`| head`), as for any program killed by SIGPIPE.
  */
+import { errorMessage } from '@smi/bytecode';
 /** Exit statuses of `smi`. */
 export const EXIT = {
   ok: 0,
@@ -121,7 +122,7 @@ export function toCliError(e: unknown): CliError {
   if (e instanceof Error && typeof (e as NodeJS.ErrnoException).syscall === 'string') {
     return new UsageError(e.message, 'IO_ERROR', { cause: e });
   }
-  const message = e instanceof Error ? e.message : String(e);
+  const message = errorMessage(e);
   return new CliError('INTERNAL', message, EXIT.internal, { cause: e });
 }
 

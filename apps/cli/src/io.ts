@@ -8,6 +8,7 @@ import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { type CliError, InterruptedError, toCliError, UsageError } from './errors.js';
+import { errorMessage } from '@smi/bytecode';
 
 export { UsageError } from './errors.js';
 
@@ -108,7 +109,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
     renameSync(temp, file);
   } catch (e) {
     rmSync(temp, { force: true });
-    const reason = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+    const reason = (e as NodeJS.ErrnoException).code ?? (errorMessage(e));
     throw new UsageError(`cannot write ${file}: ${reason}`, 'IO_ERROR', { cause: e });
   } finally {
     pendingTemps.delete(temp);

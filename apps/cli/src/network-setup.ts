@@ -7,6 +7,7 @@
 import { dataSourceFor, resolveEndpoint, type RetryEvent } from '@smi/network';
 import type { SuiDataSource } from '@smi/simulation';
 import { UsageError } from './errors.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Arguments of the network options. */
 export interface NetworkArgs {
@@ -74,6 +75,6 @@ export function dataSourceOf(args: NetworkArgs, onRetry?: (message: string) => v
   try {
     return dataSourceFor(url, { timeoutMs, resilience: { ...resilience, ...(fallback ? { fallback } : {}) } });
   } catch (e) {
-    throw new UsageError(`--rpc-url ${named}: ${e instanceof Error ? e.message : String(e)}`, 'INVALID_URL');
+    throw new UsageError(`--rpc-url ${named}: ${errorMessage(e)}`, 'INVALID_URL');
   }
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { loadProtocolConfig } from '@smi/move-vm';
 import { readReplaySnapshot, replaySnapshot, type ReplayReport } from '@smi/simulation';
 import { emptySummary, type SuiteOptions, type SuiteSummary, untilStopped } from './summary.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Options of {@link runReplaySuite}. */
 export interface ReplaySuiteOptions extends SuiteOptions {
@@ -48,7 +49,7 @@ export async function runReplaySuite(dir: string, options: ReplaySuiteOptions): 
       }
     } catch (e) {
       summary.failed += 1;
-      summary.failures.push({ file, task: file.replace(/\.json$/, ''), expected: 'a replay', got: e instanceof Error ? e.message : String(e) });
+      summary.failures.push({ file, task: file.replace(/\.json$/, ''), expected: 'a replay', got: errorMessage(e) });
     }
     options.onFile?.(file, i + 1, files.length);
   }

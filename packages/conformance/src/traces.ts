@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalAddress, loadBundleFile, packageFromBytes, serializeModule, type MovePackage, unitTestModule } from '@smi/bytecode';
+import { canonicalAddress, loadBundleFile, packageFromBytes, serializeModule, type MovePackage, unitTestModule, errorMessage } from '@smi/bytecode';
 import {
   MoveVM,
   OBJECT_RUNTIME_KEY,
@@ -383,7 +383,7 @@ export async function runTraceSuite(dir: string, frameworkDir: string, options: 
     try {
       o = await runChoosingFramework(c, frameworkDir, fixturesRoot);
     } catch (e) {
-      o = { name: c.name, status: 'diverge', detail: `threw: ${e instanceof Error ? e.message : String(e)}` };
+      o = { name: c.name, status: 'diverge', detail: `threw: ${errorMessage(e)}` };
     }
     outcomes.push(o);
     options.onFile?.(c.name, i + 1, cases.length);

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { addUsage, type ModelUsage, zeroUsage } from './model/types.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Dollars per million tokens of one model. */
 export interface ModelPrice {
@@ -31,7 +32,7 @@ export function readPriceTable(file: string): PriceTable {
   try {
     v = parseYaml(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new PriceTableError(`${file}: not YAML: ${e instanceof Error ? e.message : String(e)}`);
+    throw new PriceTableError(`${file}: not YAML: ${errorMessage(e)}`);
   }
   const models = (v as { models?: unknown } | null)?.models;
   if (models === null || typeof models !== 'object') throw new PriceTableError(`${file}: expected a "models:" mapping`);

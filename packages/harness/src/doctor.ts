@@ -7,6 +7,7 @@ import type { ModelConfig } from './model/config.js';
 import { generateParams } from './model/config.js';
 import { type ModelClient, ModelError } from './model/types.js';
 import { extractKeyTypes } from './phase1/extract.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** The original's redaction: length and last six characters. */
 export function redactSecret(v: string | null | undefined): string {
@@ -42,7 +43,7 @@ async function probe(url: string, init: RequestInit, timeoutMs: number, read: (b
   } catch (e) {
     const c = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
     const cause = c?.code ?? c?.errors?.[0]?.code ?? c?.message;
-    return { url, status: null, detail: `${e instanceof Error ? e.message : String(e)}${cause ? ` (${cause})` : ''}`, ok: false };
+    return { url, status: null, detail: `${errorMessage(e)}${cause ? ` (${cause})` : ''}`, ok: false };
   }
 }
 

@@ -6,7 +6,7 @@
  * baseline, so a row depends on nothing but its own target: the same rows come out in
  * any order, on any number of workers or machines.
  */
-import { type CompiledModule, type MovePackage, moduleName, verifyModule } from '@smi/bytecode';
+import { type CompiledModule, type MovePackage, moduleName, verifyModule, errorMessage } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { SandboxSession } from '@smi/simulation';
 import { type Baseline, buildBaseline } from './baseline.js';
@@ -243,7 +243,7 @@ export class Benchmark {
       try {
         verifyModule(module, { dependencies: deps, ignoreMissingDependencies: true });
       } catch (e) {
-        problem = e instanceof Error ? e.message : String(e);
+        problem = errorMessage(e);
       }
     }
     this.verified.set(key, problem);

@@ -17,6 +17,7 @@ import { serializeOptions } from './serialize.js';
 import { type BenchmarkSummary, SummaryBuilder } from './summary.js';
 import type { InitRun } from './baseline.js';
 import { errorSource, isExpectedLimitation } from './taxonomy.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Options of a run. */
 export interface RunOptions extends BenchmarkOptions {
@@ -117,7 +118,7 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
       try {
         row = await bench.runTarget(t);
       } catch (e) {
-        row = unfinishedRow(t, `internal error: ${e instanceof Error ? e.message : String(e)}`, options.phaseErrors ?? true);
+        row = unfinishedRow(t, `internal error: ${errorMessage(e)}`, options.phaseErrors ?? true);
       }
       emit(row, i + 1);
     }

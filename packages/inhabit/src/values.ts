@@ -7,6 +7,7 @@
 import { type Json, type MoveVM, valueFromJson } from '@smi/move-vm';
 import { STD, SUI } from './catalogue.js';
 import { formatTy, isDatatype, type PrimName, type Ty } from './types.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Which values to try: all zeros/empty (the original's), ones, or typical sizes. */
 export type ValueProfile = 'zero' | 'one' | 'large';
@@ -88,6 +89,6 @@ export function bcsRoundTrip(vm: MoveVM, t: Ty, value: Json): RoundTrip {
     if (Buffer.compare(Buffer.from(bytes), Buffer.from(again)) !== 0) return { $kind: 'Failed', error: 'BCS bytes changed after a decode/encode round trip' };
     return { $kind: 'Ok', bytes };
   } catch (e) {
-    return { $kind: 'Failed', error: e instanceof Error ? e.message : String(e) };
+    return { $kind: 'Failed', error: errorMessage(e) };
   }
 }

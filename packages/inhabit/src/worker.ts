@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Benchmark, type TargetRef } from './benchmark.js';
 import { unfinishedRow, type WorkerMessage } from './runner.js';
 import { deserializeOptions, type SerializedOptions } from './serialize.js';
+import { errorMessage } from '@smi/bytecode';
 
 const port = parentPort;
 if (port === null) throw new Error('worker.ts runs as a worker thread of runBenchmark');
@@ -22,11 +23,11 @@ try {
     queue = queue.then(() =>
       bench.runTarget(m.target).then(
         (row) => post({ type: 'row', position: m.position, row }),
-        (e: unknown) => post({ type: 'row', position: m.position, row: unfinishedRow(m.target, `internal error: ${e instanceof Error ? e.message : String(e)}`, options.phaseErrors ?? true) }),
+        (e: unknown) => post({ type: 'row', position: m.position, row: unfinishedRow(m.target, `internal error: ${errorMessage(e)}`, options.phaseErrors ?? true) }),
       ),
     );
   });
   post({ type: 'ready', graph: bench.graphStats, inits: [...bench.baseline.inits] });
 } catch (e) {
-  post({ type: 'fatal', message: e instanceof Error ? e.message : String(e) });
+  post({ type: 'fatal', message: errorMessage(e) });
 }

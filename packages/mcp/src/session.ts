@@ -4,7 +4,7 @@
  * may send several at once; the simulation is one mutable world).
  */
 import { existsSync } from 'node:fs';
-import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, errorMessage } from '@smi/bytecode';
 import { FRAMEWORK_IDS } from '@smi/inhabit';
 import { mergePackages, type SandboxResponse, SandboxSession, type SandboxSessionOptions } from '@smi/simulation';
 import { SmiToolError } from './errors.js';
@@ -106,7 +106,7 @@ export class SmiSession {
       this.sandbox.saveState(this.stateFile);
       return null;
     } catch (e) {
-      const warning = `could not save the state to ${this.stateFile}: ${e instanceof Error ? e.message : String(e)}`;
+      const warning = `could not save the state to ${this.stateFile}: ${errorMessage(e)}`;
       this.log(warning, 'warn');
       return warning;
     }

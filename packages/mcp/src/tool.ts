@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { SmiToolError } from './errors.js';
 import { errorResult, type JsonObject, okResult } from './results.js';
 import type { SmiSession } from './session.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** A tool as declared. */
 export interface ToolSpec<S extends z.ZodRawShape> {
@@ -36,7 +37,7 @@ export interface SmiTool {
 /** Any thrown value as a tool error: ours keep their code; anything else is a bug (`INTERNAL`). */
 export function asToolError(e: unknown): SmiToolError {
   if (e instanceof SmiToolError) return e;
-  return new SmiToolError('INTERNAL', `internal error: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  return new SmiToolError('INTERNAL', `internal error: ${errorMessage(e)}`, { cause: e });
 }
 
 /** Declare a tool. */

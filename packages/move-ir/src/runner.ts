@@ -6,7 +6,7 @@
  * the VM: subclass {@link IrTestAdapter} and override {@link IrTestAdapter.handle} (or
  * `publish`) to add them.
  */
-import { canonicalAddress, disassembleModule, type CompiledModule } from '@smi/bytecode';
+import { canonicalAddress, disassembleModule, type CompiledModule, errorMessage } from '@smi/bytecode';
 import { assembleModule, serializeAssembled, type AssembledModule } from './assembler.js';
 import { TaskError } from './errors.js';
 import { parseModule } from './parser.js';
@@ -166,10 +166,6 @@ export function runTransactionalTestFile(text: string, adapter: AdapterFactory |
     outcomes.push({ task, output });
   }
   return { outcomes, transcript: renderTranscript(outcomes) };
-}
-
-function errorMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /** A file's run compared with its `.snap`. */

@@ -3,7 +3,7 @@
  * with type arguments and arguments (runtime values or BCS bytes) and returns typed
  * return values with their BCS, or the abort / error with its location.
  */
-import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, errorMessage } from '@smi/bytecode';
 import { VmError, type VmLocation, type VmStatusCode } from './errors.js';
 import type { ProtocolConfig } from './config/protocol-config.js';
 import { limitsFromProtocolConfig } from './config/vm-limits.js';
@@ -462,7 +462,7 @@ export class MoveVM {
       const e =
         caught instanceof VmError
           ? caught
-          : new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `internal error: ${caught instanceof Error ? caught.message : String(caught)}`);
+          : new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `internal error: ${errorMessage(caught)}`);
       const done = { gasUsed: budget - state.gasLeft, modulesTouched: sortedList(state.touched) };
       if (e.code === 'ABORTED' && e.abortCode !== undefined && e.location) {
         return { $kind: 'Aborted', abortCode: e.abortCode, location: e.location, ...done };
@@ -475,7 +475,7 @@ export class MoveVM {
     try {
       return this.runtime.codec.decode(bytes, t);
     } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
+      const msg = errorMessage(e);
       throw new VmError('FAILED_TO_DESERIALIZE_ARGUMENT', `argument ${i} is not a valid ${formatType(t)}: ${msg}`);
     }
   }

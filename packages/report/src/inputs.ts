@@ -10,6 +10,7 @@ import { DiskRunStore, type PackageResult, type RunSpec, RunStoreError, runTotal
 import type { BenchmarkRow } from '@smi/inhabit';
 import { z } from 'zod';
 import { ReportError } from './errors.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Tokens, dollars and time a run spent (from its ledger and sessions). */
 export interface RunSpend {
@@ -52,7 +53,7 @@ const rowSchema = z
 
 const runJsonSchema = z.object({ packages: z.array(z.record(z.string(), z.unknown())), aggregate: z.record(z.string(), z.unknown()).optional() }).passthrough();
 
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const message = (e: unknown): string => (errorMessage(e));
 
 /** Rows of a benchmark-local JSONL file (blank lines skipped; a bad line is an error naming it). */
 export function readBenchmarkRows(file: string, text: string): BenchmarkRow[] {

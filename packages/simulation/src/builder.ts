@@ -11,7 +11,7 @@
  * env.execute(tx.build());
  * ```
  */
-import { canonicalAddress, pushUleb128 } from '@smi/bytecode';
+import { canonicalAddress, pushUleb128, errorMessage } from '@smi/bytecode';
 import { type Argument, type CallArg, type Command, type ObjectArg, parseTypeTag, type ProgrammableTransaction, type TypeTag } from '@smi/ptb';
 import { SimulationError } from './errors.js';
 
@@ -50,7 +50,7 @@ export function typeTagOf(text: string): TypeTag {
   try {
     return parseTypeTag(text);
   } catch (e) {
-    throw new SimulationError('TYPE_MISMATCH', `bad type "${text}": ${e instanceof Error ? e.message : String(e)}`);
+    throw new SimulationError('TYPE_MISMATCH', `bad type "${text}": ${errorMessage(e)}`);
   }
 }
 

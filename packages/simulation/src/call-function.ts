@@ -4,7 +4,7 @@
  * a JSON value for a pure one — and the call runs as a one-command PTB (with `TxContext`
  * supplied). Returned objects go to the sender, so a strict run does not fail on them.
  */
-import { Ability } from '@smi/bytecode';
+import { Ability, errorMessage } from '@smi/bytecode';
 import { formatType, type Json, type Type, TypeKind, valueToJson, VmError } from '@smi/move-vm';
 import type { Argument } from '@smi/ptb';
 import { parseTarget } from './builder.js';
@@ -44,7 +44,7 @@ export function decodeValue(env: SimulationEnvironment, type: string, bcs: Uint8
     const t = env.vm.resolveType(type);
     return { type, bcs: hex, value: valueToJson(env.vm.types, env.vm.bcs.decode(bcs, t), t) };
   } catch (e) {
-    return { type, bcs: hex, value: { undecodable: e instanceof Error ? e.message : String(e) } };
+    return { type, bcs: hex, value: { undecodable: errorMessage(e) } };
   }
 }
 
@@ -71,7 +71,7 @@ export function callFunction(
     try {
       return env.vm.resolveType(s);
     } catch (e) {
-      throw new SimulationError('TYPE_MISMATCH', `type argument ${s} does not resolve: ${e instanceof Error ? e.message : String(e)}`);
+      throw new SimulationError('TYPE_MISMATCH', `type argument ${s} does not resolve: ${errorMessage(e)}`);
     }
   });
   const params = fn.params.map((p) => env.vm.types.subst(p, typeArgs));

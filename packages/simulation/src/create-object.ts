@@ -2,7 +2,7 @@
  * Objects made outside any transaction: `createObject` encodes typed field values (JSON)
  * with the real layout of the struct, gives the object its owner, and stores it.
  */
-import { Ability, canonicalAddress } from '@smi/bytecode';
+import { Ability, canonicalAddress, errorMessage } from '@smi/bytecode';
 import { formatType, type Json, objectStorageCost, TypeKind, valueFromJson } from '@smi/move-vm';
 import { moveObjectTypeOf, objectSizeForGas, type Owner, type SuiObject } from '@smi/ptb';
 import type { SimulationEnvironment } from './environment.js';
@@ -55,7 +55,7 @@ export function createObject(env: SimulationEnvironment, spec: CreateObjectSpec)
   try {
     type = env.vm.resolveType(spec.type);
   } catch (e) {
-    throw new SimulationError('TYPE_MISMATCH', `type ${spec.type} does not resolve: ${e instanceof Error ? e.message : String(e)}`);
+    throw new SimulationError('TYPE_MISMATCH', `type ${spec.type} does not resolve: ${errorMessage(e)}`);
   }
   if (type.kind !== TypeKind.Datatype || type.datatype === null || type.datatype.isEnum) {
     throw new SimulationError('OBJECT_CREATION_ERROR', `${spec.type} is not a struct`);
@@ -74,7 +74,7 @@ export function createObject(env: SimulationEnvironment, spec: CreateObjectSpec)
   try {
     value = valueFromJson(env.vm.types, fields, type);
   } catch (e) {
-    throw new SimulationError('OBJECT_CREATION_ERROR', `fields do not fit ${formatType(type)}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new SimulationError('OBJECT_CREATION_ERROR', `fields do not fit ${formatType(type)}: ${errorMessage(e)}`);
   }
   const version = spec.version ?? 1n;
   if (version < 1n) throw new SimulationError('OBJECT_CREATION_ERROR', 'versions start at 1');

@@ -12,7 +12,7 @@
  * const out = env.execute(tx.build());   // out.status, out.effects, out.written...
  * ```
  */
-import { addressBytes, canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { addressBytes, canonicalAddress, type MovePackage, errorMessage } from '@smi/bytecode';
 import { formatType, type Json, MoveVM, type ProtocolConfig, suiNativeRegistry, type SuiRegistryOptions, type Tracer, valueFromJson } from '@smi/move-vm';
 import {
   type CheckMode,
@@ -441,12 +441,12 @@ export class SimulationEnvironment {
     try {
       t = this.vm.resolveType(type);
     } catch (e) {
-      throw new SimulationError('TYPE_MISMATCH', `type ${type} does not resolve: ${e instanceof Error ? e.message : String(e)}`);
+      throw new SimulationError('TYPE_MISMATCH', `type ${type} does not resolve: ${errorMessage(e)}`);
     }
     try {
       return this.vm.bcs.encode(valueFromJson(this.vm.types, value, t), t);
     } catch (e) {
-      throw new SimulationError('TYPE_MISMATCH', `value does not fit ${formatType(t)}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new SimulationError('TYPE_MISMATCH', `value does not fit ${formatType(t)}: ${errorMessage(e)}`);
     }
   }
 

@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { findPackageDirs, loadBundleFile, loadPackageDir, loadSnapshotFile, type MovePackage } from '@smi/bytecode';
+import { findPackageDirs, loadBundleFile, loadPackageDir, loadSnapshotFile, type MovePackage, errorMessage } from '@smi/bytecode';
 import { availableProtocolVersions, loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { SimulationError } from './errors.js';
 
@@ -55,7 +55,7 @@ export function fromFixtures(root: string, protocolVersion?: number): { packages
   try {
     protocolConfig = loadProtocolConfig(root, protocolVersion);
   } catch (e) {
-    throw new SimulationError('MISSING_FIXTURES', e instanceof Error ? e.message : String(e), { path: root });
+    throw new SimulationError('MISSING_FIXTURES', errorMessage(e), { path: root });
   }
   const latest = availableProtocolVersions(root).at(-1);
   if (protocolConfig.version !== latest) {

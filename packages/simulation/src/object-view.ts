@@ -5,6 +5,7 @@
 import { type Json, type MoveVM, valueToJson } from '@smi/move-vm';
 import { decodeObject, objectDigest, objectTypeTag, type Owner, type SuiObject } from '@smi/ptb';
 import { versionOf } from './store.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** An owner as JSON (`$kind` tagged). */
 export type OwnerJson =
@@ -68,7 +69,7 @@ export function objectView(vm: MoveVM, id: string, o: SuiObject): ObjectView {
     value = valueToJson(vm.types, v, type);
   } catch (e) {
     // The type's package is not loaded: show the bytes only, and say why.
-    value = { undecodable: e instanceof Error ? e.message : String(e) };
+    value = { undecodable: errorMessage(e) };
   }
   return { ...common, type: objectTypeTag(o), bcs: Buffer.from(o.data.Move.contents).toString('hex'), value };
 }

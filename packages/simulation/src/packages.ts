@@ -11,6 +11,7 @@ import {
   moduleName,
   type MovePackage,
   packageFromBytes,
+  errorMessage,
 } from '@smi/bytecode';
 import { VmError } from '@smi/move-vm';
 import { objectTypeTag, type SuiObject } from '@smi/ptb';
@@ -39,7 +40,7 @@ function decodeAll(modules: readonly Uint8Array[]): CompiledModule[] {
     try {
       return deserializeModule(b);
     } catch (e) {
-      throw new SimulationError('DEPLOYMENT_ERROR', `module ${i} does not deserialize: ${e instanceof Error ? e.message : String(e)}`);
+      throw new SimulationError('DEPLOYMENT_ERROR', `module ${i} does not deserialize: ${errorMessage(e)}`);
     }
   });
 }

@@ -6,7 +6,7 @@
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, errorMessage } from '@smi/bytecode';
 import { decodeBcs, encodeBcs, objectIdOf, objectTypeTag, type SuiObject, suiBcs } from '@smi/ptb';
 import { z } from 'zod';
 import { SimulationError } from './errors.js';
@@ -96,7 +96,7 @@ export function decodeState(json: unknown, source = 'state'): StateSnapshot {
     try {
       o = decodeBcs(suiBcs.Object, Uint8Array.from(Buffer.from(entry.bcs, 'base64')));
     } catch (e) {
-      throw new SimulationError('INVALID_STATE_FILE', `${source}: objects[${i}] (${entry.id}) is not a Sui object: ${e instanceof Error ? e.message : String(e)}`);
+      throw new SimulationError('INVALID_STATE_FILE', `${source}: objects[${i}] (${entry.id}) is not a Sui object: ${errorMessage(e)}`);
     }
     let id: string;
     try {
@@ -160,7 +160,7 @@ export function readStateFile(file: string): StateSnapshot {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new SimulationError('INVALID_STATE_FILE', `${file}: cannot read: ${e instanceof Error ? e.message : String(e)}`, { path: file });
+    throw new SimulationError('INVALID_STATE_FILE', `${file}: cannot read: ${errorMessage(e)}`, { path: file });
   }
   return parseStateFile(text, file);
 }
@@ -171,7 +171,7 @@ export function parseStateFile(text: string, source: string): StateSnapshot {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new SimulationError('INVALID_STATE_FILE', `${source}: not JSON: ${e instanceof Error ? e.message : String(e)}`, { path: source });
+    throw new SimulationError('INVALID_STATE_FILE', `${source}: not JSON: ${errorMessage(e)}`, { path: source });
   }
   return decodeState(json, source);
 }

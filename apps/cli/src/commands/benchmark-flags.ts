@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_MAX_ATTEMPTS, type RunOptions } from '@smi/inhabit';
 import { UsageError } from '../errors.js';
 import type { BenchmarkLocalArgs } from './benchmark-local.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** The run options the flags decide (everything but the packages and protocol config). */
 export type BenchmarkFlags = Omit<RunOptions, 'framework' | 'dependencies' | 'targets' | 'protocolConfig'> & { jobs: number };
@@ -16,7 +17,7 @@ function regex(flag: string, text: string | undefined): RegExp | null {
   try {
     return new RegExp(text);
   } catch (e) {
-    throw new UsageError(`--${flag} ${JSON.stringify(text)}: not a regular expression (${e instanceof Error ? e.message : String(e)})`, 'INVALID_REGEX');
+    throw new UsageError(`--${flag} ${JSON.stringify(text)}: not a regular expression (${errorMessage(e)})`, 'INVALID_REGEX');
   }
 }
 

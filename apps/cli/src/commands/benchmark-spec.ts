@@ -10,6 +10,7 @@ import type { MovePackage } from '@smi/bytecode';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../io.js';
 import type { BenchmarkFlags } from './benchmark-flags.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** The spec of a run: plain JSON, compared key by key. */
 export type BenchmarkSpec = Record<string, string | number | boolean | string[] | null>;
@@ -67,7 +68,7 @@ export function checkAndKeepSpec(rowsFile: string, spec: BenchmarkSpec, resume: 
       try {
         before = JSON.parse(readFileSync(file, 'utf8')) as BenchmarkSpec;
       } catch (e) {
-        throw new UsageError(`--resume: ${file} is not JSON (${e instanceof Error ? e.message : String(e)}); remove it, and the rows, to start again`, 'INVALID_JSON');
+        throw new UsageError(`--resume: ${file} is not JSON (${errorMessage(e)}); remove it, and the rows, to start again`, 'INVALID_JSON');
       }
       const keys = [...new Set([...Object.keys(before), ...Object.keys(spec)])];
       const show = (v: unknown) => (Array.isArray(v) ? `${v.length} packages` : JSON.stringify(v));

@@ -13,6 +13,7 @@ import { cacheRoot, fixturesRoot } from '../framework.js';
 import { jsonLine, resolveInputPath } from '../io.js';
 import { endpointsOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { header } from './registry.js';
+import { errorMessage } from '@smi/bytecode';
 
 interface DoctorArgs extends NetworkArgs {
   framework?: string;
@@ -47,14 +48,14 @@ async function probe(form: { transport: Probe['transport']; url: string }, timeo
   try {
     source = dataSourceFor(form.url, { timeoutMs, ...(form.transport === 'graphql' ? {} : { transport: form.transport }) });
   } catch (e) {
-    return { ...form, ok: false, checkpoint: null, ms: 0, error: e instanceof Error ? e.message : String(e) };
+    return { ...form, ok: false, checkpoint: null, ms: 0, error: errorMessage(e) };
   }
   try {
     const checkpoint = await source.latestCheckpoint();
     return { ...form, ok: true, checkpoint: checkpoint.toString(), ms: Math.round(performance.now() - started), error: null };
   } catch (e) {
     const code = (e as { code?: unknown }).code;
-    return { ...form, ok: false, checkpoint: null, ms: Math.round(performance.now() - started), error: `${typeof code === 'string' ? `${code}: ` : ''}${e instanceof Error ? e.message : String(e)}` };
+    return { ...form, ok: false, checkpoint: null, ms: Math.round(performance.now() - started), error: `${typeof code === 'string' ? `${code}: ` : ''}${errorMessage(e)}` };
   }
 }
 
@@ -83,7 +84,7 @@ export const doctorCommand = defineCommand<DoctorArgs>({
       framework = { found: true, origin: f.origin, path: f.path, packages: f.packages.map((p) => p.id), ...(f.protocolVersion !== undefined ? { protocol_version: f.protocolVersion } : {}) };
     } catch (e) {
       frameworkOk = false;
-      framework = { found: false, error: e instanceof Error ? e.message : String(e) };
+      framework = { found: false, error: errorMessage(e) };
     }
     const configs = (root: string | undefined): number[] => {
       if (root === undefined) return [];
@@ -116,7 +117,7 @@ export const doctorCommand = defineCommand<DoctorArgs>({
           url = resolveEndpoint(name);
           endpointKind(url);
         } catch (e) {
-          throw new UsageError(`--${role === 'node' ? 'rpc-url' : 'archive-url'} ${name}: ${e instanceof Error ? e.message : String(e)}`, 'INVALID_URL');
+          throw new UsageError(`--${role === 'node' ? 'rpc-url' : 'archive-url'} ${name}: ${errorMessage(e)}`, 'INVALID_URL');
         }
         const probes = await Promise.all(forms(url).map((f) => probe(f, timeoutMs)));
         endpoints.push({ role, url, probes });

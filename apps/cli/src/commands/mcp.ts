@@ -19,6 +19,7 @@ import { type CliIo, resolvePath, stdinStream, UsageError } from '../io.js';
 import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { VERSION } from '../version.js';
 import { header } from './registry.js';
+import { errorMessage } from '@smi/bytecode';
 
 interface McpArgs extends NetworkArgs {
   corpus: string[];
@@ -111,7 +112,7 @@ export const mcpCommand = defineCommand<McpArgs>({
         ...fetching,
       });
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorMessage(e);
       if (e instanceof SimulationError && e.code === 'INVALID_STATE_FILE') {
         const own = stateFile !== undefined && message.startsWith(`${stateFile}: `) ? message.slice(stateFile.length + 2) : message;
         throw new UsageError(`--state-file ${args['state-file'] ?? ''}: ${own}`, e.code);

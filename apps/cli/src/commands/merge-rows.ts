@@ -7,6 +7,7 @@ import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { jsonLine, readInput, writeOutput } from '../io.js';
 import { header } from './registry.js';
+import { errorMessage } from '@smi/bytecode';
 
 interface MergeRowsArgs {
   parts: string[];
@@ -23,7 +24,7 @@ function parseRows(label: string, text: string): BenchmarkRow[] {
       try {
         row = JSON.parse(line);
       } catch (e) {
-        throw new UsageError(`${label}:${i + 1}: not JSON (${e instanceof Error ? e.message : String(e)})`, 'INVALID_JSON');
+        throw new UsageError(`${label}:${i + 1}: not JSON (${errorMessage(e)})`, 'INVALID_JSON');
       }
       const r = row as Partial<BenchmarkRow> | null;
       if (typeof r !== 'object' || r === null || typeof r.target_package !== 'string' || typeof r.target_module !== 'string' || typeof r.target_function !== 'string' || typeof r.status !== 'string')

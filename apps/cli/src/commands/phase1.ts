@@ -26,6 +26,7 @@ import { jsonLine } from '../io.js';
 import { type RunControlArgs, runControlOf } from '../run-control.js';
 import { Progress } from '../progress.js';
 import { header } from './registry.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Arguments of `smi phase1`. */
 export interface Phase1Args extends ModelArgs, RunDirArgs, RunControlArgs {
@@ -125,7 +126,7 @@ export const phase1Command = defineCommand<Phase1Args>({
         io.stdout(args.json ? jsonLine({ status: 'ok', key_types: r.keyTypes }) : `real agent smoke ok (${model.config.model} at ${model.config.baseUrl})\n`);
         return EXIT.ok;
       } catch (e) {
-        const msg = e instanceof Error ? e.message : String(e);
+        const msg = errorMessage(e);
         io.stdout(args.json ? jsonLine({ status: 'error', error_code: 'SMOKE_FAILED', message: msg }) : '');
         if (!args.json) io.stderr(`phase1: smoke failed: ${msg}\n`);
         return EXIT.failure;

@@ -9,6 +9,7 @@ import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { jsonLine, readInput, resolveInputPath, writeOutput } from '../io.js';
 import { header } from './registry.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** `smi phase2-manifest`. */
 export const phase2ManifestCommand = defineCommand<{ 'corpus-root': string; 'out-ids': string; 'out-plan': string; 'out-report'?: string; 'max-calls-per-package': number; limit?: number; 'rust-bin'?: string }>({
@@ -67,7 +68,7 @@ export const manifestFilterCommand = defineCommand<{ 'run-json': string; 'min-ta
     try {
       data = JSON.parse(text) as typeof data;
     } catch (e) {
-      throw new UsageError(`${args['run-json']}: not JSON (${e instanceof Error ? e.message : String(e)})`, 'INVALID_JSON');
+      throw new UsageError(`${args['run-json']}: not JSON (${errorMessage(e)})`, 'INVALID_JSON');
     }
     // schema_version 1 is the original's own run JSON (its golden runs), 2 ours: the rows agree.
     if ((data.schema_version !== 1 && data.schema_version !== 2) || !Array.isArray(data.packages)) throw new UsageError(`${args['run-json']}: not a Phase II run JSON (schema_version 1 or 2, with packages)`, 'INVALID_FILE');

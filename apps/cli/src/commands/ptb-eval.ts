@@ -12,6 +12,7 @@ import { type CliIo, jsonLine, resolvePath } from '../io.js';
 import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
 import { openOutput } from './tx-replay-output.js';
 import { header } from './registry.js';
+import { errorMessage } from '@smi/bytecode';
 
 interface PtbEvalArgs extends NetworkArgs {
   'cache-dir': string;
@@ -84,7 +85,7 @@ export const ptbEvalCommand = defineCommand<PtbEvalArgs>({
       try {
         f = cache.read(d);
       } catch (e) {
-        const report: PtbEvalReport = { digest: d, is_framework_only: false, command_count: 0, input_count: 0, status: 'Skipped', retry_count: 0, error: e instanceof Error ? e.message : String(e), error_category: 'ConversionError' };
+        const report: PtbEvalReport = { digest: d, is_framework_only: false, command_count: 0, input_count: 0, status: 'Skipped', retry_count: 0, error: errorMessage(e), error_category: 'ConversionError' };
         reports.push(report);
         output?.write(report as never);
         continue;

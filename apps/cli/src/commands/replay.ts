@@ -11,6 +11,7 @@ import { defineCommand } from '../command.js';
 import { inputError, UsageError } from '../errors.js';
 import { type CliIo, jsonLine, readInput } from '../io.js';
 import { header } from './registry.js';
+import { errorMessage } from '@smi/bytecode';
 
 interface ReplayArgs {
   snapshot: string;
@@ -60,7 +61,7 @@ export const replayCommand = defineCommand<ReplayArgs>({
     try {
       json = JSON.parse(text);
     } catch (e) {
-      throw new UsageError(`--snapshot ${source}: not JSON: ${e instanceof Error ? e.message : String(e)}`, 'INVALID_JSON');
+      throw new UsageError(`--snapshot ${source}: not JSON: ${errorMessage(e)}`, 'INVALID_JSON');
     }
     let report: ReplayReport;
     try {

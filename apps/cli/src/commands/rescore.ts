@@ -12,6 +12,7 @@ import { defineCommand } from '../command.js';
 import { EXIT, UsageError } from '../errors.js';
 import { jsonLine, resolvePath } from '../io.js';
 import { header } from './registry.js';
+import { errorMessage } from '@smi/bytecode';
 
 interface RescoreArgs {
   'run-dir-in': string;
@@ -81,7 +82,7 @@ export const rescoreCommand = defineCommand<RescoreArgs>({
     try {
       meta = JSON.parse(readFileSync(path.join(dir, 'run_metadata.json'), 'utf8')) as typeof meta;
     } catch (e) {
-      throw new UsageError(`${args['run-dir-in']}: run_metadata.json cannot be read (${e instanceof Error ? e.message : String(e)})`, 'INVALID_FILE');
+      throw new UsageError(`${args['run-dir-in']}: run_metadata.json cannot be read (${errorMessage(e)})`, 'INVALID_FILE');
     }
     const recorded = Array.isArray(meta.argv) ? meta.argv.map(String) : [];
     const base = rescoreArgv(recorded);

@@ -30,6 +30,7 @@ import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setu
 import { protocolConfigFor } from '../framework.js';
 import { packagesFor } from './call.js';
 import { header } from './registry.js';
+import { errorMessage } from '@smi/bytecode';
 
 interface SandboxExecArgs extends NetworkArgs {
   input: string;
@@ -68,14 +69,14 @@ async function startSession(io: CliIo, args: SandboxExecArgs): Promise<SandboxSe
     session = SandboxSession.create({ packages, protocolConfig, cwd: io.cwd, natives: { permissiveCrypto: args['permissive-crypto'] }, ...fetching });
   } catch (e) {
     // E.g. a framework newer than the protocol version asked for (a native without its gas cost).
-    throw new UsageError(`cannot start a simulation at protocol ${protocolConfig.version}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UsageError(`cannot start a simulation at protocol ${protocolConfig.version}: ${errorMessage(e)}`);
   }
   const stateFile = args['state-file'] === undefined ? undefined : resolvePath(io, args['state-file']);
   if (stateFile !== undefined && existsSync(stateFile)) {
     try {
       session.loadState(stateFile);
     } catch (e) {
-      throw new UsageError(`--state-file ${args['state-file']}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new UsageError(`--state-file ${args['state-file']}: ${errorMessage(e)}`);
     }
   }
   if (args['bytecode-dir'] !== undefined) {
@@ -92,7 +93,7 @@ function saveAfterRequest(io: CliIo, session: SandboxSession, args: SandboxExecA
     session.saveState(resolvePath(io, args['state-file']));
     return true;
   } catch (e) {
-    io.stderr(`smi sandbox-exec: could not save the state to ${args['state-file']}: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(`smi sandbox-exec: could not save the state to ${args['state-file']}: ${errorMessage(e)}\n`);
     return false;
   }
 }

@@ -8,7 +8,7 @@
  */
 import { availableProtocolVersions } from '@smi/move-vm';
 import { fixturesRootNamed } from '../framework.js';
-import { canonicalAddress, SYSTEM_PACKAGES } from '@smi/bytecode';
+import { canonicalAddress, SYSTEM_PACKAGES, errorMessage } from '@smi/bytecode';
 import type { SuiObject } from '@smi/ptb';
 import {
   DataSourceError,
@@ -207,7 +207,7 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
           try {
             f = c.read(d);
           } catch (e) {
-            const error = e instanceof Error ? e.message : String(e);
+            const error = errorMessage(e);
             outcomes.push({ digest: d, local_success: false, local_error: error, comparison: null, commands_executed: 0, commands_failed: 0, match: false, gas_match: false, objects_matched: 0, objects_total: 0, error });
             continue;
           }
@@ -250,7 +250,7 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
             continue;
           }
           fetchFailures++;
-          const message = e instanceof DataSourceError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
+          const message = e instanceof DataSourceError ? `${e.code}: ${e.message}` : errorMessage(e);
           io.stderr(`tx-replay: ${d}: ${message}\n`);
           if (args.json) io.stdout(jsonLine({ digest: d, error: message }));
           continue;

@@ -28,6 +28,7 @@ import { verifyConstants, verifyFriends } from './constants.js';
 import { verifyInstantiationLoops } from './instantiation-loops.js';
 import { verifyCodeUnits } from './code-unit.js';
 import { dependencyMap, missingDependency, verifyDependencies } from './dependencies.js';
+import { errorMessage } from '../util/error.js';
 
 export {
   VerificationError,
@@ -136,7 +137,7 @@ function run(location: VerificationLocation, pass: () => void): void {
   } catch (e) {
     if (e instanceof PartialError) throw e.finish(location);
     if (e instanceof VerificationError) throw e;
-    throw new VerificationError('UNKNOWN_INVARIANT_VIOLATION_ERROR', { location, detail: e instanceof Error ? e.message : String(e) });
+    throw new VerificationError('UNKNOWN_INVARIANT_VIOLATION_ERROR', { location, detail: errorMessage(e) });
   }
 }
 
@@ -165,7 +166,7 @@ export function verifyModule(module: CompiledModule, options: VerifyOptions = {}
       const self = module.moduleHandles[module.selfModuleHandleIndex];
       throw verificationErrorFromBytecodeError(e, self === undefined ? undefined : module.addressIdentifiers[self.address]);
     }
-    throw new VerificationError('UNKNOWN_INVARIANT_VIOLATION_ERROR', { detail: e instanceof Error ? e.message : String(e) });
+    throw new VerificationError('UNKNOWN_INVARIANT_VIOLATION_ERROR', { detail: errorMessage(e) });
   }
   const location = moduleLocation(module);
   run(location, () => verifyLimits(module, limits));

@@ -6,7 +6,7 @@
  * skipped with a reason; later failing tasks of the file are then skipped too (they depend
  * on what the skipped task would have done).
  */
-import { deserializeModule, serializeModule, type MovePackage } from '@smi/bytecode';
+import { deserializeModule, serializeModule, type MovePackage, errorMessage } from '@smi/bytecode';
 import { type ConfigValue, ProtocolConfig, protocolConfigForChain, type SuiChain } from '@smi/move-vm';
 import { type CallArg, type Command, decodeObject, formatTypeTag, packageDigest, parseTypeTag, type SuiObject } from '@smi/ptb';
 import type { TransactionalTask } from '@smi/move-ir';
@@ -480,7 +480,7 @@ export async function runAdapterFile(text: string, options: AdapterRunnerOptions
         result = { task, command, output: e.message, skip: null };
       } else {
         if (!(e instanceof AdapterError) && process.env.SMI_DEBUG_ADAPTER) console.error(e);
-        result = { task, command, output: runner.errorText(e instanceof Error ? e.message : String(e)), skip: null };
+        result = { task, command, output: runner.errorText(errorMessage(e)), skip: null };
       }
     }
     out.push(result);

@@ -9,7 +9,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadSnapshotFile, type MovePackage } from '@smi/bytecode';
+import { loadSnapshotFile, type MovePackage, errorMessage } from '@smi/bytecode';
 import { parseSnapshot } from '@smi/move-ir';
 import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { loadFrameworkDir } from '@smi/simulation';
@@ -93,7 +93,7 @@ export async function runAdapterTestFile(file: string, rel: string, options: Ada
   try {
     runs = await runAdapterFile(text, options);
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorMessage(e);
     return [{ file: rel, task: 0, status: 'fail', reason: `the file did not run: ${msg}`, category: 'runner error', expected: undefined, got: msg, gas: null, eventContents: null }];
   }
   const out: AdapterVerdict[] = [];

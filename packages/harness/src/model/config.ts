@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { GenerateParams } from './types.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** The resolved configuration of a real model. */
 export interface ModelConfig {
@@ -125,7 +126,7 @@ export function readModelsFile(file: string): ModelsFile {
   try {
     v = parseYaml(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new ModelConfigError(`${file}: not YAML: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ModelConfigError(`${file}: not YAML: ${errorMessage(e)}`);
   }
   const o = v as Partial<ModelsFile> | null;
   if (o === null || typeof o !== 'object' || typeof o.models !== 'object' || o.models === null) throw new ModelConfigError(`${file}: expected a "models:" mapping`);

@@ -8,6 +8,7 @@
 import OpenAI from 'openai';
 import { DEFAULT_RETRY, type RetryNotice, type RetryPolicy, withRetries } from './retry.js';
 import { type ChatMessage, type GenerateOptions, type GenerateParams, type GenerateResult, type ModelClient, ModelError, type ModelUsage, type ToolCall } from './types.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Settings of the client (transport: none of this changes an answer). */
 export interface OpenAiClientOptions {
@@ -61,7 +62,7 @@ export function classifyError(e: unknown, callerAborted: boolean): ModelError {
     return new ModelError('fatal', `request refused (${status ?? 'no status'}): ${body}`, details);
   }
   if (e instanceof SyntaxError) return new ModelError('malformed', `the server's answer is not JSON: ${e.message}`);
-  return new ModelError('transient', e instanceof Error ? e.message : String(e));
+  return new ModelError('transient', errorMessage(e));
 }
 
 function usageOf(u: OpenAI.Completions.CompletionUsage | undefined | null): ModelUsage {

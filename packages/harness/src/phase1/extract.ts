@@ -4,7 +4,7 @@
  * last `}`, or `[` to `]`), and its accepted shapes (an array of strings, or
  * `{"key_types": [...]}`). What cannot be read is "unparseable", an outcome of its own.
  */
-import { compareCodePoints } from '@smi/bytecode';
+import { compareCodePoints, errorMessage } from '@smi/bytecode';
 
 /** How an answer was read. */
 export type ParseMode = 'json' | 'fenced' | 'embedded';
@@ -20,7 +20,7 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; mes
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    return { ok: false, message: errorMessage(e) };
   }
 }
 

@@ -6,7 +6,7 @@
  * it is asked again without. Every call is recorded with its cache key and answer, so a
  * result can be reproduced from its record.
  */
-import { loadPackageDir, PackageError } from '@smi/bytecode';
+import { loadPackageDir, PackageError, errorMessage } from '@smi/bytecode';
 import { cacheKey } from '../model/cache.js';
 import { type ChatMessage, type GenerateParams, type ModelClient, ModelError, type ResponseFormat, zeroUsage } from '../model/types.js';
 import { PyFloat } from '../py-json.js';
@@ -101,7 +101,7 @@ export async function phase1Package(job: PackageJob, ctx: PackageContext, settin
     iface = packageInterface(job.packageId, pkg.modules.map((m) => m.module));
     truth = keyTypes(iface);
   } catch (e) {
-    const error = `bytecode extraction failed: ${e instanceof PackageError || e instanceof Error ? e.message : String(e)}`;
+    const error = `bytecode extraction failed: ${e instanceof PackageError || errorMessage(e)}`;
     return {
       outcome: 'infra_error',
       error,

@@ -5,6 +5,7 @@
  */
 import type { MovePackage } from '@smi/bytecode';
 import { baselineCandidates } from './baseline.js';
+import { errorMessage } from '@smi/bytecode';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -40,7 +41,7 @@ export function readPlanFile(text: string, source: string): Map<string, Json> {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new Phase2AgentError('BAD_PLAN_FILE', `${source}: not JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new Phase2AgentError('BAD_PLAN_FILE', `${source}: not JSON (${errorMessage(e)})`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Phase2AgentError('BAD_PLAN_FILE', `${source}: expected {"<package id>": {"calls": [...]}}`);
   const out = new Map<string, Json>();

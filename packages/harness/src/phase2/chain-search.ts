@@ -14,7 +14,7 @@
  * found by running the same search as the publisher, and the row says so; `--sender
  * publisher` runs the whole search that way on purpose (an upper bound).
  */
-import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, errorMessage } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { Benchmark, type BenchmarkRow, FRAMEWORK_IDS, isSystemObject, normalizePlan, parsePlan, planOfRequest, type TargetRef } from '@smi/inhabit';
 import { Creators } from './creators.js';
@@ -233,7 +233,7 @@ async function candidateOf(
   try {
     run = await sim.run(parsePlan(normalizePlan({ calls }).spec));
   } catch (e) {
-    return { $kind: 'Blocked', cause: 'unsupported_plan', detail: e instanceof Error ? e.message : String(e) };
+    return { $kind: 'Blocked', cause: 'unsupported_plan', detail: errorMessage(e) };
   }
   if (!run.ok) return { $kind: 'Blocked', cause: 'unsupported_plan', detail: `as a plan it fails: ${run.error ?? 'failed'}` };
   const made = targets.filter((t) => run.createdTypes.some((c) => canonicalBaseType(c) === t));

@@ -14,7 +14,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, errorMessage } from '@smi/bytecode';
 import { compileAndPublish, SimulationError, transactionEffectsJson } from '@smi/simulation';
 import { z } from 'zod';
 import { extractJsonValue } from '../phase1/extract.js';
@@ -190,7 +190,7 @@ class HelperSource implements PlanSource {
       });
     } catch (e) {
       const compile = e instanceof SimulationError && e.code === 'COMPILATION_ERROR';
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorMessage(e);
       // The compiler's whole output (every error, with its source lines and notes, as `smi
       // build --json` has it); the message alone names only the first.
       const full = compile && typeof (e as SimulationError).details.diagnostics === 'string' ? (e as SimulationError).details.diagnostics : message;

@@ -8,7 +8,7 @@
  * when it ran out of gas. Created types come from the transaction's effects, plus the objects
  * it created and wrapped in others (which the effects omit).
  */
-import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES, errorMessage } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { usableObjects } from '@smi/inhabit';
 import { objectView, SimulationEnvironment, type StateSnapshot, transactionEffectsJson, transactionEventsJson } from '@smi/simulation';
@@ -68,7 +68,7 @@ export class LocalSimulation implements PlanSimulation {
         const out = env.runPackageInits(id, { sender: options.publisher });
         if (out.status.$kind !== 'Success') initFailures.push(`${id}: ${out.status.message}`);
       } catch (e) {
-        initFailures.push(`${id}: ${e instanceof Error ? e.message : String(e)}`);
+        initFailures.push(`${id}: ${errorMessage(e)}`);
       }
     }
     const coins: string[] = [];
@@ -114,7 +114,7 @@ export class LocalSimulation implements PlanSimulation {
     try {
       ptb = planToPtb(this.env, plan, { senderCoins: this.senderCoins, resolvePlaceholder: (t) => this.resolvePlaceholder(t) });
     } catch (e) {
-      return { ...ZERO_RUN, error: e instanceof PlanError ? e.message : `the plan does not build: ${e instanceof Error ? e.message : String(e)}` };
+      return { ...ZERO_RUN, error: e instanceof PlanError ? e.message : `the plan does not build: ${errorMessage(e)}` };
     }
     if (buildOnly) return { ...ZERO_RUN, txBuildOk: true, error: null };
     let last: PlanRun = { ...ZERO_RUN, txBuildOk: true, error: null };
@@ -125,7 +125,7 @@ export class LocalSimulation implements PlanSimulation {
         outcome = this.env.execute(ptb, { sender: this.options.sender, gasBudget: budget, gasCoin: this.senderCoins[0], commit: false });
       } catch (e) {
         // Rejected before execution (a validator's input checks): no effects.
-        return { ...last, attempts: i + 1, status: null, error: e instanceof Error ? e.message : String(e) };
+        return { ...last, attempts: i + 1, status: null, error: errorMessage(e) };
       }
       const created = outcome.written
         .filter((w) => w.kind === 'created' && w.object.data.$kind === 'Move')

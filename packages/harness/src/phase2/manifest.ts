@@ -6,7 +6,7 @@
  * at least N targets.
  */
 import path from 'node:path';
-import { loadPackageDir } from '@smi/bytecode';
+import { loadPackageDir, errorMessage } from '@smi/bytecode';
 import { discoverPackages } from '../dataset.js';
 import { keyTypes, packageInterface } from '../phase1/truth.js';
 import { baselineCandidates } from './baseline.js';
@@ -50,7 +50,7 @@ export function phase2Manifest(corpusRoot: string, options: { maxCallsPerPackage
       pkg = loadPackageDir(ref.packageDir);
     } catch (e) {
       stats.packages_failed_interface++;
-      if (samples.length < 20) samples.push({ package_id: ref.packageId, error: e instanceof Error ? e.message : String(e) });
+      if (samples.length < 20) samples.push({ package_id: ref.packageId, error: errorMessage(e) });
       continue;
     }
     const cands = baselineCandidates(pkg);

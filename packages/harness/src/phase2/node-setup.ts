@@ -7,7 +7,7 @@
  * of the epoch the latest checkpoint ran in, else 1000). Failures are
  * {@link NodeSetupError}s with stable codes.
  */
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, errorMessage } from '@smi/bytecode';
 import { decodeBcs, type ObjectRef, suiBcs } from '@smi/ptb';
 import type { OwnedObjectInfo, SuiDataSource } from '@smi/simulation';
 import { fetchObject } from './node-tx.js';
@@ -73,10 +73,6 @@ export interface NodeContext {
   warnings: string[];
 }
 
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 /** The reference gas price of the epoch the latest checkpoint's first transaction ran in. */
 async function referenceGasPrice(source: SuiDataSource, checkpoint: bigint): Promise<bigint> {
   const digests = await source.checkpointTransactions(checkpoint);
@@ -95,7 +91,7 @@ export async function prepareNode(o: NodeSetupOptions): Promise<NodeContext> {
   try {
     checkpoint = await source.latestCheckpoint();
   } catch (e) {
-    throw new NodeSetupError('ENDPOINT_UNREACHABLE', `the node at ${source.endpoint} does not answer: ${message(e)}`);
+    throw new NodeSetupError('ENDPOINT_UNREACHABLE', `the node at ${source.endpoint} does not answer: ${errorMessage(e)}`);
   }
   if (o.mode === 'dry-run' && o.fundedSender && sender === ZERO) {
     throw new NodeSetupError('SENDER_IS_ZERO', 'a dry run for this agent needs a real sender (--sender): 0x0 owns no coins');
@@ -105,7 +101,7 @@ export async function prepareNode(o: NodeSetupOptions): Promise<NodeContext> {
     try {
       owned = await source.listOwnedObjects(sender);
     } catch (e) {
-      throw new NodeSetupError('NODE_REQUEST_FAILED', `the objects of ${sender} cannot be listed: ${message(e)}`);
+      throw new NodeSetupError('NODE_REQUEST_FAILED', `the objects of ${sender} cannot be listed: ${errorMessage(e)}`);
     }
   }
   owned = owned.map((x) => ({ ...x, id: canonicalAddress(x.id), type: normalizeTypeString(x.type) }));
@@ -117,7 +113,7 @@ export async function prepareNode(o: NodeSetupOptions): Promise<NodeContext> {
     try {
       fetched = await fetchObject(source, id);
     } catch (e) {
-      throw new NodeSetupError('GAS_COIN_NOT_FOUND', `gas coin ${id}: ${message(e)}`);
+      throw new NodeSetupError('GAS_COIN_NOT_FOUND', `gas coin ${id}: ${errorMessage(e)}`);
     }
     if (fetched.owner.$kind !== 'AddressOwner' || canonicalAddress(fetched.owner.AddressOwner) !== sender) {
       throw new NodeSetupError('GAS_COIN_NOT_OWNED', `gas coin ${id} is not owned by the sender ${sender}`);
@@ -138,7 +134,7 @@ export async function prepareNode(o: NodeSetupOptions): Promise<NodeContext> {
       gasPrice = await referenceGasPrice(source, checkpoint);
       gasPriceFrom = 'reference';
     } catch (e) {
-      warnings.push(`the reference gas price could not be learnt (${message(e)}); paying ${DEFAULT_NODE_GAS_PRICE}`);
+      warnings.push(`the reference gas price could not be learnt (${errorMessage(e)}); paying ${DEFAULT_NODE_GAS_PRICE}`);
     }
   }
   return {

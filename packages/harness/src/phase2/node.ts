@@ -10,7 +10,7 @@
  * objects the effects list as created; objects created and wrapped in the same transaction
  * are not visible in a node's effects (the local simulation sees them).
  */
-import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, errorMessage } from '@smi/bytecode';
 import type { ChainSimulation } from '@smi/simulation';
 import type { InventoryItem } from './interface-summary.js';
 import { readSimulation } from './node-effects.js';
@@ -27,10 +27,6 @@ export interface NodeSimulationOptions {
   packages: readonly MovePackage[];
   /** First gas budget, then the ladder (MIST). */
   gasBudgets: readonly bigint[];
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /** Plans of one package, run on the node. */
@@ -82,11 +78,11 @@ export class NodeSimulation implements PlanSimulation {
     try {
       return { sim: await this.node.source.simulateTransaction(bcs, { checks }), devInspect: !checks, fellBack: false };
     } catch (e) {
-      if (!checks || this.node.requireDryRun) return { error: message(e), fellBack: false };
+      if (!checks || this.node.requireDryRun) return { error: errorMessage(e), fellBack: false };
       try {
         return { sim: await this.node.source.simulateTransaction(bcs, { checks: false }), devInspect: true, fellBack: true };
       } catch (e2) {
-        return { error: `dry run: ${message(e)}; dev-inspect: ${message(e2)}`, fellBack: true };
+        return { error: `dry run: ${errorMessage(e)}; dev-inspect: ${errorMessage(e2)}`, fellBack: true };
       }
     }
   }
@@ -99,7 +95,7 @@ export class NodeSimulation implements PlanSimulation {
       await this.fetch(planObjectIds(plan, ctx));
       ptb = planToPtb({ tx: () => new NodeTxBuilder(this.objects) }, plan, ctx);
     } catch (e) {
-      return { ...ZERO_RUN, error: e instanceof PlanError ? e.message : `the plan does not build: ${message(e)}` };
+      return { ...ZERO_RUN, error: e instanceof PlanError ? e.message : `the plan does not build: ${errorMessage(e)}` };
     }
     if (buildOnly) return { ...ZERO_RUN, txBuildOk: true, error: null };
     let last: PlanRun = { ...ZERO_RUN, txBuildOk: true, error: null };
@@ -115,7 +111,7 @@ export class NodeSimulation implements PlanSimulation {
       try {
         r = readSimulation(out.sim);
       } catch (e) {
-        return { ...last, ...fell, attempts: i + 1, status: null, error: `the node's effects do not decode: ${message(e)}` };
+        return { ...last, ...fell, attempts: i + 1, status: null, error: `the node's effects do not decode: ${errorMessage(e)}` };
       }
       const ran = { ...last, ...fell, devInspect: out.devInspect, attempts: i + 1, gasBudgetUsed: Number(budget) };
       if (r.status === 'success') {

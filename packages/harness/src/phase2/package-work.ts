@@ -6,7 +6,7 @@
  * per epoch (pass@k is computed from them). The row of epoch 0 is the package's row: later
  * epochs never replace it with a better one.
  */
-import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, errorMessage } from '@smi/bytecode';
 import type { InterfaceIndex } from '@smi/inhabit';
 import type { GenerateParams, ModelClient } from '../model/types.js';
 import { keyTypes } from '../phase1/truth.js';
@@ -105,7 +105,7 @@ export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s
     try {
       sim = simulationFor(pkg, s);
     } catch (e) {
-      const error = `the simulation cannot be prepared: ${e instanceof Error ? e.message : String(e)}`;
+      const error = `the simulation cannot be prepared: ${errorMessage(e)}`;
       return { outcome: 'infra_error', error, timed_out: false, row: { package_id: pkg.id, score: { targets: targets.length, created_distinct: 0, created_hits: 0, missing: targets.length }, error } };
     }
     const log = new SimulationLog(targets, epoch);

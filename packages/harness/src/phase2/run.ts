@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { loadPackageDir, type MovePackage } from '@smi/bytecode';
+import { loadPackageDir, type MovePackage, errorMessage } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { parseStateFile, type StateSnapshot, writeFileAtomic } from '@smi/simulation';
 import { discoverPackages, type PackageRef, selectPackages } from '../dataset.js';
@@ -280,7 +280,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
       // Loaded once with the corpus; read again only to report why it could not be.
       pkg = byDir.get(job.packageDir) ?? loadPackageDir(job.packageDir);
     } catch (e) {
-      const error = `the package cannot be read: ${e instanceof Error ? e.message : String(e)}`;
+      const error = `the package cannot be read: ${errorMessage(e)}`;
       return { outcome: 'infra_error', error, timed_out: false, row: { package_id: job.packageId, score: { targets: 0, created_distinct: 0, created_hits: 0, missing: 0 }, error } };
     }
     return phase2PackageWork(pkg, ctx, settings, support, interfaces);

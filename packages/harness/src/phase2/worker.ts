@@ -6,7 +6,7 @@
  * whether the result is a mock's (never a real inhabitant). Plans come from a
  * {@link PlanSource}, which hears how the previous one failed (a model's retry prompt).
  */
-import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, errorMessage } from '@smi/bytecode';
 import { phase2Evaluation } from './evaluation.js';
 import type { PlanRun, PlanSimulation } from './plan-sim.js';
 import { normalizePlan, type Plan, validateCausality, type CausalityValidation } from '@smi/inhabit';
@@ -192,7 +192,7 @@ export async function phase2Package(o: Phase2PackageOptions): Promise<Phase2Row>
             plan = parsePlan(variant.spec);
             parseOk = true;
           } catch (e) {
-            lastError = e instanceof Error ? e.message : String(e);
+            lastError = errorMessage(e);
             lastFailure = { harness_error: lastError };
             parsed = false;
             break;

@@ -11,6 +11,7 @@ import { type GenerateResult, zeroUsage } from '../model/types.js';
 import { type PyJson, PyFloat } from '../py-json.js';
 import type { RunStore } from './run-store.js';
 import { type EarlierTry, isFailure, type Outcome, type PackageResult, packageUsage, type StopReason } from './types.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** A request sent (see {@link PackageContext.sendCall}). */
 export interface CallTicket {
@@ -236,7 +237,7 @@ export async function executePackages(options: ExecuteOptions): Promise<ExecuteO
       work = await options.work(job, ctx);
     } catch (e) {
       // A bug of ours must not sink the run: the package records it as our failure.
-      work = { outcome: 'infra_error', error: `internal error: ${e instanceof Error ? e.message : String(e)}`, timed_out: false, row: {} };
+      work = { outcome: 'infra_error', error: `internal error: ${errorMessage(e)}`, timed_out: false, row: {} };
     }
     // A package stopped by the run (Ctrl-C, the budget) is no result: it is done again on resume.
     if (work.interrupted === true && (stopAll.signal.aborted || stopReason === 'budget')) return;

@@ -16,6 +16,7 @@ import { writeFileAtomic } from '@smi/simulation';
 import { type PyJson, pyDumps, pyDumpsLine } from '../py-json.js';
 import type { RunSpec } from './spec.js';
 import type { LedgerEntry, PackageResult, RunState } from './types.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Why a run directory cannot be used. */
 export class RunStoreError extends Error {
@@ -75,7 +76,7 @@ function readJsonFile<T>(file: string, what: string): T {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as T;
   } catch (e) {
-    throw new RunStoreError('RUN_CORRUPT', `${file}: ${what} is not readable JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new RunStoreError('RUN_CORRUPT', `${file}: ${what} is not readable JSON (${errorMessage(e)})`);
   }
 }
 

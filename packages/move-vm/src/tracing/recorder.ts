@@ -38,6 +38,7 @@ import {
   type TraceValue,
 } from './format.js';
 import { INLINED_NATIVE_OPS, POP1, POP2, PUSH_TOP, upstreamOpcodeName } from './opcodes.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Options of {@link UpstreamTraceRecorder}. */
 export interface UpstreamTraceOptions {
@@ -422,7 +423,7 @@ export class UpstreamTraceRecorder implements Tracer {
       f();
     } catch (e) {
       this.errors++;
-      const msg = e instanceof Error ? e.message : String(e);
+      const msg = errorMessage(e);
       this.out.push({ Effect: { ExecutionError: `!! TRACING ERROR !! Err: ${msg}. Events below this may be incorrect.` } });
     }
   }

@@ -2,6 +2,7 @@
  * Errors of the Sui BCS layer. Every error carries a stable `code`; messages are for
  * people and may change.
  */
+import { errorMessage } from '@smi/bytecode';
 
 /** Stable codes of {@link BcsError}. */
 export type BcsErrorCode =
@@ -52,7 +53,7 @@ export class BcsError extends Error {
 /** Wraps any thrown value into a {@link BcsError} with the given code (keeps `BcsError`s). */
 export function toBcsError(e: unknown, code: BcsErrorCode): BcsError {
   if (e instanceof BcsError) return e;
-  let message = e instanceof Error ? e.message : String(e);
+  let message = errorMessage(e);
   // DataView and ULEB reads past the end of the input
   if (code === 'BCS_DECODE_FAILED' && (e instanceof RangeError || /buffer overflow/.test(message))) message = `unexpected end of input (${message})`;
   const out = new BcsError(code, message);

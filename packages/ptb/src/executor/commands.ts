@@ -3,7 +3,7 @@
  * `MergeCoins`, `MakeMoveVec`. Each reads its arguments through {@link ExecutionState}
  * and leaves its results there.
  */
-import { Ability } from '@smi/bytecode';
+import { Ability, errorMessage } from '@smi/bytecode';
 import {
   checkLayoutNodes,
   formatType,
@@ -97,7 +97,7 @@ export function resolveTypeTag(vm: MoveVM, tag: TypeTag, pkg: string, argumentId
     const kind = e instanceof VmError && e.code === 'CONSTRAINT_NOT_SATISFIED' ? 'ConstraintNotSatisfied' : 'TypeNotFound';
     throw new ExecutionFailure(
       { $kind: 'TypeArgumentError', TypeArgumentError: { argumentIdx, kind: { $kind: kind, [kind]: true } } } as never,
-      `type argument ${argumentIdx} (${formatTypeTag(tag)}): ${e instanceof Error ? e.message : String(e)}`,
+      `type argument ${argumentIdx} (${formatTypeTag(tag)}): ${errorMessage(e)}`,
     );
   }
 }

@@ -21,6 +21,7 @@ import { ExecutionState, type InputObjectInfo, type Slot } from './state.js';
 import { type GasPlan, setCoinBalance, smashPlan } from './gas-payment.js';
 import { isGaslessTransaction } from './gasless.js';
 import type { CommandResult, ExecutionInput, ExecutionResult, GasInput, ObjectStore } from './types.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Objects read while loading the inputs, kept for effects. */
 export interface LoadedInputs {
@@ -361,7 +362,7 @@ function execute(vm: MoveVM, store: ObjectStore, input: ExecutionInput): Executi
       } catch (e) {
         if (!(e instanceof ExecutionFailure)) {
           if (process.env.SMI_DEBUG_PTB) console.error(e);
-          failure = simpleFailure('InvariantViolation', `command ${i}: ${e instanceof Error ? e.message : String(e)}`);
+          failure = simpleFailure('InvariantViolation', `command ${i}: ${errorMessage(e)}`);
         } else failure = e;
         (failure as ExecutionFailure).command ??= i;
       }

@@ -14,6 +14,7 @@ import {
   verifyPackage,
   type MovePackage as BytecodeMovePackage,
   canonicalAddress,
+  errorMessage,
 } from '@smi/bytecode';
 import { type CallArg, formatType, OBJECT_RUNTIME_KEY, type Type, VmError } from '@smi/move-vm';
 import type { MovePackage, SuiObject, TypeOrigin, UpgradeInfo } from '../bcs/object.js';
@@ -54,7 +55,7 @@ function decodeModules(bytes: readonly Uint8Array[]): CompiledModule[] {
   try {
     return bytes.map((b) => deserializeModule(b));
   } catch (e) {
-    throw simpleFailure('VMVerificationOrDeserializationError', e instanceof Error ? e.message : String(e));
+    throw simpleFailure('VMVerificationOrDeserializationError', errorMessage(e));
   }
 }
 
@@ -72,7 +73,7 @@ function verify(env: CommandEnv, modules: CompiledModule[], deps: BytecodeMovePa
   try {
     verifyPackage(modules, { dependencies: deps.flatMap((p) => p.modules.map((m) => m.module)) });
   } catch (e) {
-    throw simpleFailure('VMVerificationOrDeserializationError', e instanceof Error ? e.message : String(e));
+    throw simpleFailure('VMVerificationOrDeserializationError', errorMessage(e));
   }
   const config = suiVerifierConfig(env.vm.protocolConfig);
   for (const m of modules) suiVerifyModule(m, config);

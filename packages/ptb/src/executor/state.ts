@@ -5,7 +5,7 @@
  * (by value, `&`, `&mut`; pure bytes read by the parameter type; moved values; immutable
  * and shared objects; the gas coin) raise Sui's `CommandArgumentError`s.
  */
-import { Ability } from '@smi/bytecode';
+import { Ability, errorMessage } from '@smi/bytecode';
 import {
   borrowSlot,
   copyValue,
@@ -219,7 +219,7 @@ export class ExecutionState {
     try {
       v = this.vm.bcs.decode(s.bytes as Uint8Array, t);
     } catch (e) {
-      throw argumentError(argIdx, 'InvalidBCSBytes', `not a valid ${formatType(t)}: ${e instanceof Error ? e.message : String(e)}`);
+      throw argumentError(argIdx, 'InvalidBCSBytes', `not a valid ${formatType(t)}: ${errorMessage(e)}`);
     }
     if (!validPureContents(t, v)) throw argumentError(argIdx, 'InvalidBCSBytes', `invalid contents for ${formatType(t)}`);
     return v;

@@ -6,7 +6,7 @@
  * answer is an error, never a silently bad corpus. Packages already on disk are not fetched
  * again (their linkage is read from disk), so an interrupted fetch resumes where it stopped.
  */
-import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES, errorMessage } from '@smi/bytecode';
 import { objectDigest, suiBcs, type SuiObject } from '@smi/ptb';
 import { type ChainObject, DataSourceError, type SuiDataSource } from '../data-source.js';
 import { SimulationError } from '../errors.js';
@@ -36,7 +36,7 @@ export function verifyPackageAnswer(answer: ChainObject, id: string, endpoint: s
   try {
     object = suiBcs.Object.parse(answer.bcs);
   } catch (e) {
-    return bad(`its ${answer.bcs.length} bytes do not decode as an object (${e instanceof Error ? e.message : String(e)}): corrupted or truncated`);
+    return bad(`its ${answer.bcs.length} bytes do not decode as an object (${errorMessage(e)}): corrupted or truncated`);
   }
   if (answer.digest !== undefined && objectDigest(object) !== answer.digest) {
     bad(`its bytes hash to ${objectDigest(object)}, not to the digest the node reported (${answer.digest}): corrupted or truncated`);
@@ -50,7 +50,7 @@ export function verifyPackageAnswer(answer: ChainObject, id: string, endpoint: s
   try {
     pkg = packageFromObject(object);
   } catch (e) {
-    return bad(`a module does not deserialize (${e instanceof Error ? e.message : String(e)})`);
+    return bad(`a module does not deserialize (${errorMessage(e)})`);
   }
   return { object, pkg, ...(answer.digest !== undefined ? { digest: answer.digest } : {}) };
 }

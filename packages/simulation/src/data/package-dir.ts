@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, errorMessage } from '@smi/bytecode';
 import type { SuiObject } from '@smi/ptb';
 import { SimulationError } from '../errors.js';
 
@@ -53,7 +53,7 @@ export function storedLinkage(root: string, id: string): string[] {
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new SimulationError('INVALID_STATE_FILE', `${file}: ${e instanceof Error ? e.message : String(e)}`, { path: file });
+    throw new SimulationError('INVALID_STATE_FILE', `${file}: ${errorMessage(e)}`, { path: file });
   }
   const table = (json as { linkageTable?: unknown }).linkageTable;
   if (table === null || typeof table !== 'object') return [];

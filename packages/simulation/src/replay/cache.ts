@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalAddress, type MovePackage, packageFromBytes } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, packageFromBytes, errorMessage } from '@smi/bytecode';
 import { type Argument, type Command, formatTypeTag, objectIdOf, suiBcs, type SuiObject, type TransactionData, type TransactionEffects } from '@smi/ptb';
 import { z } from 'zod';
 import { SimulationError } from '../errors.js';
@@ -218,7 +218,7 @@ export function parseCachedTransaction(json: unknown, source: string): FetchedRe
       packages,
     };
   } catch (e) {
-    throw new SimulationError('INVALID_SNAPSHOT', `${source}: ${e instanceof Error ? e.message : String(e)}`, { path: source });
+    throw new SimulationError('INVALID_SNAPSHOT', `${source}: ${errorMessage(e)}`, { path: source });
   }
 }
 
@@ -250,7 +250,7 @@ export class TransactionCache {
     try {
       json = JSON.parse(readFileSync(file, 'utf8'));
     } catch (e) {
-      throw new SimulationError('INVALID_SNAPSHOT', `${file}: ${e instanceof Error ? e.message : String(e)}`, { path: file });
+      throw new SimulationError('INVALID_SNAPSHOT', `${file}: ${errorMessage(e)}`, { path: file });
     }
     return parseCachedTransaction(json, file);
   }

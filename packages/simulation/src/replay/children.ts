@@ -7,7 +7,7 @@
  * the transaction's checkpoint; else the current version, labelled so), added, and the replay
  * runs again, until it asks for nothing new.
  */
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, errorMessage } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { objectVersionOf, suiBcs } from '@smi/ptb';
 import { type ChainObject, DataSourceError, type SuiDataSource } from '../data-source.js';
@@ -85,7 +85,7 @@ export async function fetchRuntimeChildren(source: SuiDataSource, f: FetchedRepl
       try {
         object = suiBcs.Object.parse(answer.bcs);
       } catch (e) {
-        throw new DataSourceError('INVALID_RESPONSE', `child ${id} from ${source.endpoint} does not decode: ${e instanceof Error ? e.message : String(e)}`, { endpoint: source.endpoint });
+        throw new DataSourceError('INVALID_RESPONSE', `child ${id} from ${source.endpoint} does not decode: ${errorMessage(e)}`, { endpoint: source.endpoint });
       }
       f.snapshot.objects.set(id, object);
       f.snapshot.loadedChildObjects.push({ id, version: objectVersionOf(object) });

@@ -8,7 +8,7 @@
  * the transaction's protocol version when the caller has it (a node only serves their latest
  * version), else from the node.
  */
-import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES, errorMessage } from '@smi/bytecode';
 import { objectIdOf, suiBcs, type SuiObject, type TransactionData, type StructTag, type TransactionEffects, transactionDigest, type TypeTag } from '@smi/ptb';
 import { type ChainEpoch, DataSourceError, type SuiDataSource } from '../data-source.js';
 import type { RecordedEffects, RecordedRef, ReplaySnapshot } from './snapshot.js';
@@ -59,7 +59,7 @@ function parse<T>(what: string, endpoint: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    throw new DataSourceError('INVALID_RESPONSE', `${what} from ${endpoint} does not decode: ${e instanceof Error ? e.message : String(e)}`, { endpoint });
+    throw new DataSourceError('INVALID_RESPONSE', `${what} from ${endpoint} does not decode: ${errorMessage(e)}`, { endpoint });
   }
 }
 

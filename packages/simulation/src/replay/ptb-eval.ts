@@ -8,7 +8,7 @@
  * fetched at the version the transaction read, what was fetched is written back to the cache,
  * and without fetching a missing thing is one failed action, not `maxRetries` useless retries.
  */
-import { canonicalAddress, SYSTEM_PACKAGES } from '@smi/bytecode';
+import { canonicalAddress, SYSTEM_PACKAGES, errorMessage } from '@smi/bytecode';
 import { objectIdOf, suiBcs, type SuiObject } from '@smi/ptb';
 import type { SuiDataSource } from '../data-source.js';
 import { type FetchedReplay, inputVersions } from './fetch.js';
@@ -106,7 +106,7 @@ export async function evaluateTransaction(f: FetchedReplay, o: PtbEvalOptions): 
       action.success = true;
       action.details = missing.kind === 'package' ? `Deployed ${missing.id} from ${o.fetcher.endpoint}` : `Fetched ${missing.id}${version !== undefined ? ` at version ${version}` : ''} from ${o.fetcher.endpoint}`;
     } catch (e) {
-      action.details = `${missing.kind === 'package' ? 'Failed to deploy' : 'Failed to fetch'} ${missing.id}: ${e instanceof Error ? e.message : String(e)}`;
+      action.details = `${missing.kind === 'package' ? 'Failed to deploy' : 'Failed to fetch'} ${missing.id}: ${errorMessage(e)}`;
       o.onHeal?.(action);
       return fail();
     }

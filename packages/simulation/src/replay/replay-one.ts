@@ -8,6 +8,7 @@ import type { TransactionCache } from './cache.js';
 import type { FetchedReplay } from './fetch.js';
 import { type EffectsComparison, effectsComparison } from './match-score.js';
 import { type ReplayReport, replaySnapshot } from './replay.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** The outcome of replaying one transaction (the original's `ReplayResult`, and ours). */
 export interface ReplayOutcome {
@@ -42,7 +43,7 @@ export function replayFetched(f: FetchedReplay, o: ReplayOneOptions): { outcome:
     const protocolConfig = loadProtocolConfig(o.fixturesRoot, f.snapshot.protocolVersion);
     report = replaySnapshot(f.snapshot, { protocolConfig, packages: f.packages, natives: { permissiveCrypto: o.permissiveCrypto ?? false } });
   } catch (e) {
-    const error = e instanceof Error ? e.message : String(e);
+    const error = errorMessage(e);
     return { outcome: { digest, local_success: false, local_error: error, comparison: null, commands_executed: 0, commands_failed: 0, match: false, gas_match: false, objects_matched: 0, objects_total: 0, error }, report: null };
   }
   const ok = report.result.status.$kind === 'Success';
@@ -72,7 +73,7 @@ export function replayCached(cache: TransactionCache, digest: string, o: ReplayO
   try {
     f = cache.read(digest);
   } catch (e) {
-    const error = e instanceof Error ? e.message : String(e);
+    const error = errorMessage(e);
     return { digest, local_success: false, local_error: error, comparison: null, commands_executed: 0, commands_failed: 0, match: false, gas_match: false, objects_matched: 0, objects_total: 0, error };
   }
   return replayFetched(f, o).outcome;

@@ -4,7 +4,7 @@
  * with one of the protocol's categories; a transaction's own failure status becomes one
  * too (a Move abort as `ContractAbort` with its code and location).
  */
-import { BytecodeError, DisassemblerError, PackageError, VerificationError } from '@smi/bytecode';
+import { BytecodeError, DisassemblerError, PackageError, VerificationError, errorMessage } from '@smi/bytecode';
 import { VmError } from '@smi/move-vm';
 import type { ExecutionFailureStatus, ExecutionStatusResult } from '@smi/ptb';
 import { SimulationError, type SimulationErrorCode } from '../errors.js';
@@ -80,7 +80,7 @@ export function errorResponse(e: unknown): SandboxResponse {
     e instanceof VerificationError ||
     e instanceof DisassemblerError ||
     isBadAddress(e);
-  const message = e instanceof Error ? e.message : String(e);
+  const message = errorMessage(e);
   return fail(known ? message : `internal error: ${message}`, categoryOf(e));
 }
 

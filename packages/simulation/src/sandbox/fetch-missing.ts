@@ -5,7 +5,7 @@
  * dependency the node does not have is skipped (the VM links lazily: only a call that
  * reaches it fails, naming it); any other failure fails the step with a {@link FetchStepError}.
  */
-import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, errorMessage } from '@smi/bytecode';
 import { decodeBcs, objectIdOf, objectTypeTag, type SuiObject, suiBcs } from '@smi/ptb';
 import { DataSourceError, type SuiDataSource } from '../data-source.js';
 import type { SimulationEnvironment } from '../environment.js';
@@ -64,13 +64,13 @@ async function fetchObject(source: SuiDataSource, budget: FetchBudget, kind: 'pa
     bytes = (await source.getObject(id, version)).bcs;
   } catch (e) {
     if (e instanceof DataSourceError) throw new FetchStepError(kind, id, e.code, `could not fetch ${what} from ${source.endpoint}: ${e.code}: ${e.message}`);
-    throw new FetchStepError(kind, id, 'UNAVAILABLE', `could not fetch ${what} from ${source.endpoint}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new FetchStepError(kind, id, 'UNAVAILABLE', `could not fetch ${what} from ${source.endpoint}: ${errorMessage(e)}`);
   }
   let o: SuiObject;
   try {
     o = decodeBcs(suiBcs.Object, bytes);
   } catch (e) {
-    throw new FetchStepError(kind, id, 'UNLOADABLE', `${what} from ${source.endpoint} is not a Sui object: ${e instanceof Error ? e.message : String(e)}`, 'DeserializationFailed');
+    throw new FetchStepError(kind, id, 'UNLOADABLE', `${what} from ${source.endpoint} is not a Sui object: ${errorMessage(e)}`, 'DeserializationFailed');
   }
   if (objectIdOf(o) !== id) throw new FetchStepError(kind, id, 'UNLOADABLE', `${source.endpoint} answered ${what} with object ${objectIdOf(o)}`);
   return o;
@@ -80,7 +80,7 @@ function vmPackage(o: SuiObject, id: string): MovePackage {
   try {
     return packageFromObject(o);
   } catch (e) {
-    throw new FetchStepError('package', id, 'UNLOADABLE', `package ${id} was fetched but does not load: ${e instanceof Error ? e.message : String(e)}`, 'DeploymentError');
+    throw new FetchStepError('package', id, 'UNLOADABLE', `package ${id} was fetched but does not load: ${errorMessage(e)}`, 'DeploymentError');
   }
 }
 

@@ -14,6 +14,7 @@ import {
   type MovePackage,
   abilityNames,
   buildModuleInterface,
+  errorMessage,
 } from '@smi/bytecode';
 import { formatType, type Json } from '@smi/move-vm';
 import type { SimulationEnvironment } from '../environment.js';
@@ -270,7 +271,7 @@ export function structInfo(env: SimulationEnvironment, typePath: string): Json {
     try {
       type = env.vm.resolveType(instance, pkg.id);
     } catch (err) {
-      throw new SimulationError('TYPE_MISMATCH', `${instance} does not resolve: ${err instanceof Error ? err.message : String(err)}`);
+      throw new SimulationError('TYPE_MISMATCH', `${instance} does not resolve: ${errorMessage(err)}`);
     }
     const d = type.datatype;
     out.instantiation = {

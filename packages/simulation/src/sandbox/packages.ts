@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalAddress, deserializeModule, loadPackageDir, moduleAddress, type MovePackage, packageFromBytes } from '@smi/bytecode';
+import { canonicalAddress, deserializeModule, loadPackageDir, moduleAddress, type MovePackage, packageFromBytes, errorMessage } from '@smi/bytecode';
 import type { Json } from '@smi/move-vm';
 import { compileAndPublish } from '../compile.js';
 import type { SimulationEnvironment } from '../environment.js';
@@ -50,7 +50,7 @@ export function loadModule(env: SimulationEnvironment, cwd: string, req: Request
     try {
       return deserializeModule(f.bytes);
     } catch (e) {
-      throw new SimulationError('DEPLOYMENT_ERROR', `${f.name}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new SimulationError('DEPLOYMENT_ERROR', `${f.name}: ${errorMessage(e)}`);
     }
   });
   const names = files.map((f) => f.name);

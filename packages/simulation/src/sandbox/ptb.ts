@@ -9,7 +9,7 @@
  * that balance, owned by the sender), `witness {witness_type}` (pure `[1]`, as the
  * original; Sui rejects it unless the type is a pure type).
  */
-import { deserializeModule } from '@smi/bytecode';
+import { deserializeModule, errorMessage } from '@smi/bytecode';
 import type { Argument } from '@smi/ptb';
 import type { PtbBuilder } from '../builder.js';
 import type { SimulationEnvironment } from '../environment.js';
@@ -56,7 +56,7 @@ function dependenciesOf(env: SimulationEnvironment, bytes: readonly Uint8Array[]
     try {
       return deserializeModule(b);
     } catch (e) {
-      throw new SimulationError('DEPLOYMENT_ERROR', `${where}: module ${i} does not deserialize: ${e instanceof Error ? e.message : String(e)}`);
+      throw new SimulationError('DEPLOYMENT_ERROR', `${where}: module ${i} does not deserialize: ${errorMessage(e)}`);
     }
   });
   return publishDependencies(env, decoded);

@@ -35,6 +35,7 @@ import { fail, ok, type SandboxFetched, type SandboxResponse } from './protocol.
 import { executePtb } from './ptb.js';
 import { parseRequest, type RequestOf, type SandboxAction, type SandboxRequest } from './request.js';
 import { decodeBcs, encodeBcs, validateType } from './values.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Options of {@link SandboxSession.create}. */
 export interface SandboxSessionOptions {
@@ -248,7 +249,7 @@ export class SandboxSession {
     try {
       request = JSON.parse(line) as unknown;
     } catch (e) {
-      return fail(`JSON parse error: ${e instanceof Error ? e.message : String(e)}`, 'ParseError');
+      return fail(`JSON parse error: ${errorMessage(e)}`, 'ParseError');
     }
     return this.handle(request);
   }

@@ -3,7 +3,7 @@
  * constraints and all), `encode_bcs` / `decode_bcs` convert between JSON and BCS for any
  * Move type with the VM's own layouts (`valueFromJson` / `valueToJson`).
  */
-import { abilityNames } from '@smi/bytecode';
+import { abilityNames, errorMessage } from '@smi/bytecode';
 import { formatType, type Json, type Type, TypeKind, valueFromJson, valueToJson } from '@smi/move-vm';
 import type { SimulationEnvironment } from '../environment.js';
 import { SimulationError } from '../errors.js';
@@ -15,7 +15,7 @@ export function resolveTypeString(env: SimulationEnvironment, text: string): Typ
   try {
     return env.vm.resolveType(text.trim());
   } catch (e) {
-    throw new SimulationError('TYPE_MISMATCH', `type ${text} does not resolve: ${e instanceof Error ? e.message : String(e)}`);
+    throw new SimulationError('TYPE_MISMATCH', `type ${text} does not resolve: ${errorMessage(e)}`);
   }
 }
 
@@ -31,7 +31,7 @@ export function validateType(env: SimulationEnvironment, text: string): Json {
   try {
     t = resolveTypeString(env, text);
   } catch (e) {
-    return { valid: false, type_str: text, error: e instanceof Error ? e.message : String(e) };
+    return { valid: false, type_str: text, error: errorMessage(e) };
   }
   const out: Record<string, Json> = {
     valid: true,
@@ -58,7 +58,7 @@ export function encodeBcs(env: SimulationEnvironment, text: string, value: Json)
   try {
     bytes = env.vm.bcs.encode(valueFromJson(env.vm.types, value, t), t);
   } catch (e) {
-    throw new SimulationError('TYPE_MISMATCH', `value does not fit ${formatType(t)}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new SimulationError('TYPE_MISMATCH', `value does not fit ${formatType(t)}: ${errorMessage(e)}`);
   }
   return { type: formatType(t), bytes_hex: Buffer.from(bytes).toString('hex'), bytes_len: bytes.length };
 }
@@ -80,7 +80,7 @@ export function decodeBcs(env: SimulationEnvironment, text: string, bytesHex: st
   try {
     value = valueToJson(env.vm.types, env.vm.bcs.decode(bytes, t), t);
   } catch (e) {
-    throw new SandboxError('DeserializationFailed', `bytes are not a ${formatType(t)}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new SandboxError('DeserializationFailed', `bytes are not a ${formatType(t)}: ${errorMessage(e)}`);
   }
   return { type: formatType(t), value, bytes_len: bytes.length };
 }

@@ -17,6 +17,7 @@ import { releaseWrites, watchWrites } from '../../values/write-watch.js';
 import { MemoryLimitSubStatus, invariantViolation, memoryLimitError, suiVmError } from './errors.js';
 import { formatTypeTag, parseSuiTypeTag, typeKey } from './type-tag.js';
 import { collectUids } from './values.js';
+import { errorMessage } from '@smi/bytecode';
 
 /** Owner of an object (upstream `Owner`; versions are 0 until the executor assigns them). */
 export type Owner =
@@ -115,7 +116,7 @@ function storedKey(o: StoredObject, childId: string): string {
   try {
     return formatTypeTag(parseSuiTypeTag(o.type));
   } catch (e) {
-    throw suiVmError('STORAGE_ERROR', `object ${childId} has an invalid type tag ${JSON.stringify(o.type)}: ${e instanceof Error ? e.message : String(e)}`);
+    throw suiVmError('STORAGE_ERROR', `object ${childId} has an invalid type tag ${JSON.stringify(o.type)}: ${errorMessage(e)}`);
   }
 }
 

@@ -10,7 +10,7 @@
  * rt.results(); // writes, created/deleted ids, events, loaded children...
  * ```
  */
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, errorMessage } from '@smi/bytecode';
 import type { ProtocolConfig } from '../../config/protocol-config.js';
 import { VmError } from '../../errors.js';
 import type { BcsCodec } from '../../values/bcs.js';
@@ -197,7 +197,7 @@ function checkedTx(tx: TxContextData): Readonly<TxContextData> {
     const sponsor = tx.sponsor === null ? null : canonicalAddress(tx.sponsor);
     return Object.freeze({ ...tx, sender, sponsor, digest: Uint8Array.from(tx.digest) });
   } catch (e) {
-    throw new ObjectRuntimeError('INVALID_OPTIONS', `bad address in tx: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ObjectRuntimeError('INVALID_OPTIONS', `bad address in tx: ${errorMessage(e)}`);
   }
 }
 
@@ -283,7 +283,7 @@ export class ObjectRuntime {
     try {
       next = checkedTx(tx);
     } catch (e) {
-      throw invariantViolation(`tx_context::replace: ${e instanceof Error ? e.message : String(e)}`);
+      throw invariantViolation(`tx_context::replace: ${errorMessage(e)}`);
     }
     this.txData = next;
     this.idsCreatedCount = tx.idsCreated ?? 0n;

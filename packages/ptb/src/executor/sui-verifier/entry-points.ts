@@ -10,7 +10,7 @@
  *   `&mut Clock` (nor a `&mut Random` when `reject_mutable_random_on_entry_functions`), and
  *   returns only non-reference values with `drop`.
  */
-import { abilitiesOf, Ability, type AbilitySet, type CompiledModule, type FunctionDefinition, type SignatureToken, formatToken } from '@smi/bytecode';
+import { abilitiesOf, Ability, type AbilitySet, type CompiledModule, type FunctionDefinition, type SignatureToken, formatToken, errorMessage } from '@smi/bytecode';
 import {
   addressDisplay,
   INIT_FN_NAME,
@@ -97,7 +97,7 @@ function abilitiesChecked(m: CompiledModule, t: SignatureToken, typeParams: read
   try {
     return abilitiesOf(m, typeParams, t);
   } catch (e) {
-    throw verificationFailure(`Unexpected CompiledModule error: ${e instanceof Error ? e.message : String(e)}`);
+    throw verificationFailure(`Unexpected CompiledModule error: ${errorMessage(e)}`);
   }
 }
 
@@ -167,7 +167,7 @@ function isObjectStruct(m: CompiledModule, typeParams: readonly AbilitySet[], t:
       try {
         abilities = abilitiesOf(m, typeParams, t);
       } catch (e) {
-        throw verificationFailure(e instanceof Error ? e.message : String(e));
+        throw verificationFailure(errorMessage(e));
       }
       return (abilities & Ability.Key) !== 0;
     }
