@@ -1,5 +1,5 @@
-import { errorMessage } from '@smi/bytecode';
 #!/usr/bin/env node
+import { errorMessage } from '@smi/bytecode';
 /** Entry point of the `smi` binary. */
 
 const MIN_NODE_MAJOR = 22;
