@@ -5,6 +5,8 @@ export { MoveVM, DEFAULT_LIMITS } from './vm.js';
 export type { MoveVmOptions, CallArg, CallOptions, CallResult, TypedValue } from './vm.js';
 export { VmError, NativeAbort, VectorError, CAPTURE_STACKS } from './errors.js';
 export type { VmStatusCode, VmLocation, LinkFailure } from './errors.js';
+export { BcsError } from './bcs-error.js';
+export type { BcsErrorCode } from './bcs-error.js';
 export { TypeTable, TypeKind, formatType, primitiveName, isInteger, isReference, integerBits } from './types/runtime-type.js';
 export type { Type, TypeKindValue, DatatypeInfo, FieldInfo, VariantInfo, FormatTypeOptions } from './types/runtime-type.js';
 export { parseTypeTag, resolveTypeTag } from './types/type-tag.js';

@@ -18,8 +18,6 @@ export {
   hexToBytes,
 } from './bcs/codec.js';
 export type { Codec, AnyCodec, Enum, Shape, FieldShape, VariantShape, LeafKind } from './bcs/codec.js';
-export { BcsError } from './bcs/errors.js';
-export type { BcsErrorCode } from './bcs/errors.js';
 export { fromSerdeJson } from './bcs/serde-json.js';
 export type { Json } from './bcs/serde-json.js';
 

@@ -19,9 +19,9 @@ import {
   transactionDigest,
   transactionEffectsDigest,
   transactionEventsDigest,
-  BcsError,
   type CheckpointData,
 } from '@smi/ptb';
+import { BcsError } from '@smi/move-vm';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { checkObjectDigests, createdIds } from './support/checkpoint-checks.js';
 

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  BcsError,
   blake2b256,
   bytesToHex,
   decodeBcs,
@@ -22,10 +21,10 @@ import {
   parseStructTag,
   parseTypeTag,
   suiBcs,
-  type BcsErrorCode,
   type MovePackage,
   type SuiObject,
 } from '@smi/ptb';
+import { BcsError, type BcsErrorCode } from '@smi/move-vm';
 import { toBase58 } from '@mysten/bcs';
 
 const codeOf = (f: () => unknown): BcsErrorCode | undefined => {

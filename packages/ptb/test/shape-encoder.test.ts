@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeCheckpointFile, encodeBcs, suiBcs, BcsError } from '@smi/ptb';
+import { decodeCheckpointFile, encodeBcs, suiBcs } from '@smi/ptb';
+import { BcsError } from '@smi/move-vm';
 import { encodeByShape } from '../src/bcs/shape-encoder.js';
 import { Address, Bytes, map, option, Str, U32, U64, U8, vector } from '../src/bcs/codec.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';

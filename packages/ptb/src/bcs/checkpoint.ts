@@ -4,9 +4,9 @@
  */
 import { Bytes, Digest, U64, decodeBcs, enumType, fixedBytes, option, struct, tuple, vector, type Codec, type Enum } from './codec.js';
 import { GasCostSummary, TransactionEffects, TransactionEvents } from './effects.js';
-import { BcsError } from './errors.js';
 import { SuiObject } from './object.js';
 import { Transaction } from './transaction.js';
+import { BcsError } from '@smi/move-vm';
 
 /** Variants of {@link CheckpointCommitment}. */
 export interface CheckpointCommitmentVariants {

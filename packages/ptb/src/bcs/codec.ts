@@ -9,8 +9,9 @@
  * are `{ $kind: 'Variant', Variant: payload }` (unit variants have payload `true`).
  */
 import { BcsReader, BcsType, BcsWriter, compareBcsBytes, fromBase58, toBase58 } from '@mysten/bcs';
-import { BcsError, toBcsError } from './errors.js';
+import { toBcsError } from './errors.js';
 import { base58Of32, writeUleb } from './fast-encode.js';
+import { BcsError } from '@smi/move-vm';
 
 /** A codec whose decoded and encodable values have the same type `T`. */
 export type Codec<T> = BcsType<T, T>;

@@ -5,12 +5,11 @@
  * `blake2b256(0xf0 ‖ parent ‖ u64le(len key) ‖ key ‖ bcs(key type))`.
  */
 import { ByteWriter } from '@smi/bytecode';
-import { blake2b256Of } from '@smi/move-vm';
+import { blake2b256Of, BcsError } from '@smi/move-vm';
 import { addressToBytes, bytesToHex, digestBytesForWrite, digestFromBase58, digestToBase58, normalizeAddress } from './codec.js';
 import { encodeBcs } from './shape-encoder.js';
 import { CheckpointContents, CheckpointSummary } from './checkpoint.js';
 import { TransactionEffects, TransactionEvents } from './effects.js';
-import { BcsError } from './errors.js';
 import { MoveObjectType, SuiObject, objectIdOf, objectVersionOf, type ObjectRef } from './object.js';
 import { TransactionData } from './transaction.js';
 import { TypeTag } from './type-tag.js';

@@ -7,7 +7,7 @@
  */
 import { fromBase64 } from '@mysten/bcs';
 import { digestFromBase58, normalizeAddress, shapeOf, type AnyCodec, type Codec, type FieldShape, type Shape } from './codec.js';
-import { BcsError } from './errors.js';
+import { BcsError } from '@smi/move-vm';
 
 /** A parsed JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

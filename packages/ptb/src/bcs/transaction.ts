@@ -19,7 +19,6 @@ import {
   type Codec,
   type Enum,
 } from './codec.js';
-import { BcsError } from './errors.js';
 import { ObjectRef } from './object.js';
 import {
   AuthenticatorStateUpdate,
@@ -33,6 +32,7 @@ import {
   RandomnessStateUpdate,
 } from './system.js';
 import { TypeTag } from './type-tag.js';
+import { BcsError } from '@smi/move-vm';
 
 /** Variants of {@link Argument}. */
 export interface ArgumentVariants {

@@ -4,7 +4,7 @@
  * BCS layout and is read with the same codec.
  */
 import { Address, Str, enumType, lazy, normalizeAddress, struct, vector, type Codec, type Enum } from './codec.js';
-import { BcsError } from './errors.js';
+import { BcsError } from '@smi/move-vm';
 
 /** Variants of {@link TypeTag} (index order; serde names are lowercase). */
 export interface TypeTagVariants {

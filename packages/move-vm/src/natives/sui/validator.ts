@@ -20,6 +20,7 @@ import { suiVmError, unsupportedNative } from './errors.js';
 import { abort, charge } from './native-env.js';
 import { isAnemoAddress, parseMultiaddr } from './multiaddr.js';
 import { argBytes } from './values.js';
+import { BcsError } from '../../bcs-error.js';
 
 /** The BLS12-381 (min-sig: public keys in G2, signatures in G1) operations the check needs. */
 export interface BlsMinSigBackend {
@@ -58,14 +59,12 @@ export interface ValidatorMetadataV1 {
   extraFields: { id: Uint8Array; size: bigint };
 }
 
-class BcsError extends Error {}
-
 class Reader {
   pos = 0;
   constructor(private readonly b: Uint8Array) {}
 
   take(n: number): Uint8Array {
-    if (this.b.length - this.pos < n) throw new BcsError('unexpected end of input');
+    if (this.b.length - this.pos < n) throw new BcsError('BCS_DECODE_FAILED', 'unexpected end of input');
     const out = this.b.slice(this.pos, this.pos + n);
     this.pos += n;
     return out;
@@ -77,17 +76,17 @@ class Reader {
       const [x] = this.take(1);
       v += (x & 0x7f) * 2 ** shift;
       if ((x & 0x80) === 0) {
-        if (shift > 0 && x === 0) throw new BcsError('non-canonical ULEB128');
-        if (v > 0xffffffff) throw new BcsError('ULEB128 overflow');
+        if (shift > 0 && x === 0) throw new BcsError('BCS_DECODE_FAILED', 'non-canonical ULEB128');
+        if (v > 0xffffffff) throw new BcsError('BCS_DECODE_FAILED', 'ULEB128 overflow');
         return v;
       }
     }
-    throw new BcsError('ULEB128 overflow');
+    throw new BcsError('BCS_DECODE_FAILED', 'ULEB128 overflow');
   }
 
   bytes(): Uint8Array {
     const n = this.uleb();
-    if (n > 0x7fffffff) throw new BcsError('sequence too long');
+    if (n > 0x7fffffff) throw new BcsError('BCS_DECODE_FAILED', 'sequence too long');
     return this.take(n);
   }
 
@@ -99,7 +98,7 @@ class Reader {
     const [tag] = this.take(1);
     if (tag === 0) return null;
     if (tag === 1) return f();
-    throw new BcsError(`invalid option tag ${tag}`);
+    throw new BcsError('BCS_DECODE_FAILED', `invalid option tag ${tag}`);
   }
 
   u64(): bigint {
