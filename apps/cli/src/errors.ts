@@ -12,7 +12,7 @@
  * - 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM; what was finished is kept;
  * - 141 the reader of standard output went away (`| head`), as for any program killed by SIGPIPE.
  */
-import { errorMessage } from '@smi/bytecode';
+import { errorMessage, SmiError } from '@smi/bytecode';
 /** Exit statuses of `smi`. */
 export const EXIT = {
   ok: 0,
@@ -25,17 +25,17 @@ export const EXIT = {
 } as const;
 
 /** An error that ends a command with a stable code and exit status. */
-export class CliError extends Error {
+export class CliError extends SmiError<string> {
   override readonly name: string = 'CliError';
   /** Full multi-line output behind the one-line message (a compiler's diagnostics), printed to stderr. */
   readonly diagnostics?: string;
   constructor(
-    readonly code: string,
+    code: string,
     message: string,
     readonly exitCode: number,
     options?: { cause?: unknown; diagnostics?: string },
   ) {
-    super(message, options);
+    super(code, message, options);
     if (options?.diagnostics !== undefined) this.diagnostics = options.diagnostics;
   }
 }

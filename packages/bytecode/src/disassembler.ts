@@ -49,6 +49,7 @@ import {
   returnList,
   typeList,
 } from './disassembler-code.js';
+import { SmiError } from './util/error.js';
 
 /** Source-level names of one function, overriding the generated `Ty0`/`Arg0`/`loc0`. */
 export interface FunctionSourceNames {
@@ -93,13 +94,11 @@ export interface DisassembleOptions {
 export type DisassemblerErrorCode = 'FUNCTION_NOT_FOUND';
 
 /** Error thrown by the disassembler; `code` is stable. */
-export class DisassemblerError extends Error {
+export class DisassemblerError extends SmiError<DisassemblerErrorCode> {
   override readonly name = 'DisassemblerError';
-  readonly code: DisassemblerErrorCode;
 
   constructor(code: DisassemblerErrorCode, message: string) {
-    super(`${code}: ${message}`);
-    this.code = code;
+    super(code, `${code}: ${message}`);
   }
 }
 

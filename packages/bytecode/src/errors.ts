@@ -3,6 +3,7 @@
  * name, so that our rejections can be compared with Sui's own (and with the WASM
  * template's `PartialVMError with status <CODE>` messages).
  */
+import { SmiError } from './util/error.js';
 
 /** Status codes the deserializer, bounds checker and serializer can report. */
 export type BytecodeStatusCode =
@@ -59,9 +60,8 @@ export interface BytecodeErrorDetails {
  * Error raised when bytes are not a valid Move module (or a module cannot be written).
  * `code` is stable and equals the upstream status-code name.
  */
-export class BytecodeError extends Error {
+export class BytecodeError extends SmiError<BytecodeStatusCode> {
   override readonly name = 'BytecodeError';
-  readonly code: BytecodeStatusCode;
   readonly offset: number | undefined;
   readonly indexKind: string | undefined;
   readonly index: number | undefined;
@@ -74,8 +74,7 @@ export class BytecodeError extends Error {
       where.push(`in function #${details.location.functionDefinition} at code offset ${details.location.codeOffset}`);
     }
     const text = [code, message].filter((s) => s !== '').join(': ');
-    super(where.length > 0 ? `${text} (${where.join(', ')})` : text);
-    this.code = code;
+    super(code, where.length > 0 ? `${text} (${where.join(', ')})` : text);
     this.offset = details.offset;
     this.indexKind = details.indexKind;
     this.index = details.index;

@@ -10,6 +10,7 @@ import { BytecodeError } from './errors.js';
 import { deserializeModule, type DeserializeOptions } from './deserializer.js';
 import type { CompiledModule } from './file-format.js';
 import { canonicalAddress, moduleAddress, moduleName } from './module-access.js';
+import { SmiError } from './util/error.js';
 
 /** One module of a package: its name, original bytes and decoded form. */
 export interface PackageModule {
@@ -59,16 +60,14 @@ export interface MovePackage {
 export type PackageErrorCode = 'PACKAGE_NOT_FOUND' | 'INVALID_PACKAGE' | 'INVALID_MODULE';
 
 /** A package could not be found or read. `cause` holds the {@link BytecodeError} for bad modules. */
-export class PackageError extends Error {
+export class PackageError extends SmiError<PackageErrorCode> {
   override readonly name = 'PackageError';
-  readonly code: PackageErrorCode;
   readonly path: string | undefined;
   /** Module at fault, for `INVALID_MODULE`. */
   readonly moduleName: string | undefined;
 
   constructor(code: PackageErrorCode, message: string, opts: { path?: string; moduleName?: string; cause?: unknown } = {}) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.code = code;
+    super(code, message, { cause: opts.cause });
     this.path = opts.path;
     this.moduleName = opts.moduleName;
   }

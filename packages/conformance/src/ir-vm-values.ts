@@ -5,7 +5,7 @@
  * printed as the runner prints them (`print_value` of the VM: `{ 0 }` for structs,
  * `[1, 2]` for vectors, `|1|{ .. }` for enum variants, `(&) ` before references).
  */
-import { addressBytes, canonicalAddress, pushUleb128 } from '@smi/bytecode';
+import { addressBytes, canonicalAddress, pushUleb128, SmiError, type SmiErrorOptions } from '@smi/bytecode';
 import { MoveVector, TypeKind, VariantValue, peekRef, type Type, type TypeTable } from '@smi/move-vm';
 
 /** A value parsed from `--args`, before serialization (upstream `MoveValue`). */
@@ -22,7 +22,10 @@ const SUFFIX = /^(u8|u16|u32|u64|u128|u256)/;
 export type AddressLookup = (name: string) => string | undefined;
 
 /** Thrown for `--args` text the runner cannot read. */
-export class RunValueError extends Error {
+export class RunValueError extends SmiError<'INVALID_RUN_VALUE'> {
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('INVALID_RUN_VALUE', message, options);
+  }
   override readonly name = 'RunValueError';
 }
 

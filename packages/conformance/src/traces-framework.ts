@@ -12,7 +12,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalAddress, deserializeModule, disassembleFunction, loadSnapshotFile, type CompiledModule, type MovePackage, type PackageModule } from '@smi/bytecode';
+import { canonicalAddress, deserializeModule, disassembleFunction, loadSnapshotFile, type CompiledModule, type MovePackage, type PackageModule, SmiError } from '@smi/bytecode';
 import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { frameworkSnapshotFor, moveCompilerImportFailed } from '@smi/simulation';
 import { snapshotVersions } from './traces-choose.js';
@@ -248,12 +248,10 @@ export interface TraceFramework {
 export type TraceFrameworkErrorCode = 'NO_SNAPSHOT' | 'COMPILE_FAILED' | 'NOT_THE_PUBLISHED_MODULE';
 
 /** The test-mode framework of a trace could not be made. */
-export class TraceFrameworkError extends Error {
+export class TraceFrameworkError extends SmiError<TraceFrameworkErrorCode> {
   override readonly name = 'TraceFrameworkError';
-  readonly code: TraceFrameworkErrorCode;
   constructor(code: TraceFrameworkErrorCode, message: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
   }
 }
 

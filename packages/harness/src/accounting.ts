@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { addUsage, type ModelUsage, zeroUsage } from './model/types.js';
-import { errorMessage } from '@smi/bytecode';
+import { errorMessage, SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 /** Dollars per million tokens of one model. */
 export interface ModelPrice {
@@ -20,9 +20,12 @@ export interface ModelPrice {
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
 /** Why a price table cannot be read. */
-export class PriceTableError extends Error {
+export class PriceTableError extends SmiError<'PRICE_TABLE'> {
   override readonly name = 'PriceTableError';
-  readonly code = 'PRICE_TABLE';
+
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('PRICE_TABLE', message, options);
+  }
 }
 
 /** Read `prices.yaml` (`models: {<id>: {input, output, cached_input?}}`, $ per million tokens). */

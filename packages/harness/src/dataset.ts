@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { SmiError } from '@smi/bytecode';
 
 /** The original's blacklist (base58-looking ids some corpora carry). */
 export const BLACKLISTED_IDS: ReadonlySet<string> = new Set([
@@ -33,13 +34,13 @@ export interface DiscoverySkips {
 const MAX_DEPTH = 8;
 
 /** Why a corpus cannot be read. */
-export class DatasetError extends Error {
+export class DatasetError extends SmiError<'CORPUS_NOT_FOUND' | 'NO_PACKAGES' | 'IDS_FILE_NOT_FOUND' | 'UNKNOWN_DATASET'> {
   override readonly name = 'DatasetError';
   constructor(
-    readonly code: 'CORPUS_NOT_FOUND' | 'NO_PACKAGES' | 'IDS_FILE_NOT_FOUND' | 'UNKNOWN_DATASET',
+    code: 'CORPUS_NOT_FOUND' | 'NO_PACKAGES' | 'IDS_FILE_NOT_FOUND' | 'UNKNOWN_DATASET',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

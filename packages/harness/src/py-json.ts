@@ -5,6 +5,7 @@
  * files. A float read from a file keeps its text, so it is written back the same.
  */
 import { createHash } from 'node:crypto';
+import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 /** A float (Python `float`): written as Python's `repr`, or as the text it was read from. */
 export class PyFloat {
@@ -116,7 +117,10 @@ export function pyChecksum(data: { [key: string]: PyJson }): string {
 }
 
 /** Why a text is not JSON. */
-export class PyJsonError extends Error {
+export class PyJsonError extends SmiError<'PY_JSON_SYNTAX'> {
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('PY_JSON_SYNTAX', message, options);
+  }
   override readonly name = 'PyJsonError';
 }
 

@@ -9,15 +9,16 @@
  * checks each shard's file).
  */
 import type { BenchmarkRow } from './row.js';
+import { SmiError } from '@smi/bytecode';
 
 /** Why parts cannot be joined. */
-export class MergeRowsError extends Error {
+export class MergeRowsError extends SmiError<'NO_PARTS' | 'PARTS_INCONSISTENT' | 'DUPLICATE_TARGET'> {
   override readonly name = 'MergeRowsError';
   constructor(
-    readonly code: 'NO_PARTS' | 'PARTS_INCONSISTENT' | 'DUPLICATE_TARGET',
+    code: 'NO_PARTS' | 'PARTS_INCONSISTENT' | 'DUPLICATE_TARGET',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

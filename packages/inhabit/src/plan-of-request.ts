@@ -9,7 +9,7 @@
  * from, else the session's store); the result's `objects` says each one's type and
  * ownership, so that a caller running the plan elsewhere can name its own object of that type.
  */
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, SmiError, type SmiErrorOptions } from '@smi/bytecode';
 import type { Json, MoveVM } from '@smi/move-vm';
 import { objectTypeTag } from '@smi/ptb';
 import type { SimulationEnvironment } from '@smi/simulation';
@@ -32,7 +32,11 @@ export interface PlanObject {
 export type RequestPlan = { $kind: 'Ok'; plan: { calls: Json[] }; objects: PlanObject[] } | { $kind: 'Unsupported'; reason: string };
 
 /** Why a request cannot be a plan. */
-class Unsupported extends Error {}
+class Unsupported extends SmiError<'UNSUPPORTED_INPUT'> {
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('UNSUPPORTED_INPUT', message, options);
+  }
+}
 
 /** What a command produced: the plan call of each of its results, and their types. */
 interface Produced {

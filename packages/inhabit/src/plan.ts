@@ -9,6 +9,7 @@
  * argument kinds its docs promised but its helper rejected (`pure`, `u128`, `u256`,
  * `vector_u128`, `vector_u256`) are supported.
  */
+import { SmiError } from '@smi/bytecode';
 
 /** One argument of a call, as the simulator takes it. */
 export type PlanArg =
@@ -60,13 +61,13 @@ export interface Plan {
 }
 
 /** Why a plan does not parse, with where. */
-export class PlanError extends Error {
+export class PlanError extends SmiError<'PLAN_PARSE_ERROR' | 'UNSUPPORTED_ARG_KIND'> {
   override readonly name = 'PlanError';
   constructor(
-    readonly code: 'PLAN_PARSE_ERROR' | 'UNSUPPORTED_ARG_KIND',
+    code: 'PLAN_PARSE_ERROR' | 'UNSUPPORTED_ARG_KIND',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -30,6 +30,7 @@ import { byteLengthHints } from './value-hints.js';
 import { ComparisonLog, CoverageLog, type Proposal, proposals } from './cmp-log.js';
 import { CachedSession, type Coverage } from './request-cache.js';
 import { gasCoinAmount, isPureTy, pureValue, type ValueProfile } from './values.js';
+import { SmiError } from '@smi/bytecode';
 
 const COIN_OF_SUI = datatype(`${SUI}::coin::Coin`, [datatype(`${SUI}::sui::SUI`)]);
 
@@ -77,19 +78,17 @@ export interface TierBOutcome {
 }
 
 /** A failure to report, with how far the attempt got and where it failed. */
-class AttemptFailure extends Error {
+class AttemptFailure extends SmiError<ErrorCode> {
   readonly stage: 'B1' | 'B2';
-  readonly code: ErrorCode;
   readonly at: FailedAt;
   readonly response: SandboxResponse | null;
   constructor(stage: 'B1' | 'B2', code: ErrorCode, message: string, at: FailedAt, response: SandboxResponse | null = null) {
     // Caught by the search, never shown: no stack (capturing one costs more than the rest).
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
-    super(message);
+    super(code, message);
     Error.stackTraceLimit = limit;
     this.stage = stage;
-    this.code = code;
     this.at = at;
     this.response = response;
   }

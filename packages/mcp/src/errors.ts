@@ -5,6 +5,7 @@
  * `results.ts`). A Move abort of a called function is not one of them: it is a result.
  */
 import type { SandboxErrorCategory, SandboxResponse } from '@smi/simulation';
+import { SmiError } from '@smi/bytecode';
 
 /** Stable codes of failed tool calls. */
 export type SmiToolErrorCode =
@@ -42,14 +43,12 @@ export const SMI_TOOL_ERROR_CODES: readonly SmiToolErrorCode[] = [
 ];
 
 /** A failed tool call: its code, message and, for compile errors, the compiler's diagnostics. */
-export class SmiToolError extends Error {
+export class SmiToolError extends SmiError<SmiToolErrorCode> {
   override readonly name = 'SmiToolError';
-  readonly code: SmiToolErrorCode;
   readonly diagnostics: string | undefined;
 
   constructor(code: SmiToolErrorCode, message: string, options: { diagnostics?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, { cause: options.cause });
     this.diagnostics = options.diagnostics;
   }
 }

@@ -7,6 +7,7 @@
 import { Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -27,9 +28,12 @@ export interface StdioOptions {
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 /** Input that is not a stream of messages the server can read (`MESSAGE_TOO_LARGE`). */
-export class StdioInputError extends Error {
+export class StdioInputError extends SmiError<'MESSAGE_TOO_LARGE'> {
   override readonly name = 'StdioInputError';
-  readonly code = 'MESSAGE_TOO_LARGE';
+
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('MESSAGE_TOO_LARGE', message, options);
+  }
 }
 
 /** Passes its input on, failing once a line grows past `max` bytes (input without newlines is not buffered without bound). */

@@ -1,6 +1,7 @@
 /**
  * The typed error of the offline Move compiler.
  */
+import { SmiError } from '@smi/bytecode';
 
 /**
  * What went wrong:
@@ -24,9 +25,8 @@ export interface MoveCompileErrorDetails {
 }
 
 /** A Move package failed to compile. */
-export class MoveCompileError extends Error {
+export class MoveCompileError extends SmiError<MoveCompileErrorCode> {
   override readonly name = 'MoveCompileError';
-  readonly code: MoveCompileErrorCode;
   /** Full compiler or resolver output: the diagnostics for `COMPILATION_ERROR`. */
   readonly diagnostics: string;
   /** The builder's stage label, when the builder reported the failure. */
@@ -35,8 +35,7 @@ export class MoveCompileError extends Error {
   readonly builderCode: string | undefined;
 
   constructor(code: MoveCompileErrorCode, message: string, details: MoveCompileErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.code = code;
+    super(code, message, { cause: details.cause });
     this.diagnostics = details.diagnostics ?? message;
     this.category = details.category;
     this.builderCode = details.builderCode;

@@ -4,6 +4,7 @@
  * `Unbound struct Self::T`, ...) so transcripts match the upstream `.snap` files.
  */
 import type { Loc } from './lexer.js';
+import { SmiError } from '@smi/bytecode';
 
 /** Stable codes of {@link MoveIrError}. */
 export type MoveIrErrorCode =
@@ -17,13 +18,11 @@ export type MoveIrErrorCode =
   | 'TASK_ERROR';
 
 /** Base class of every error thrown by `@smi/move-ir`. */
-export class MoveIrError extends Error {
+export class MoveIrError extends SmiError<MoveIrErrorCode> {
   override readonly name: string = 'MoveIrError';
-  readonly code: MoveIrErrorCode;
 
   constructor(code: MoveIrErrorCode, message: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
   }
 }
 

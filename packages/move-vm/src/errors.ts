@@ -3,6 +3,7 @@
  * `ARITHMETIC_ERROR`, `MISSING_DEPENDENCY`, ...) so that results compare with Sui's.
  * Errors raised while running carry the location: module, function and instruction.
  */
+import { SmiError } from '@smi/bytecode';
 
 /** Status codes the VM reports. */
 export type VmStatusCode =
@@ -73,9 +74,8 @@ export interface LinkFailure {
 export const CAPTURE_STACKS = typeof process !== 'undefined' && Boolean(process.env.SMI_DEBUG);
 
 /** Error of the Move VM. */
-export class VmError extends Error {
+export class VmError extends SmiError<VmStatusCode> {
   override readonly name = 'VmError';
-  readonly code: VmStatusCode;
   /** Abort code for `ABORTED` (u64, Sui clever errors included, unchanged). */
   readonly abortCode: bigint | undefined;
   /** Sub-status of some errors (e.g. `VECTOR_OPERATION_ERROR`'s kind). */
@@ -91,9 +91,8 @@ export class VmError extends Error {
   ) {
     const limit = Error.stackTraceLimit;
     if (!CAPTURE_STACKS) Error.stackTraceLimit = 0;
-    super(message === '' ? code : `${code}: ${message}`);
+    super(code, message === '' ? code : `${code}: ${message}`);
     Error.stackTraceLimit = limit;
-    this.code = code;
     this.abortCode = details.abortCode;
     this.subStatus = details.subStatus ?? details.abortCode;
     this.location = details.location;

@@ -25,6 +25,7 @@ import { baseInstructionCost, CHARGE_KIND, OPCODE_BY_NAME, tierAt, COST_SCHEDULE
 import { GasMeter } from '../src/gas/gas-meter.js';
 import { NativeCostSchedule, typeTagAbstractSize, typeSize, type GasStructTag, type GasTypeTag } from '../src/gas/native-costs.js';
 import { budgetBounds, computationCost, halfDigitsRounding, roundComputationUnits } from '../src/gas/transaction-gas.js';
+import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 // ---------------------------------------------------------------------------------------
 // Trace values as ValueViews
@@ -45,7 +46,11 @@ interface RefJson {
 const PRIM: Readonly<Record<string, PrimKind>> = { U8: 'u8', U16: 'u16', U32: 'u32', U64: 'u64', U128: 'u128', U256: 'u256', Bool: 'bool', Address: 'address' };
 const PRIM_TAG: Readonly<Record<string, PrimKind>> = { u8: 'u8', u16: 'u16', u32: 'u32', u64: 'u64', u128: 'u128', u256: 'u256', bool: 'bool', address: 'address' };
 
-class AmbiguousValue extends Error {}
+class AmbiguousValue extends SmiError<'AMBIGUOUS_VALUE'> {
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('AMBIGUOUS_VALUE', message, options);
+  }
+}
 
 function fieldsOf(v: MoveJson): [string, MoveJson][] {
   return (v.value as unknown as { fields: [string, MoveJson][] }).fields;

@@ -5,6 +5,7 @@
  * nothing in the core chain depends on a network client; tests answer it from a loopback
  * server. Every failure is a {@link DataSourceError} with a stable code.
  */
+import { SmiError } from '@smi/bytecode';
 
 /** A transaction as a node returns it. */
 export interface ChainTransaction {
@@ -125,14 +126,14 @@ export interface SuiDataSource {
 export type DataSourceErrorCode = 'NOT_FOUND' | 'UNAVAILABLE' | 'RATE_LIMITED' | 'INVALID_RESPONSE' | 'UNSUPPORTED' | 'REJECTED' | 'INTERNAL';
 
 /** A failed data source call: what was asked, of which endpoint, and why. */
-export class DataSourceError extends Error {
+export class DataSourceError extends SmiError<DataSourceErrorCode> {
   override readonly name = 'DataSourceError';
   constructor(
-    readonly code: DataSourceErrorCode,
+    code: DataSourceErrorCode,
     message: string,
     readonly details: { endpoint?: string; retryAfterMs?: number; status?: string | number } = {},
   ) {
-    super(message);
+    super(code, message);
   }
 
   /** `true` for failures worth another try (the node was down or busy). */

@@ -3,6 +3,7 @@
  * own failure is an `ExecutionStatus`, not an exception) is a {@link SimulationError}
  * with a stable `code`.
  */
+import { SmiError } from '@smi/bytecode';
 
 /** Stable codes of {@link SimulationError}. */
 export type SimulationErrorCode =
@@ -34,15 +35,13 @@ export type SimulationErrorCode =
   | 'INVALID_REQUEST';
 
 /** Error of `@smi/simulation`. */
-export class SimulationError extends Error {
+export class SimulationError extends SmiError<SimulationErrorCode> {
   override readonly name = 'SimulationError';
-  readonly code: SimulationErrorCode;
   /** Extra facts (ids, paths) for machine consumers. */
   readonly details: Readonly<Record<string, string>>;
 
   constructor(code: SimulationErrorCode, message: string, details: Record<string, string> = {}) {
-    super(message);
-    this.code = code;
+    super(code, message);
     this.details = details;
   }
 }

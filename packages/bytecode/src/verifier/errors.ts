@@ -5,6 +5,7 @@
  */
 import type { BytecodeStatusCode } from '../errors.js';
 import type { AbilitySet, SignatureToken } from '../file-format.js';
+import { SmiError } from '../util/error.js';
 
 /**
  * Upstream `StatusCode` names the verifier can report (those of the deserializer and bounds
@@ -158,16 +159,14 @@ export type VerificationLocation =
  * A partial error (upstream `PartialVMError`): built by a pass, completed with a location by
  * {@link PartialError.finish}. Passes throw it; `verifyModule` converts it.
  */
-export class PartialError extends Error {
+export class PartialError extends SmiError<VerifierStatusCode> {
   override readonly name = 'PartialError';
-  readonly code: VerifierStatusCode;
   readonly indices: VerificationIndex[] = [];
   readonly offsets: VerificationOffset[] = [];
   detail: string | undefined;
 
   constructor(code: VerifierStatusCode, detail?: string) {
-    super(detail === undefined ? code : `${code}: ${detail}`);
-    this.code = code;
+    super(code, detail === undefined ? code : `${code}: ${detail}`);
     this.detail = detail;
   }
 
@@ -231,9 +230,8 @@ export function formatLocation(location: VerificationLocation): string {
  * `indexKind`/`index` is the first `(IndexKind, index)` pair (for code errors the
  * `FunctionDefinition`), `functionIndex`/`offset` the code location when there is one.
  */
-export class VerificationError extends Error {
+export class VerificationError extends SmiError<VerifierStatusCode> {
   override readonly name = 'VerificationError';
-  readonly code: VerifierStatusCode;
   readonly indices: readonly VerificationIndex[];
   readonly offsets: readonly VerificationOffset[];
   readonly location: VerificationLocation;
@@ -250,8 +248,7 @@ export class VerificationError extends Error {
     const where: string[] = [formatLocation(location)];
     if (indices.length > 0) where.push(indices.map(([k, i]) => `${k} ${i}`).join(', '));
     if (offsets.length > 0) where.push(`offset ${offsets[0][1]} of function #${offsets[0][0]}`);
-    super(`${code}${details.detail ? `: ${details.detail}` : ''} (${where.join('; ')})`);
-    this.code = code;
+    super(code, `${code}${details.detail ? `: ${details.detail}` : ''} (${where.join('; ')})`);
     this.indices = indices;
     this.offsets = offsets;
     this.location = location;

@@ -8,18 +8,17 @@
  * - `INVALID_TEST`: the test refers to something that does not exist (an unknown fake id,
  *   an unbound account or named address), as upstream's `INVALID TEST` errors.
  */
+import { SmiError } from '@smi/bytecode';
 
 /** Stable codes of {@link AdapterError}. */
 export type AdapterErrorCode = 'PARSE_ERROR' | 'UNSUPPORTED' | 'INVALID_TEST';
 
 /** Error of the adapter suite runner. */
-export class AdapterError extends Error {
+export class AdapterError extends SmiError<AdapterErrorCode> {
   override readonly name = 'AdapterError';
-  readonly code: AdapterErrorCode;
 
   constructor(code: AdapterErrorCode, message: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
   }
 }
 

@@ -6,7 +6,7 @@
  * skipped with a reason; later failing tasks of the file are then skipped too (they depend
  * on what the skipped task would have done).
  */
-import { deserializeModule, serializeModule, type MovePackage, errorMessage } from '@smi/bytecode';
+import { deserializeModule, serializeModule, type MovePackage, errorMessage, SmiError, type SmiErrorOptions } from '@smi/bytecode';
 import { type ConfigValue, ProtocolConfig, protocolConfigForChain, type SuiChain } from '@smi/move-vm';
 import { type CallArg, type Command, decodeObject, formatTypeTag, packageDigest, parseTypeTag, type SuiObject } from '@smi/ptb';
 import type { TransactionalTask } from '@smi/move-ir';
@@ -450,7 +450,10 @@ function withTestOverrides(mainnetCfg: ProtocolConfig, other: Record<string, str
 }
 
 /** A task that failed with an output (the text is what upstream prints). */
-class TaskFailure extends Error {
+class TaskFailure extends SmiError<'TASK_FAILED'> {
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('TASK_FAILED', message, options);
+  }
   override readonly name = 'TaskFailure';
 }
 

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { GenerateParams } from './types.js';
-import { errorMessage } from '@smi/bytecode';
+import { errorMessage, SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 /** The resolved configuration of a real model. */
 export interface ModelConfig {
@@ -28,9 +28,12 @@ export interface ModelConfig {
 }
 
 /** A configuration problem (missing key or model, a value that does not parse). */
-export class ModelConfigError extends Error {
+export class ModelConfigError extends SmiError<'MODEL_CONFIG'> {
   override readonly name = 'ModelConfigError';
-  readonly code = 'MODEL_CONFIG';
+
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('MODEL_CONFIG', message, options);
+  }
 }
 
 /** Variables of a `.env` file (`KEY=value` lines, as Node's `util.parseEnv` reads them). */

@@ -2,6 +2,7 @@
  * The model layer's shapes: messages, generation parameters, usage, the result of one
  * generation, and the typed error every failure becomes (`kind` decides retries).
  */
+import { SmiError } from '@smi/bytecode';
 
 /** A chat message. */
 export interface ChatMessage {
@@ -108,14 +109,14 @@ export interface ModelClient {
 export type ModelErrorKind = 'rate_limit' | 'transient' | 'fatal' | 'timeout' | 'truncated' | 'empty' | 'malformed';
 
 /** A failed model call. */
-export class ModelError extends Error {
+export class ModelError extends SmiError<ModelErrorKind> {
   override readonly name = 'ModelError';
   constructor(
     readonly kind: ModelErrorKind,
     message: string,
     readonly details: { status?: number; retryAfterMs?: number; attempts?: number; usage?: ModelUsage; requestId?: string | null } = {},
   ) {
-    super(message);
+    super(kind, message);
   }
 
   /** `true` for kinds worth another try. */

@@ -23,6 +23,7 @@ import { phase1RunJson } from './report.js';
 import { writeSampleFiles } from '../run/samples.js';
 import { PHASE1_PROMPT_VERSION } from './truth.js';
 import { PHASE1_MAX_ATTEMPTS, phase1Package, type ServerSupport, type StructuredMode } from './worker.js';
+import { SmiError } from '@smi/bytecode';
 
 /** Everything a Phase I run needs. */
 export interface Phase1Options extends RunControlOptions {
@@ -60,13 +61,13 @@ export interface Phase1Outcome {
 }
 
 /** Why a Phase I run cannot start. */
-export class Phase1Error extends Error {
+export class Phase1Error extends SmiError<'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_OUT' | 'NEEDS_PRICE'> {
   override readonly name = 'Phase1Error';
   constructor(
-    readonly code: 'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_OUT' | 'NEEDS_PRICE',
+    code: 'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_OUT' | 'NEEDS_PRICE',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { MovePackage } from '@smi/bytecode';
 import { baselineCandidates } from './baseline.js';
-import { errorMessage } from '@smi/bytecode';
+import { errorMessage, SmiError } from '@smi/bytecode';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -25,13 +25,13 @@ export function isStaticPhase2Agent(agent: Phase2Agent): agent is StaticPhase2Ag
 }
 
 /** Why a Phase II agent cannot be used. */
-export class Phase2AgentError extends Error {
+export class Phase2AgentError extends SmiError<'NEEDS_PLAN_FILE' | 'BAD_PLAN_FILE'> {
   override readonly name = 'Phase2AgentError';
   constructor(
-    readonly code: 'NEEDS_PLAN_FILE' | 'BAD_PLAN_FILE',
+    code: 'NEEDS_PLAN_FILE' | 'BAD_PLAN_FILE',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -7,7 +7,7 @@
  * of the epoch the latest checkpoint ran in, else 1000). Failures are
  * {@link NodeSetupError}s with stable codes.
  */
-import { canonicalAddress, errorMessage } from '@smi/bytecode';
+import { canonicalAddress, errorMessage, SmiError } from '@smi/bytecode';
 import { decodeBcs, type ObjectRef, suiBcs } from '@smi/ptb';
 import type { OwnedObjectInfo, SuiDataSource } from '@smi/simulation';
 import { fetchObject } from './node-tx.js';
@@ -26,13 +26,13 @@ const SUI_COIN = normalizeTypeString('0x2::coin::Coin<0x2::sui::SUI>');
 const ZERO = canonicalAddress('0x0');
 
 /** Why plans cannot run on the node. */
-export class NodeSetupError extends Error {
+export class NodeSetupError extends SmiError<'ENDPOINT_UNREACHABLE' | 'NODE_REQUEST_FAILED' | 'SENDER_IS_ZERO' | 'SENDER_NOT_FUNDED' | 'GAS_COIN_NOT_FOUND' | 'GAS_COIN_NOT_OWNED'> {
   override readonly name = 'NodeSetupError';
   constructor(
-    readonly code: 'ENDPOINT_UNREACHABLE' | 'NODE_REQUEST_FAILED' | 'SENDER_IS_ZERO' | 'SENDER_NOT_FUNDED' | 'GAS_COIN_NOT_FOUND' | 'GAS_COIN_NOT_OWNED',
+    code: 'ENDPOINT_UNREACHABLE' | 'NODE_REQUEST_FAILED' | 'SENDER_IS_ZERO' | 'SENDER_NOT_FUNDED' | 'GAS_COIN_NOT_FOUND' | 'GAS_COIN_NOT_OWNED',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

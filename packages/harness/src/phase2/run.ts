@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { loadPackageDir, type MovePackage, errorMessage } from '@smi/bytecode';
+import { loadPackageDir, type MovePackage, errorMessage, SmiError } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { parseStateFile, type StateSnapshot, writeFileAtomic } from '@smi/simulation';
 import { discoverPackages, type PackageRef, selectPackages } from '../dataset.js';
@@ -101,13 +101,13 @@ export interface Phase2Outcome {
 }
 
 /** Why a Phase II run cannot start. */
-export class Phase2Error extends Error {
+export class Phase2Error extends SmiError<'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_PRICE' | 'NEEDS_NODE' | 'NEEDS_LOCAL'> {
   override readonly name = 'Phase2Error';
   constructor(
-    readonly code: 'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_PRICE' | 'NEEDS_NODE' | 'NEEDS_LOCAL',
+    code: 'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_PRICE' | 'NEEDS_NODE' | 'NEEDS_LOCAL',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -6,7 +6,7 @@
  * whether the result is a mock's (never a real inhabitant). Plans come from a
  * {@link PlanSource}, which hears how the previous one failed (a model's retry prompt).
  */
-import { canonicalAddress, type MovePackage, errorMessage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, errorMessage, SmiError, type SmiErrorOptions } from '@smi/bytecode';
 import { phase2Evaluation } from './evaluation.js';
 import type { PlanRun, PlanSimulation } from './plan-sim.js';
 import { normalizePlan, type Plan, validateCausality, type CausalityValidation } from '@smi/inhabit';
@@ -123,7 +123,10 @@ export function betterRun(hits: number, run: PlanRun, best: { hits: number; run:
 }
 
 /** The package's time ran out. */
-export class PackageTimeout extends Error {
+export class PackageTimeout extends SmiError<'PACKAGE_TIMEOUT'> {
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('PACKAGE_TIMEOUT', message, options);
+  }
   override readonly name = 'PackageTimeout';
 }
 

@@ -7,15 +7,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parsePyJson, type PyJson, pyChecksum, pyDumps, PyJsonError } from '../py-json.js';
+import { SmiError } from '@smi/bytecode';
 
 /** Why a run JSON file cannot be used. */
-export class CheckpointError extends Error {
+export class CheckpointError extends SmiError<'CHECKPOINT_NOT_FOUND' | 'CHECKPOINT_UNREADABLE' | 'CHECKSUM_MISMATCH' | 'CHECKPOINT_INVALID' | 'CHECKPOINT_INCOMPATIBLE'> {
   override readonly name = 'CheckpointError';
   constructor(
-    readonly code: 'CHECKPOINT_NOT_FOUND' | 'CHECKPOINT_UNREADABLE' | 'CHECKSUM_MISMATCH' | 'CHECKPOINT_INVALID' | 'CHECKPOINT_INCOMPATIBLE',
+    code: 'CHECKPOINT_NOT_FOUND' | 'CHECKPOINT_UNREADABLE' | 'CHECKSUM_MISMATCH' | 'CHECKPOINT_INVALID' | 'CHECKPOINT_INCOMPATIBLE',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -10,6 +10,7 @@ import { bootstrapInterval } from '../phase1/judge.js';
 import { plain, type PyJson } from '../py-json.js';
 import type { RunJson } from './checkpoint.js';
 import { specDifferences, type RunSpec } from './spec.js';
+import { SmiError } from '@smi/bytecode';
 
 /** One side of a comparison. */
 export interface ComparedRun {
@@ -32,13 +33,13 @@ export interface PackageSpend {
 }
 
 /** Why two runs cannot be compared. */
-export class CompareError extends Error {
+export class CompareError extends SmiError<'DIFFERENT_BENCHMARKS' | 'SPECS_DIFFER' | 'NO_COMMON_PACKAGES'> {
   override readonly name = 'CompareError';
   constructor(
-    readonly code: 'DIFFERENT_BENCHMARKS' | 'SPECS_DIFFER' | 'NO_COMMON_PACKAGES',
+    code: 'DIFFERENT_BENCHMARKS' | 'SPECS_DIFFER' | 'NO_COMMON_PACKAGES',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -11,15 +11,16 @@ import { parseRunJson, renderRunJson, type RunJson } from './checkpoint.js';
 import { DiskRunStore } from './run-store.js';
 import { specDifferences } from './spec.js';
 import type { PackageResult, RunState } from './types.js';
+import { SmiError } from '@smi/bytecode';
 
 /** Why shards cannot be merged. */
-export class MergeError extends Error {
+export class MergeError extends SmiError<'SPEC_MISMATCH' | 'DUPLICATE_IDS' | 'INCOMPLETE' | 'RUN_EXISTS' | 'NO_RUNS' | 'UNKNOWN_BENCHMARK'> {
   override readonly name = 'MergeError';
   constructor(
-    readonly code: 'SPEC_MISMATCH' | 'DUPLICATE_IDS' | 'INCOMPLETE' | 'RUN_EXISTS' | 'NO_RUNS' | 'UNKNOWN_BENCHMARK',
+    code: 'SPEC_MISMATCH' | 'DUPLICATE_IDS' | 'INCOMPLETE' | 'RUN_EXISTS' | 'NO_RUNS' | 'UNKNOWN_BENCHMARK',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -16,16 +16,16 @@ import { writeFileAtomic } from '@smi/simulation';
 import { type PyJson, pyDumps, pyDumpsLine } from '../py-json.js';
 import type { RunSpec } from './spec.js';
 import type { LedgerEntry, PackageResult, RunState } from './types.js';
-import { errorMessage } from '@smi/bytecode';
+import { errorMessage, SmiError } from '@smi/bytecode';
 
 /** Why a run directory cannot be used. */
-export class RunStoreError extends Error {
+export class RunStoreError extends SmiError<'RUN_NOT_FOUND' | 'RUN_CORRUPT' | 'RUN_EXISTS'> {
   override readonly name = 'RunStoreError';
   constructor(
-    readonly code: 'RUN_NOT_FOUND' | 'RUN_CORRUPT' | 'RUN_EXISTS',
+    code: 'RUN_NOT_FOUND' | 'RUN_CORRUPT' | 'RUN_EXISTS',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -12,17 +12,17 @@ import { RunStoreError, type RunStore } from './run-store.js';
 import { inShard, type Shard } from './shard.js';
 import { type RunSpec, specDifferences, specHash } from './spec.js';
 import { type EarlierTry, isFailure, type LedgerEntry, type PackageResult, RETRYABLE_OUTCOMES, type RunState, type RunStatus, type StopReason } from './types.js';
+import { SmiError } from '@smi/bytecode';
 
 /** A resumed run whose spec differs from this one's. */
-export class SpecMismatchError extends Error {
+export class SpecMismatchError extends SmiError<'SPEC_MISMATCH'> {
   override readonly name = 'SpecMismatchError';
-  readonly code = 'SPEC_MISMATCH';
   constructor(
     readonly differences: string[],
     dir: string,
     details: string[] = differences,
   ) {
-    super(`the run in ${dir} was made with a different spec (${details.join('; ')}); its results would not be comparable. Start a new run, or pass --force to resume it anyway`);
+    super('SPEC_MISMATCH', `the run in ${dir} was made with a different spec (${details.join('; ')}); its results would not be comparable. Start a new run, or pass --force to resume it anyway`);
   }
 }
 

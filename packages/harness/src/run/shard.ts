@@ -4,6 +4,7 @@
  * merge` joins them into what the whole run would have written.
  */
 import { canonicalId, fnv1a64 } from '../dataset.js';
+import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 /** A shard `K/N` (1-based `k`). */
 export interface Shard {
@@ -12,9 +13,12 @@ export interface Shard {
 }
 
 /** Why a shard text is not one. */
-export class ShardError extends Error {
+export class ShardError extends SmiError<'INVALID_SHARD'> {
   override readonly name = 'ShardError';
-  readonly code = 'INVALID_SHARD';
+
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('INVALID_SHARD', message, options);
+  }
 }
 
 /** Parse `K/N` (1 ≤ K ≤ N). */

@@ -28,6 +28,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SmiError } from '@smi/bytecode';
 
 /** A scalar of the snapshot YAML. */
 export type ConfigScalar = null | boolean | number | bigint | string;
@@ -48,9 +49,8 @@ export type ProtocolConfigErrorCode =
   | 'PROTOCOL_CONFIG_TYPE_ERROR';
 
 /** Error of this module: a missing snapshot, a malformed one, or a bad typed access. */
-export class ProtocolConfigError extends Error {
+export class ProtocolConfigError extends SmiError<ProtocolConfigErrorCode> {
   override readonly name = 'ProtocolConfigError';
-  readonly code: ProtocolConfigErrorCode;
   /** File at fault, when known. */
   readonly file: string | undefined;
   /** 1-based line at fault, for parse errors. */
@@ -64,8 +64,7 @@ export class ProtocolConfigError extends Error {
     opts: { file?: string; line?: number; key?: string; cause?: unknown } = {},
   ) {
     const where = opts.file === undefined ? '' : opts.line === undefined ? `${opts.file}: ` : `${opts.file}:${opts.line}: `;
-    super(`${where}${message}`, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.code = code;
+    super(code, `${where}${message}`, { cause: opts.cause });
     this.file = opts.file;
     this.line = opts.line;
     this.key = opts.key;

@@ -13,7 +13,7 @@
  * announced; `CopyLoc`/`MoveLoc` after reading the local). Out of gas throws a
  * {@link GasError} with code `OUT_OF_GAS` and leaves 0 gas.
  */
-import { OPCODE, type BytecodeKind } from '@smi/bytecode';
+import { OPCODE, type BytecodeKind, SmiError } from '@smi/bytecode';
 import type { ProtocolConfig } from '../config/protocol-config.js';
 import { abstractMemorySize, sizeConfigForGasModel, type SizeConfig, type ValueView } from './abstract-size.js';
 import {
@@ -39,14 +39,12 @@ export const UNIT_TEST_GAS_BOUND = 1_000_000;
 export type GasErrorCode = 'OUT_OF_GAS' | 'GAS_INVALID_ARGUMENT';
 
 /** Out of gas (`StatusCode::OUT_OF_GAS` = 4002), or a meter misuse. */
-export class GasError extends Error {
+export class GasError extends SmiError<GasErrorCode> {
   override readonly name = 'GasError';
-  readonly code: GasErrorCode;
   /** Upstream status code number (4002 for `OUT_OF_GAS`). */
   readonly statusCode: number | undefined;
   constructor(code: GasErrorCode, message: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
     this.statusCode = code === 'OUT_OF_GAS' ? 4002 : undefined;
   }
 }

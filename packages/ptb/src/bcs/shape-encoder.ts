@@ -10,12 +10,16 @@
  * the codec itself, which raises the codec's own error.
  */
 import { compareBcsBytes } from '@mysten/bcs';
-import { ByteWriter } from '@smi/bytecode';
+import { ByteWriter, SmiError, type SmiErrorOptions } from '@smi/bytecode';
 import { addressToBytes, type AnyCodec, type Codec, digestBytesForWrite, shapeOf } from './codec.js';
 import { toBcsError } from './errors.js';
 
 /** Thrown inside an encoder for a value it cannot write (caught by {@link encodeByShape}). */
-class Unencodable extends Error {}
+class Unencodable extends SmiError<'UNENCODABLE'> {
+  constructor(message = '', options?: SmiErrorOptions) {
+    super('UNENCODABLE', message, options);
+  }
+}
 
 const fail = (): never => {
   throw new Unencodable();

@@ -5,6 +5,7 @@
  */
 import { CAPTURE_STACKS } from '@smi/move-vm';
 import type { ExecutionFailureStatus } from '../bcs/execution-status.js';
+import { SmiError } from '@smi/bytecode';
 
 /** `CommandArgumentError` kinds. */
 export type CommandArgumentErrorKind =
@@ -27,7 +28,7 @@ export type CommandArgumentErrorKind =
   | 'InvalidTxContext';
 
 /** A failure raised while executing a command. */
-export class ExecutionFailure extends Error {
+export class ExecutionFailure extends SmiError<ExecutionFailureStatus['$kind']> {
   override readonly name = 'ExecutionFailure';
   readonly status: ExecutionFailureStatus;
   /** Index of the command, set by the executor. */
@@ -37,7 +38,7 @@ export class ExecutionFailure extends Error {
     // A transaction's failure is an answer, not a bug: no stack unless `SMI_DEBUG` (see `CAPTURE_STACKS`).
     const limit = Error.stackTraceLimit;
     if (!CAPTURE_STACKS) Error.stackTraceLimit = 0;
-    super(message);
+    super(status.$kind, message);
     Error.stackTraceLimit = limit;
     this.status = status;
     this.command = command;

@@ -18,6 +18,7 @@ import { canonicalType, gaslessObjectInputError, gaslessValidityError, type Gasl
 import { objectTypeTag } from './objects.js';
 import { emptyCommandReason } from './validity.js';
 import type { ObjectStore } from './types.js';
+import { SmiError } from '@smi/bytecode';
 
 /** Stable codes of {@link TransactionInputError} (upstream `UserInputError` variants). */
 export type TransactionInputErrorCode =
@@ -44,13 +45,11 @@ export type TransactionInputErrorCode =
   | 'Unsupported';
 
 /** A transaction rejected before execution. */
-export class TransactionInputError extends Error {
+export class TransactionInputError extends SmiError<TransactionInputErrorCode> {
   override readonly name = 'TransactionInputError';
-  readonly code: TransactionInputErrorCode;
 
   constructor(code: TransactionInputErrorCode, message: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
   }
 }
 

@@ -8,7 +8,7 @@
  * the transaction's protocol version when the caller has it (a node only serves their latest
  * version), else from the node.
  */
-import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES, errorMessage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES, errorMessage, SmiError } from '@smi/bytecode';
 import { objectIdOf, suiBcs, type SuiObject, type TransactionData, type StructTag, type TransactionEffects, transactionDigest, type TypeTag } from '@smi/ptb';
 import { type ChainEpoch, DataSourceError, type SuiDataSource } from '../data-source.js';
 import type { RecordedEffects, RecordedRef, ReplaySnapshot } from './snapshot.js';
@@ -145,13 +145,13 @@ export function recordedEffects(effects: TransactionEffects): RecordedEffects {
 }
 
 /** The transaction is not a programmable transaction (a system transaction): nothing to replay. */
-export class NotProgrammableError extends Error {
+export class NotProgrammableError extends SmiError<'NOT_PROGRAMMABLE'> {
   override readonly name = 'NotProgrammableError';
   constructor(
     readonly digest: string,
     readonly kind: string,
   ) {
-    super(`transaction ${digest} is a ${kind}, not a programmable transaction: nothing to replay`);
+    super('NOT_PROGRAMMABLE', `transaction ${digest} is a ${kind}, not a programmable transaction: nothing to replay`);
   }
 }
 

@@ -13,19 +13,19 @@
 import type { Json } from '@smi/move-vm';
 import type { SimulationEnvironment } from '../environment.js';
 import type { StateSnapshot } from '../state-file.js';
+import { SmiError } from '@smi/bytecode';
 
 /** Name of a checkpoint when a request gives none. */
 export const DEFAULT_CHECKPOINT = 'default';
 
 /** `restore_checkpoint` named a checkpoint the session does not have. */
-export class CheckpointError extends Error {
+export class CheckpointError extends SmiError<'UNKNOWN_CHECKPOINT'> {
   override readonly name = 'CheckpointError';
-  readonly code = 'UNKNOWN_CHECKPOINT';
   /** The name asked for. */
   readonly checkpoint: string;
 
   constructor(checkpoint: string, known: readonly string[]) {
-    super(`no checkpoint named "${checkpoint}" (${known.length === 0 ? 'none was created' : `checkpoints: ${known.join(', ')}`})`);
+    super('UNKNOWN_CHECKPOINT', `no checkpoint named "${checkpoint}" (${known.length === 0 ? 'none was created' : `checkpoints: ${known.join(', ')}`})`);
     this.checkpoint = checkpoint;
   }
 }

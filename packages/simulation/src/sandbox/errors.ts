@@ -4,7 +4,7 @@
  * with one of the protocol's categories; a transaction's own failure status becomes one
  * too (a Move abort as `ContractAbort` with its code and location).
  */
-import { BytecodeError, DisassemblerError, PackageError, VerificationError, errorMessage } from '@smi/bytecode';
+import { BytecodeError, DisassemblerError, PackageError, VerificationError, errorMessage, SmiError } from '@smi/bytecode';
 import { VmError } from '@smi/move-vm';
 import type { ExecutionFailureStatus, ExecutionStatusResult } from '@smi/ptb';
 import { SimulationError, type SimulationErrorCode } from '../errors.js';
@@ -13,12 +13,12 @@ import { fail, numberOrString, type SandboxErrorCategory, type SandboxResponse }
 import { RequestError } from './request.js';
 
 /** An error raised by a sandbox action with its category given directly. */
-export class SandboxError extends Error {
+export class SandboxError extends SmiError<SandboxErrorCategory> {
   override readonly name = 'SandboxError';
   readonly category: SandboxErrorCategory;
 
   constructor(category: SandboxErrorCategory, message: string) {
-    super(message);
+    super(category, message);
     this.category = category;
   }
 }

@@ -5,7 +5,7 @@
  * dependency the node does not have is skipped (the VM links lazily: only a call that
  * reaches it fails, naming it); any other failure fails the step with a {@link FetchStepError}.
  */
-import { canonicalAddress, type MovePackage, errorMessage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, errorMessage, SmiError } from '@smi/bytecode';
 import { decodeBcs, objectIdOf, objectTypeTag, type SuiObject, suiBcs } from '@smi/ptb';
 import { DataSourceError, type SuiDataSource } from '../data-source.js';
 import type { SimulationEnvironment } from '../environment.js';
@@ -15,7 +15,7 @@ import type { Missing } from './missing.js';
 import type { SandboxErrorCategory, SandboxFetched } from './protocol.js';
 
 /** Why a fetch step failed: `code` is the data source's, `FETCH_LIMIT` or `UNLOADABLE`. */
-export class FetchStepError extends Error {
+export class FetchStepError extends SmiError<string> {
   override readonly name = 'FetchStepError';
   /** The response's category: the thing is still missing, unless what came back was unreadable. */
   readonly category: SandboxErrorCategory;
@@ -23,11 +23,11 @@ export class FetchStepError extends Error {
   constructor(
     readonly kind: 'package' | 'object',
     readonly id: string,
-    readonly code: string,
+    code: string,
     message: string,
     category?: SandboxErrorCategory,
   ) {
-    super(message);
+    super(code, message);
     this.category = category ?? (code === 'INVALID_RESPONSE' ? 'DeserializationFailed' : kind === 'package' ? 'MissingPackage' : 'MissingObject');
   }
 }

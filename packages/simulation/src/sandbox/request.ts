@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { fastParams } from './fast-parse.js';
 import { jsonValue, ptbCommand, ptbInput, u64 } from './ptb-request.js';
+import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 const address = z.string().regex(/^(0x)?[0-9a-fA-F]{1,64}$/, 'expected an address (hex, 0x optional)');
 const name = z.string().min(1);
@@ -126,9 +127,12 @@ export type RequestOf<A extends SandboxAction> = z.output<(typeof ACTION_SCHEMAS
 export type SandboxRequest = { [A in SandboxAction]: { action: A; params: RequestOf<A> } }[SandboxAction];
 
 /** Why a request was rejected. */
-export class RequestError extends Error {
+export class RequestError extends SmiError<'INVALID_REQUEST'> {
   override readonly name = 'RequestError';
-  readonly code = 'INVALID_REQUEST';
+
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('INVALID_REQUEST', message, options);
+  }
 }
 
 function isAction(a: string): a is SandboxAction {

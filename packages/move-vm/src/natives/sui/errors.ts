@@ -10,6 +10,7 @@
  * - Outside Move (bad options, end-of-transaction checks), {@link ObjectRuntimeError}.
  */
 import { VmError, type VmStatusCode } from '../../errors.js';
+import { SmiError } from '@smi/bytecode';
 
 /**
  * Status codes the Sui natives raise. The last three are upstream `StatusCode`s that
@@ -64,9 +65,8 @@ export type ObjectRuntimeErrorCode =
   | 'INVARIANT_VIOLATION';
 
 /** Error of the object runtime outside Move execution. */
-export class ObjectRuntimeError extends Error {
+export class ObjectRuntimeError extends SmiError<ObjectRuntimeErrorCode> {
   override readonly name = 'ObjectRuntimeError';
-  readonly code: ObjectRuntimeErrorCode;
   /** Object at fault, when there is one. */
   readonly objectId: string | undefined;
   /** For `MOVE_OBJECT_TOO_BIG`: the object's size and the limit. */
@@ -74,8 +74,7 @@ export class ObjectRuntimeError extends Error {
   readonly maxObjectSize: number | undefined;
 
   constructor(code: ObjectRuntimeErrorCode, message: string, details: { objectId?: string; objectSize?: number; maxObjectSize?: number } = {}) {
-    super(`${code}: ${message}`);
-    this.code = code;
+    super(code, `${code}: ${message}`);
     this.objectId = details.objectId;
     this.objectSize = details.objectSize;
     this.maxObjectSize = details.maxObjectSize;

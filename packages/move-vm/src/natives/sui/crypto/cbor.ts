@@ -4,6 +4,7 @@
  */
 
 import { concatBytes } from './common.js';
+import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 /** A decoded CBOR value. */
 export type CborValue =
@@ -17,7 +18,11 @@ export type CborValue =
   | { readonly t: 'float'; readonly v: number };
 
 /** Malformed CBOR. */
-export class CborError extends Error {}
+export class CborError extends SmiError<'CBOR_INVALID'> {
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('CBOR_INVALID', message, options);
+  }
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const MAX_DEPTH = 128;

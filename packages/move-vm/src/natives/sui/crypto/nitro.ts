@@ -14,6 +14,7 @@ import type { NativeFunction } from '../../registry.js';
 import { abort, bigArg, bytesArg, type CryptoEnv, cost, vecBoxed, vecU8 } from './common.js';
 import { type CborValue, cborEqual, decodeCbor, encodeCborArray } from './cbor.js';
 import { basicConstraints, type Certificate, isEcPublicKey, keyUsage, parseCertificate, verifyCertificateSignature } from './x509.js';
+import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 /** The AWS Nitro Enclaves root certificate (G1), as Sui embeds it. */
 const ROOT_CERTIFICATE_B64 =
@@ -26,8 +27,16 @@ const MAX_PCRS_LENGTH = 32;
 const MAX_CERT_LENGTH = 1024;
 const REQUIRED_PCRS = [0, 1, 2, 3, 4, 8];
 
-class ParseError extends Error {}
-class VerifyError extends Error {}
+class ParseError extends SmiError<'ATTESTATION_PARSE_FAILED'> {
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('ATTESTATION_PARSE_FAILED', message, options);
+  }
+}
+class VerifyError extends SmiError<'ATTESTATION_NOT_VERIFIED'> {
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('ATTESTATION_NOT_VERIFIED', message, options);
+  }
+}
 
 /** A parsed attestation document. */
 export interface AttestationDocument {

@@ -31,6 +31,7 @@ import {
   leToBigInt,
   vecU8,
 } from './common.js';
+import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 /** BN254 scalar field modulus. */
 export const BN254_R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
@@ -95,7 +96,11 @@ export function poseidonNatives(env: CryptoEnv): Record<string, NativeFunction> 
 const PACK_WIDTH = 248;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-class ZkLoginInputError extends Error {}
+class ZkLoginInputError extends SmiError<'ZKLOGIN_INVALID_INPUT'> {
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('ZKLOGIN_INVALID_INPUT', message, options);
+  }
+}
 
 function decodeUtf8(b: Uint8Array): string {
   try {

@@ -7,9 +7,14 @@
 import { p256, p384 } from '@noble/curves/nist.js';
 import { sha256, sha384 } from '@noble/hashes/sha2.js';
 import { bytesEqual, fromHex, toHex } from './common.js';
+import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 /** Malformed DER or certificate. */
-export class X509Error extends Error {}
+export class X509Error extends SmiError<'X509_INVALID'> {
+  constructor(message: string, options?: SmiErrorOptions) {
+    super('X509_INVALID', message, options);
+  }
+}
 
 interface Tlv {
   readonly tag: number;
