@@ -1,6 +1,6 @@
 // @smi/simulation without its optional peer @smi/move-compiler (the runner moves it away):
 // everything but compiling works, and compiling fails with COMPILER_NOT_INSTALLED.
-import { compileAndPublish, fromFixtures, SimulationEnvironment, SimulationError } from '@smi/simulation';
+import { compileAndPublish, fromFixtures, SimulationEnvironment, SimulationEnvironmentError } from '@smi/simulation';
 import { check, done, fixture } from './fixtures.mjs';
 
 const { packages, protocolConfig } = fromFixtures(fixture());
@@ -13,6 +13,6 @@ try {
 } catch (e) {
   error = e;
 }
-check(error instanceof SimulationError && error.code === 'COMPILER_NOT_INSTALLED', `COMPILER_NOT_INSTALLED (got ${String(error)})`);
+check(error instanceof SimulationEnvironmentError && error.code === 'COMPILER_NOT_INSTALLED', `COMPILER_NOT_INSTALLED (got ${String(error)})`);
 check(error.message.includes('install @smi/move-compiler'), 'the message says what to install');
 done(`without @smi/move-compiler: ${error.code}: ${error.message}`);

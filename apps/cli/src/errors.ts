@@ -76,7 +76,7 @@ const INPUT_ERRORS: ReadonlySet<string> = new Set([
   'DisassemblerError',
   'VmError', // @smi/move-vm
   'ProtocolConfigError',
-  'SimulationError', // @smi/simulation
+  'SimulationEnvironmentError', // @smi/simulation
   'DataSourceError',
   'DatasetError', // @smi/harness
   'ModelConfigError',

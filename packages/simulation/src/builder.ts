@@ -13,7 +13,7 @@
  */
 import { canonicalAddress, pushUleb128, errorMessage } from '@smi/bytecode';
 import { type Argument, type CallArg, type Command, type ObjectArg, parseTypeTag, type ProgrammableTransaction, type TypeTag } from '@smi/ptb';
-import { SimulationError } from './errors.js';
+import { SimulationEnvironmentError } from './errors.js';
 
 /** The result of a command: usable as a whole (`Result(i)`) or destructured (`NestedResult(i, k)`). */
 export type CommandOutput = Argument & Iterable<Argument> & { nested(k: number): Argument };
@@ -34,23 +34,23 @@ function output(index: number): CommandOutput {
 export function parseTarget(target: string): { package: string; module: string; function: string } {
   const parts = target.split('::');
   if (parts.length !== 3 || parts.some((p) => p === '')) {
-    throw new SimulationError('INVALID_REQUEST', `bad call target "${target}": expected <package>::<module>::<function>`);
+    throw new SimulationEnvironmentError('INVALID_REQUEST', `bad call target "${target}": expected <package>::<module>::<function>`);
   }
   let pkg: string;
   try {
     pkg = canonicalAddress(parts[0]);
   } catch {
-    throw new SimulationError('INVALID_REQUEST', `bad package address in "${target}"`);
+    throw new SimulationEnvironmentError('INVALID_REQUEST', `bad package address in "${target}"`);
   }
   return { package: pkg, module: parts[1], function: parts[2] };
 }
 
-/** Parse a type tag, as a {@link SimulationError} on failure. */
+/** Parse a type tag, as a {@link SimulationEnvironmentError} on failure. */
 export function typeTagOf(text: string): TypeTag {
   try {
     return parseTypeTag(text);
   } catch (e) {
-    throw new SimulationError('TYPE_MISMATCH', `bad type "${text}": ${errorMessage(e)}`);
+    throw new SimulationEnvironmentError('TYPE_MISMATCH', `bad type "${text}": ${errorMessage(e)}`);
   }
 }
 

@@ -9,7 +9,7 @@ import { formatType, type Json, type Type, TypeKind, valueToJson, VmError } from
 import type { Argument } from '@smi/ptb';
 import { parseTarget } from './builder.js';
 import type { ExecuteOptions, SimulationEnvironment, TransactionOutcome } from './environment.js';
-import { SimulationError } from './errors.js';
+import { SimulationEnvironmentError } from './errors.js';
 
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
 
@@ -60,18 +60,18 @@ export function callFunction(
   try {
     fn = env.vm.resolveFunction(t.package, t.module, t.function);
   } catch (e) {
-    if (e instanceof VmError) throw new SimulationError('MISSING_PACKAGE', e.message, { target });
+    if (e instanceof VmError) throw new SimulationEnvironmentError('MISSING_PACKAGE', e.message, { target });
     throw e;
   }
   const typeArgStrings = options.typeArgs ?? [];
   if (typeArgStrings.length !== fn.typeParams.length) {
-    throw new SimulationError('TYPE_MISMATCH', `${target} takes ${fn.typeParams.length} type arguments, got ${typeArgStrings.length}`);
+    throw new SimulationEnvironmentError('TYPE_MISMATCH', `${target} takes ${fn.typeParams.length} type arguments, got ${typeArgStrings.length}`);
   }
   const typeArgs = typeArgStrings.map((s) => {
     try {
       return env.vm.resolveType(s);
     } catch (e) {
-      throw new SimulationError('TYPE_MISMATCH', `type argument ${s} does not resolve: ${errorMessage(e)}`);
+      throw new SimulationEnvironmentError('TYPE_MISMATCH', `type argument ${s} does not resolve: ${errorMessage(e)}`);
     }
   });
   const params = fn.params.map((p) => env.vm.types.subst(p, typeArgs));
@@ -79,24 +79,24 @@ export function callFunction(
   const ctx = last !== undefined && (last.kind === TypeKind.Reference || last.kind === TypeKind.MutableReference) && isStruct(last.elem as Type, 'tx_context', 'TxContext');
   const explicit = ctx ? params.slice(0, -1) : params;
   if (args.length !== explicit.length) {
-    throw new SimulationError('TYPE_MISMATCH', `${target} takes ${explicit.length} arguments, got ${args.length}`);
+    throw new SimulationEnvironmentError('TYPE_MISMATCH', `${target} takes ${explicit.length} arguments, got ${args.length}`);
   }
   const tx = env.tx();
   const callArgs: Argument[] = explicit.map((p, i) => {
     const inner = p.kind === TypeKind.Reference || p.kind === TypeKind.MutableReference ? (p.elem as Type) : p;
     const a = args[i];
     if (isStruct(inner, 'transfer', 'Receiving')) {
-      if (typeof a !== 'string') throw new SimulationError('TYPE_MISMATCH', `argument ${i}: ${formatType(p)} takes an object id`);
+      if (typeof a !== 'string') throw new SimulationEnvironmentError('TYPE_MISMATCH', `argument ${i}: ${formatType(p)} takes an object id`);
       return tx.object(a, { receiving: true });
     }
     if (isObjectType(inner)) {
-      if (typeof a !== 'string') throw new SimulationError('TYPE_MISMATCH', `argument ${i}: ${formatType(p)} takes an object id`);
+      if (typeof a !== 'string') throw new SimulationEnvironmentError('TYPE_MISMATCH', `argument ${i}: ${formatType(p)} takes an object id`);
       return tx.object(a, { mutable: p.kind !== TypeKind.Reference });
     }
     try {
       return tx.pure(formatType(inner), a);
     } catch (e) {
-      if (e instanceof SimulationError) throw new SimulationError(e.code, `argument ${i}: ${e.message}`);
+      if (e instanceof SimulationEnvironmentError) throw new SimulationEnvironmentError(e.code, `argument ${i}: ${e.message}`);
       throw e;
     }
   });

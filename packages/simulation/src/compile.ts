@@ -6,7 +6,7 @@
 import { canonicalAddress } from '@smi/bytecode';
 import type { BytecodeDependency } from '@smi/move-compiler';
 import type { ExecuteOptions, SimulationEnvironment } from './environment.js';
-import { SimulationError } from './errors.js';
+import { SimulationEnvironmentError } from './errors.js';
 import { moveCompilerImportFailed } from './move-compiler.js';
 import { type PublishOutcome, publishModules } from './packages.js';
 
@@ -67,14 +67,14 @@ export function compilablePackages(env: SimulationEnvironment): string[] {
 
 /**
  * Compile `files` offline and publish the result; the sender gets the `UpgradeCap`.
- * @throws {SimulationError} `COMPILATION_ERROR` (with the diagnostics) when the sources do not
+ * @throws {SimulationEnvironmentError} `COMPILATION_ERROR` (with the diagnostics) when the sources do not
  *   compile; `COMPILER_NOT_INSTALLED` when `@smi/move-compiler`, an optional peer
  *   dependency, is not installed.
  */
 export async function compileAndPublish(env: SimulationEnvironment, options: CompileAndPublishOptions): Promise<CompileAndPublishOutcome> {
   const { compileMovePackage, MoveCompileError } = await import('@smi/move-compiler').catch(moveCompilerImportFailed);
   const name = options.packageName ?? 'helper';
-  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) throw new SimulationError('INVALID_REQUEST', `bad package name "${name}"`);
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) throw new SimulationEnvironmentError('INVALID_REQUEST', `bad package name "${name}"`);
   const files = { ...options.files };
   files['Move.toml'] ??= `[package]\nname = "${name}"\nedition = "2024"\n\n[addresses]\n${name} = "0x0"\n`;
   // Offer the newest version of every package (or those asked for).
@@ -83,7 +83,7 @@ export async function compileAndPublish(env: SimulationEnvironment, options: Com
   const names = new Map(Object.entries(options.addressNames ?? {}).map(([id, n]) => [canonicalAddress(id), n]));
   for (const id of wanted ?? compilablePackages(env)) {
     const p = env.vm.packageById(id);
-    if (p === undefined) throw new SimulationError('MISSING_PACKAGE', `package ${id} is not loaded`, { address: id });
+    if (p === undefined) throw new SimulationEnvironmentError('MISSING_PACKAGE', `package ${id} is not loaded`, { address: id });
     const prev = byOriginal.get(p.originalId);
     if (prev !== undefined && (env.vm.packageById(prev.publishedAt ?? '')?.version ?? 0) >= (p.version ?? 0)) continue;
     const addressName = names.get(p.originalId);
@@ -92,7 +92,7 @@ export async function compileAndPublish(env: SimulationEnvironment, options: Com
   for (const id of ['0x1', '0x2'].map((a) => canonicalAddress(a))) {
     if (!byOriginal.has(id)) {
       const p = env.vm.packageById(id);
-      if (p === undefined) throw new SimulationError('MISSING_PACKAGE', `framework package ${id} is not loaded`, { address: id });
+      if (p === undefined) throw new SimulationEnvironmentError('MISSING_PACKAGE', `framework package ${id} is not loaded`, { address: id });
       byOriginal.set(id, { name: nameOf(id), address: id, modules: p.modules.map((m) => m.module) });
     }
   }
@@ -101,7 +101,7 @@ export async function compileAndPublish(env: SimulationEnvironment, options: Com
     out = await compileMovePackage({ files, dependencies: [...byOriginal.values()], silenceWarnings: false });
   } catch (e) {
     if (e instanceof MoveCompileError) {
-      throw new SimulationError('COMPILATION_ERROR', e.message, { diagnostics: e.diagnostics });
+      throw new SimulationEnvironmentError('COMPILATION_ERROR', e.message, { diagnostics: e.diagnostics });
     }
     throw e;
   }

@@ -6,7 +6,7 @@ import { Ability, canonicalAddress, errorMessage } from '@smi/bytecode';
 import { formatType, type Json, objectStorageCost, TypeKind, valueFromJson } from '@smi/move-vm';
 import { moveObjectTypeOf, objectSizeForGas, type Owner, type SuiObject } from '@smi/ptb';
 import type { SimulationEnvironment } from './environment.js';
-import { SimulationError } from './errors.js';
+import { SimulationEnvironmentError } from './errors.js';
 import { objectView, type ObjectView } from './object-view.js';
 
 /** Who owns a created object. */
@@ -55,29 +55,29 @@ export function createObject(env: SimulationEnvironment, spec: CreateObjectSpec)
   try {
     type = env.vm.resolveType(spec.type);
   } catch (e) {
-    throw new SimulationError('TYPE_MISMATCH', `type ${spec.type} does not resolve: ${errorMessage(e)}`);
+    throw new SimulationEnvironmentError('TYPE_MISMATCH', `type ${spec.type} does not resolve: ${errorMessage(e)}`);
   }
   if (type.kind !== TypeKind.Datatype || type.datatype === null || type.datatype.isEnum) {
-    throw new SimulationError('OBJECT_CREATION_ERROR', `${spec.type} is not a struct`);
+    throw new SimulationEnvironmentError('OBJECT_CREATION_ERROR', `${spec.type} is not a struct`);
   }
-  if ((type.abilities & Ability.Key) === 0) throw new SimulationError('OBJECT_CREATION_ERROR', `${formatType(type)} has no key ability: it cannot be an object`);
+  if ((type.abilities & Ability.Key) === 0) throw new SimulationEnvironmentError('OBJECT_CREATION_ERROR', `${formatType(type)} has no key ability: it cannot be an object`);
   if (typeof spec.fields !== 'object' || spec.fields === null || Array.isArray(spec.fields)) {
-    throw new SimulationError('OBJECT_CREATION_ERROR', 'fields must be a JSON object keyed by field name');
+    throw new SimulationEnvironmentError('OBJECT_CREATION_ERROR', 'fields must be a JSON object keyed by field name');
   }
   const id = canonicalAddress(spec.id ?? (typeof spec.fields.id === 'string' ? spec.fields.id : env.freshObjectId()));
-  if (env.store.has(id)) throw new SimulationError('OBJECT_CREATION_ERROR', `object ${id} already exists`, { objectId: id });
+  if (env.store.has(id)) throw new SimulationEnvironmentError('OBJECT_CREATION_ERROR', `object ${id} already exists`, { objectId: id });
   if (spec.fields.id !== undefined && typeof spec.fields.id === 'string' && canonicalAddress(spec.fields.id) !== id) {
-    throw new SimulationError('OBJECT_CREATION_ERROR', `fields.id ${spec.fields.id} differs from id ${id}`);
+    throw new SimulationEnvironmentError('OBJECT_CREATION_ERROR', `fields.id ${spec.fields.id} differs from id ${id}`);
   }
   const fields: Record<string, Json> = { ...spec.fields, id };
   let value: unknown;
   try {
     value = valueFromJson(env.vm.types, fields, type);
   } catch (e) {
-    throw new SimulationError('OBJECT_CREATION_ERROR', `fields do not fit ${formatType(type)}: ${errorMessage(e)}`);
+    throw new SimulationEnvironmentError('OBJECT_CREATION_ERROR', `fields do not fit ${formatType(type)}: ${errorMessage(e)}`);
   }
   const version = spec.version ?? 1n;
-  if (version < 1n) throw new SimulationError('OBJECT_CREATION_ERROR', 'versions start at 1');
+  if (version < 1n) throw new SimulationEnvironmentError('OBJECT_CREATION_ERROR', 'versions start at 1');
   const object: SuiObject = {
     data: {
       $kind: 'Move',

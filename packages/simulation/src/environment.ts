@@ -37,7 +37,7 @@ import { callFunction, type CallOutcome } from './call-function.js';
 import { createObject, type CreateObjectSpec } from './create-object.js';
 import { checkInitsLink, loadPackage, packageFromObject, packageObjectOf, publishModules, type PublishOutcome } from './packages.js';
 import { decodeState, encodeState, readStateFile, type StateFile, type StateSnapshot, writeFileAtomic } from './state-file.js';
-import { SimulationError } from './errors.js';
+import { SimulationEnvironmentError } from './errors.js';
 import { objectView, type ObjectView } from './object-view.js';
 import { InMemoryObjectStore, versionOf } from './store.js';
 import { MockGasCoins } from './gas-coin.js';
@@ -161,7 +161,7 @@ export class SimulationEnvironment {
       gasBudget: options.gasBudget ?? 50_000_000_000n,
       checks: options.checks ?? 'strict',
     };
-    if (this.config.randomSeed.length !== 32) throw new SimulationError('INVALID_REQUEST', 'the random seed must be 32 bytes');
+    if (this.config.randomSeed.length !== 32) throw new SimulationEnvironmentError('INVALID_REQUEST', 'the random seed must be 32 bytes');
   }
 
   /** A new environment with the system objects created. */
@@ -183,17 +183,17 @@ export class SimulationEnvironment {
   }
 
   setEpoch(epoch: bigint): void {
-    if (epoch < this.config.epoch) throw new SimulationError('INVALID_REQUEST', `epochs only advance (${this.config.epoch} → ${epoch})`);
+    if (epoch < this.config.epoch) throw new SimulationEnvironmentError('INVALID_REQUEST', `epochs only advance (${this.config.epoch} → ${epoch})`);
     this.config.epoch = epoch;
   }
 
   setGasPrice(price: bigint): void {
-    if (price <= 0n) throw new SimulationError('INVALID_REQUEST', 'the gas price must be positive');
+    if (price <= 0n) throw new SimulationEnvironmentError('INVALID_REQUEST', 'the gas price must be positive');
     this.config.gasPrice = price;
   }
 
   setGasBudget(budget: bigint): void {
-    if (budget <= 0n) throw new SimulationError('INVALID_REQUEST', 'the gas budget must be positive');
+    if (budget <= 0n) throw new SimulationEnvironmentError('INVALID_REQUEST', 'the gas budget must be positive');
     this.config.gasBudget = budget;
   }
 
@@ -203,7 +203,7 @@ export class SimulationEnvironment {
 
   /** Set the Clock's time (through `clock::consensus_commit_prologue`, as the network does). */
   setClock(ms: bigint): void {
-    if (ms < 0n) throw new SimulationError('INVALID_REQUEST', 'the time must not be negative');
+    if (ms < 0n) throw new SimulationEnvironmentError('INVALID_REQUEST', 'the time must not be negative');
     this.config.clockMs = ms;
     if (!this.store.has(CLOCK_ID)) return;
     const tx = new PtbBuilder();
@@ -217,7 +217,7 @@ export class SimulationEnvironment {
 
   /** New randomness behind Random 0x8 (through `random::update_randomness_state`). */
   setRandomSeed(seed: Uint8Array): void {
-    if (seed.length !== 32) throw new SimulationError('INVALID_REQUEST', 'the random seed must be 32 bytes');
+    if (seed.length !== 32) throw new SimulationEnvironmentError('INVALID_REQUEST', 'the random seed must be 32 bytes');
     this.config.randomSeed = Uint8Array.from(seed);
     if (!this.store.has(RANDOM_ID)) return;
     const round = this.counters.randomRound;
@@ -244,7 +244,7 @@ export class SimulationEnvironment {
   execute(ptb: ProgrammableTransaction, options: ExecuteOptions = {}): TransactionOutcome {
     // A transaction a validator would reject before execution has no effects at all.
     const invalid = transactionInputError(ptb, this.protocolConfig);
-    if (invalid !== null) throw new SimulationError('INVALID_REQUEST', `the transaction is rejected before execution: ${invalid}`);
+    if (invalid !== null) throw new SimulationEnvironmentError('INVALID_REQUEST', `the transaction is rejected before execution: ${invalid}`);
     const sender = canonicalAddress(options.sender ?? this.config.sender);
     let budget = options.gasBudget ?? this.config.gasBudget;
     const price = this.config.gasPrice;
@@ -254,7 +254,7 @@ export class SimulationEnvironment {
     if (options.gasCoin !== undefined) {
       gasCoin = canonicalAddress(options.gasCoin);
       const o = this.store.getObject(gasCoin);
-      if (o === undefined) throw new SimulationError('MISSING_OBJECT', `gas coin ${gasCoin} does not exist`, { objectId: gasCoin });
+      if (o === undefined) throw new SimulationEnvironmentError('MISSING_OBJECT', `gas coin ${gasCoin} does not exist`, { objectId: gasCoin });
       // Without an explicit budget, a real gas coin budgets at most its balance.
       if (options.gasBudget === undefined && o.data.$kind === 'Move' && o.data.Move.contents.length >= 40) {
         const balance = new DataView(o.data.Move.contents.buffer, o.data.Move.contents.byteOffset + 32, 8).getBigUint64(0, true);
@@ -290,7 +290,7 @@ export class SimulationEnvironment {
       protocolConfig: this.protocolConfig,
       devInspect: checks === 'relaxed',
     });
-    if (rejected !== null) throw new SimulationError('INVALID_REQUEST', `the transaction is rejected before execution: ${rejected.code}: ${rejected.message}`, { code: rejected.code });
+    if (rejected !== null) throw new SimulationEnvironmentError('INVALID_REQUEST', `the transaction is rejected before execution: ${rejected.code}: ${rejected.message}`, { code: rejected.code });
     const digest = transactionDigest(data);
     this.counters.tx += 1n;
     const result = executeProgrammableTransaction(this.vm, store, {
@@ -344,7 +344,7 @@ export class SimulationEnvironment {
       checks: 'relaxed',
     });
     if (result.status.$kind !== 'Success') {
-      throw new SimulationError('INVALID_REQUEST', `system transaction ${label} failed: ${result.status.message}`);
+      throw new SimulationEnvironmentError('INVALID_REQUEST', `system transaction ${label} failed: ${result.status.message}`);
     }
     this.store.apply(result);
     return result;
@@ -421,7 +421,7 @@ export class SimulationEnvironment {
   objectArg(id: string, options: { mutable?: boolean; receiving?: boolean } = {}): ObjectArg {
     const oid = canonicalAddress(id);
     const o = this.store.getObject(oid);
-    if (o === undefined) throw new SimulationError('MISSING_OBJECT', `object ${oid} does not exist`, { objectId: oid });
+    if (o === undefined) throw new SimulationEnvironmentError('MISSING_OBJECT', `object ${oid} does not exist`, { objectId: oid });
     const ref: ObjectRef = { objectId: oid, version: versionOf(o), digest: objectDigest(o) };
     if (options.receiving) return { $kind: 'Receiving', Receiving: ref } as ObjectArg;
     if (o.owner.$kind === 'Shared') {
@@ -441,12 +441,12 @@ export class SimulationEnvironment {
     try {
       t = this.vm.resolveType(type);
     } catch (e) {
-      throw new SimulationError('TYPE_MISMATCH', `type ${type} does not resolve: ${errorMessage(e)}`);
+      throw new SimulationEnvironmentError('TYPE_MISMATCH', `type ${type} does not resolve: ${errorMessage(e)}`);
     }
     try {
       return this.vm.bcs.encode(valueFromJson(this.vm.types, value, t), t);
     } catch (e) {
-      throw new SimulationError('TYPE_MISMATCH', `value does not fit ${formatType(t)}: ${errorMessage(e)}`);
+      throw new SimulationEnvironmentError('TYPE_MISMATCH', `value does not fit ${formatType(t)}: ${errorMessage(e)}`);
     }
   }
 
@@ -486,7 +486,7 @@ export class SimulationEnvironment {
    */
   runPackageInits(packageId: string, options: ExecuteOptions & { modules?: readonly string[]; upgradeCap?: boolean } = {}): TransactionOutcome {
     const id = canonicalAddress(packageId);
-    if (this.vm.packageById(id) === undefined) throw new SimulationError('MISSING_PACKAGE', `package ${id} is not loaded`, { packageId: id });
+    if (this.vm.packageById(id) === undefined) throw new SimulationEnvironmentError('MISSING_PACKAGE', `package ${id} is not loaded`, { packageId: id });
     const { modules, upgradeCap, ...rest } = options;
     checkInitsLink(this, id, modules);
     const runInitsOf = { package: id, ...(modules === undefined ? {} : { modules }), ...(upgradeCap === undefined ? {} : { upgradeCap }) };
@@ -530,7 +530,7 @@ export class SimulationEnvironment {
   importState(state: StateFile | StateSnapshot, options: { allowProtocolMismatch?: boolean } = {}): void {
     const s = 'format' in state ? decodeState(state) : state;
     if (s.protocolVersion !== this.protocolConfig.version && !options.allowProtocolMismatch) {
-      throw new SimulationError('INVALID_STATE_FILE', `the state was saved at protocol ${s.protocolVersion}, this environment runs ${this.protocolConfig.version}`);
+      throw new SimulationEnvironmentError('INVALID_STATE_FILE', `the state was saved at protocol ${s.protocolVersion}, this environment runs ${this.protocolConfig.version}`);
     }
     this.importPackages(s.objects);
     this.store.restore(this.baseObjects, s.objects, (id) => this.basePackageIds.has(id));

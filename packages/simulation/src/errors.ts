@@ -1,12 +1,12 @@
 /**
  * Errors of the simulation layer. Every failure outside a transaction (a transaction's
- * own failure is an `ExecutionStatus`, not an exception) is a {@link SimulationError}
+ * own failure is an `ExecutionStatus`, not an exception) is a {@link SimulationEnvironmentError}
  * with a stable `code`.
  */
 import { SmiError } from '@smi/bytecode';
 
-/** Stable codes of {@link SimulationError}. */
-export type SimulationErrorCode =
+/** Stable codes of {@link SimulationEnvironmentError}. */
+export type SimulationEnvironmentErrorCode =
   /** A package the request names is not loaded. */
   | 'MISSING_PACKAGE'
   /** An object the request names does not exist. */
@@ -35,12 +35,12 @@ export type SimulationErrorCode =
   | 'INVALID_REQUEST';
 
 /** Error of `@smi/simulation`. */
-export class SimulationError extends SmiError<SimulationErrorCode> {
-  override readonly name = 'SimulationError';
+export class SimulationEnvironmentError extends SmiError<SimulationEnvironmentErrorCode> {
+  override readonly name = 'SimulationEnvironmentError';
   /** Extra facts (ids, paths) for machine consumers. */
   readonly details: Readonly<Record<string, string>>;
 
-  constructor(code: SimulationErrorCode, message: string, details: Record<string, string> = {}) {
+  constructor(code: SimulationEnvironmentErrorCode, message: string, details: Record<string, string> = {}) {
     super(code, message);
     this.details = details;
   }

@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { findPackageDirs, loadBundleFile, loadPackageDir, loadSnapshotFile, type MovePackage, errorMessage } from '@smi/bytecode';
 import { availableProtocolVersions, loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
-import { SimulationError } from './errors.js';
+import { SimulationEnvironmentError } from './errors.js';
 
 /** Framework bundle files of `fixtures/framework`, with the names Move.toml files use. */
 export const FRAMEWORK_BUNDLES: readonly [file: string, name: string][] = [
@@ -19,9 +19,9 @@ export const FRAMEWORK_BUNDLES: readonly [file: string, name: string][] = [
 
 /** The framework packages of a directory of bundles (those present), with their names. */
 export function loadFrameworkDir(dir: string): { name: string; pkg: MovePackage }[] {
-  if (!existsSync(dir)) throw new SimulationError('MISSING_FIXTURES', `framework directory ${dir} not found (set SMI_FIXTURES or pass the framework)`, { path: dir });
+  if (!existsSync(dir)) throw new SimulationEnvironmentError('MISSING_FIXTURES', `framework directory ${dir} not found (set SMI_FIXTURES or pass the framework)`, { path: dir });
   const out = FRAMEWORK_BUNDLES.filter(([f]) => existsSync(path.join(dir, f))).map(([f, name]) => ({ name, pkg: loadBundleFile(path.join(dir, f)) }));
-  if (out.length === 0) throw new SimulationError('MISSING_FIXTURES', `${dir} holds no framework bundle (${FRAMEWORK_BUNDLES.map(([f]) => f).join(', ')})`, { path: dir });
+  if (out.length === 0) throw new SimulationEnvironmentError('MISSING_FIXTURES', `${dir} holds no framework bundle (${FRAMEWORK_BUNDLES.map(([f]) => f).join(', ')})`, { path: dir });
   return out;
 }
 
@@ -55,18 +55,18 @@ export function fromFixtures(root: string, protocolVersion?: number): { packages
   try {
     protocolConfig = loadProtocolConfig(root, protocolVersion);
   } catch (e) {
-    throw new SimulationError('MISSING_FIXTURES', errorMessage(e), { path: root });
+    throw new SimulationEnvironmentError('MISSING_FIXTURES', errorMessage(e), { path: root });
   }
   const latest = availableProtocolVersions(root).at(-1);
   if (protocolConfig.version !== latest) {
     const snap = frameworkSnapshotFor(root, protocolConfig.version);
     if (snap === undefined) {
-      throw new SimulationError('MISSING_FIXTURES', `no framework snapshot at or below protocol ${protocolConfig.version} in ${root}/fixtures/framework-snapshots`, { path: root });
+      throw new SimulationEnvironmentError('MISSING_FIXTURES', `no framework snapshot at or below protocol ${protocolConfig.version} in ${root}/fixtures/framework-snapshots`, { path: root });
     }
     return { packages: snap.packages, protocolConfig };
   }
   const bundles = loadFrameworkDir(path.join(root, 'fixtures', 'framework'));
-  if (!bundles.some((p) => p.name === 'Sui')) throw new SimulationError('MISSING_FIXTURES', `${root}/fixtures/framework has no sui-framework bundle`, { path: root });
+  if (!bundles.some((p) => p.name === 'Sui')) throw new SimulationEnvironmentError('MISSING_FIXTURES', `${root}/fixtures/framework has no sui-framework bundle`, { path: root });
   return { packages: bundles.map((p) => p.pkg), protocolConfig };
 }
 
@@ -75,9 +75,9 @@ export function fromFixtures(root: string, protocolVersion?: number): { packages
  * `metadata.json`, `bcs.json`), or of one package directory.
  */
 export function loadCorpus(root: string): MovePackage[] {
-  if (!existsSync(root)) throw new SimulationError('MISSING_FIXTURES', `corpus ${root} not found`, { path: root });
+  if (!existsSync(root)) throw new SimulationEnvironmentError('MISSING_FIXTURES', `corpus ${root} not found`, { path: root });
   const dirs = existsSync(path.join(root, 'bytecode_modules')) ? [root] : findPackageDirs(root);
-  if (dirs.length === 0) throw new SimulationError('MISSING_FIXTURES', `${root} holds no package directories (bytecode_modules/)`, { path: root });
+  if (dirs.length === 0) throw new SimulationEnvironmentError('MISSING_FIXTURES', `${root} holds no package directories (bytecode_modules/)`, { path: root });
   return dirs.map((d) => loadPackageDir(d));
 }
 

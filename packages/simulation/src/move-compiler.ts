@@ -4,7 +4,7 @@
  * on first use. Only {@link compileAndPublish} (and the sandbox's `compile_and_publish`)
  * needs it; without it they fail with `COMPILER_NOT_INSTALLED`.
  */
-import { SimulationError } from './errors.js';
+import { SimulationEnvironmentError } from './errors.js';
 
 /** The package that compiles Move source (install it beside this one to compile). */
 export const MOVE_COMPILER_PACKAGE = '@smi/move-compiler';
@@ -18,7 +18,7 @@ function isMissingPackage(e: unknown, name: string): boolean {
 
 /**
  * The `catch` of a dynamic `import('@smi/move-compiler')`: a missing package becomes a
- * {@link SimulationError} `COMPILER_NOT_INSTALLED` saying what to install; any other error is
+ * {@link SimulationEnvironmentError} `COMPILER_NOT_INSTALLED` saying what to install; any other error is
  * thrown as it is. For every package that treats the compiler as an optional peer:
  *
  * ```ts
@@ -27,7 +27,7 @@ function isMissingPackage(e: unknown, name: string): boolean {
  */
 export function moveCompilerImportFailed(error: unknown): never {
   if (isMissingPackage(error, MOVE_COMPILER_PACKAGE)) {
-    throw new SimulationError(
+    throw new SimulationEnvironmentError(
       'COMPILER_NOT_INSTALLED',
       `compiling Move needs the compiler: install ${MOVE_COMPILER_PACKAGE} (npm install ${MOVE_COMPILER_PACKAGE})`,
       { package: MOVE_COMPILER_PACKAGE },

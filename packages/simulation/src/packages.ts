@@ -16,7 +16,7 @@ import {
 import { VmError } from '@smi/move-vm';
 import { objectTypeTag, type SuiObject } from '@smi/ptb';
 import type { SimulationEnvironment, ExecuteOptions, TransactionOutcome } from './environment.js';
-import { SimulationError } from './errors.js';
+import { SimulationEnvironmentError } from './errors.js';
 
 const ZERO = canonicalAddress('0x0');
 
@@ -40,7 +40,7 @@ function decodeAll(modules: readonly Uint8Array[]): CompiledModule[] {
     try {
       return deserializeModule(b);
     } catch (e) {
-      throw new SimulationError('DEPLOYMENT_ERROR', `module ${i} does not deserialize: ${errorMessage(e)}`);
+      throw new SimulationEnvironmentError('DEPLOYMENT_ERROR', `module ${i} does not deserialize: ${errorMessage(e)}`);
     }
   });
 }
@@ -69,7 +69,7 @@ export function publishDependencies(env: SimulationEnvironment, modules: readonl
     if (original === ZERO || chosen.has(original)) return;
     const pinned = via?.linkageTable[original]?.upgradedId;
     const pkg = (pinned ? env.vm.packageById(pinned) : undefined) ?? newest.get(original);
-    if (pkg === undefined) throw new SimulationError('MISSING_PACKAGE', `dependency ${original} is not loaded`, { address: original });
+    if (pkg === undefined) throw new SimulationEnvironmentError('MISSING_PACKAGE', `dependency ${original} is not loaded`, { address: original });
     chosen.set(original, pkg);
     for (const m of pkg.modules) for (const h of m.module.moduleHandles) visit(m.module.addressIdentifiers[h.address], pkg);
   };
@@ -89,11 +89,11 @@ export function publishModules(
   moduleBytes: readonly Uint8Array[],
   options: ExecuteOptions & { dependencies?: readonly string[] } = {},
 ): PublishOutcome {
-  if (moduleBytes.length === 0) throw new SimulationError('DEPLOYMENT_ERROR', 'a package needs at least one module');
+  if (moduleBytes.length === 0) throw new SimulationEnvironmentError('DEPLOYMENT_ERROR', 'a package needs at least one module');
   const modules = decodeAll(moduleBytes);
   const nonZero = modules.find((m) => selfAddress(m) !== ZERO);
   if (nonZero !== undefined) {
-    throw new SimulationError('DEPLOYMENT_ERROR', `module ${moduleName(nonZero)} is at ${selfAddress(nonZero)}; a publish takes modules at 0x0 (use loadPackage for bytecode at its own address)`);
+    throw new SimulationEnvironmentError('DEPLOYMENT_ERROR', `module ${moduleName(nonZero)} is at ${selfAddress(nonZero)}; a publish takes modules at 0x0 (use loadPackage for bytecode at its own address)`);
   }
   const deps = options.dependencies?.map((d) => canonicalAddress(d)) ?? publishDependencies(env, modules);
   const sender = canonicalAddress(options.sender ?? env.sender);
@@ -102,11 +102,11 @@ export function publishModules(
   tx.transferObjects([cap], tx.pure('address', sender));
   const out = env.execute(tx.build(), { ...options, sender });
   if (out.status.$kind !== 'Success') {
-    throw new SimulationError('DEPLOYMENT_ERROR', `publish failed: ${out.status.error.$kind}: ${out.status.message}`);
+    throw new SimulationEnvironmentError('DEPLOYMENT_ERROR', `publish failed: ${out.status.error.$kind}: ${out.status.message}`);
   }
   const pkg = out.written.find((w) => w.kind === 'created' && w.object.data.$kind === 'Package');
   const capObj = out.written.find((w) => w.kind === 'created' && typeOf(w.object)?.endsWith('::package::UpgradeCap'));
-  if (pkg === undefined || capObj === undefined) throw new SimulationError('DEPLOYMENT_ERROR', 'publish succeeded without a package or UpgradeCap');
+  if (pkg === undefined || capObj === undefined) throw new SimulationEnvironmentError('DEPLOYMENT_ERROR', 'publish succeeded without a package or UpgradeCap');
   const created = out.written
     .filter((w) => w.kind === 'created' && w.id !== pkg.id && w.id !== capObj.id)
     .map((w) => ({ id: w.id, type: typeOf(w.object) }));
@@ -125,7 +125,7 @@ function typeOf(o: SuiObject): string | null {
  * Check, before running the inits of loaded package `id` (those of `modules`, or all), that
  * their modules link: a module whose dependency closure misses a module cannot run, and the
  * transaction is refused before it runs, as a call into such a module is.
- * @throws {SimulationError} `MISSING_PACKAGE` naming the missing module and the module needing it.
+ * @throws {SimulationEnvironmentError} `MISSING_PACKAGE` naming the missing module and the module needing it.
  */
 export function checkInitsLink(env: SimulationEnvironment, id: string, modules: readonly string[] | undefined): void {
   for (const m of env.vm.packageById(id)?.modules ?? []) {
@@ -134,7 +134,7 @@ export function checkInitsLink(env: SimulationEnvironment, id: string, modules: 
       env.vm.resolveFunctionIfExists(id, m.name, 'init');
     } catch (e) {
       // No `packageId` detail: the message names what is missing (a fetch reads it there).
-      if (e instanceof VmError) throw new SimulationError('MISSING_PACKAGE', e.message);
+      if (e instanceof VmError) throw new SimulationEnvironmentError('MISSING_PACKAGE', e.message);
       throw e;
     }
   }
@@ -168,7 +168,7 @@ export function packageObjectOf(pkg: MovePackage): SuiObject {
 
 /** The VM package of a stored package object. */
 export function packageFromObject(o: SuiObject): MovePackage {
-  if (o.data.$kind !== 'Package') throw new SimulationError('INVALID_STATE_FILE', 'not a package object');
+  if (o.data.$kind !== 'Package') throw new SimulationEnvironmentError('INVALID_STATE_FILE', 'not a package object');
   const p = o.data.Package;
   const base = packageFromBytes([...p.moduleMap.values()], { id: p.id, version: Number(p.version) });
   return {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { canonicalAddress, errorMessage } from '@smi/bytecode';
 import { decodeBcs, encodeBcs, objectIdOf, objectTypeTag, type SuiObject, suiBcs } from '@smi/ptb';
 import { z } from 'zod';
-import { SimulationError } from './errors.js';
+import { SimulationEnvironmentError } from './errors.js';
 
 /** `format` of a state file. */
 export const STATE_FORMAT = 'smi-simulation-state';
@@ -88,7 +88,7 @@ export function decodeState(json: unknown, source = 'state'): StateSnapshot {
   const parsed = StateFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new SimulationError('INVALID_STATE_FILE', `${source}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new SimulationEnvironmentError('INVALID_STATE_FILE', `${source}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
   const f = parsed.data;
   const objects: [string, SuiObject][] = f.objects.map((entry, i) => {
@@ -96,22 +96,22 @@ export function decodeState(json: unknown, source = 'state'): StateSnapshot {
     try {
       o = decodeBcs(suiBcs.Object, Uint8Array.from(Buffer.from(entry.bcs, 'base64')));
     } catch (e) {
-      throw new SimulationError('INVALID_STATE_FILE', `${source}: objects[${i}] (${entry.id}) is not a Sui object: ${errorMessage(e)}`);
+      throw new SimulationEnvironmentError('INVALID_STATE_FILE', `${source}: objects[${i}] (${entry.id}) is not a Sui object: ${errorMessage(e)}`);
     }
     let id: string;
     try {
       id = canonicalAddress(entry.id);
     } catch {
-      throw new SimulationError('INVALID_STATE_FILE', `${source}: objects[${i}] has a bad id ${entry.id}`);
+      throw new SimulationEnvironmentError('INVALID_STATE_FILE', `${source}: objects[${i}] has a bad id ${entry.id}`);
     }
-    if (objectIdOf(o) !== id) throw new SimulationError('INVALID_STATE_FILE', `${source}: objects[${i}] says ${id} but holds ${objectIdOf(o)}`);
+    if (objectIdOf(o) !== id) throw new SimulationEnvironmentError('INVALID_STATE_FILE', `${source}: objects[${i}] says ${id} but holds ${objectIdOf(o)}`);
     return [id, o];
   });
   let sender: string;
   try {
     sender = canonicalAddress(f.config.sender);
   } catch {
-    throw new SimulationError('INVALID_STATE_FILE', `${source}: config.sender is not an address`);
+    throw new SimulationEnvironmentError('INVALID_STATE_FILE', `${source}: config.sender is not an address`);
   }
   return {
     protocolVersion: f.protocolVersion,
@@ -160,7 +160,7 @@ export function readStateFile(file: string): StateSnapshot {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new SimulationError('INVALID_STATE_FILE', `${file}: cannot read: ${errorMessage(e)}`, { path: file });
+    throw new SimulationEnvironmentError('INVALID_STATE_FILE', `${file}: cannot read: ${errorMessage(e)}`, { path: file });
   }
   return parseStateFile(text, file);
 }
@@ -171,7 +171,7 @@ export function parseStateFile(text: string, source: string): StateSnapshot {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new SimulationError('INVALID_STATE_FILE', `${source}: not JSON: ${errorMessage(e)}`, { path: source });
+    throw new SimulationEnvironmentError('INVALID_STATE_FILE', `${source}: not JSON: ${errorMessage(e)}`, { path: source });
   }
   return decodeState(json, source);
 }

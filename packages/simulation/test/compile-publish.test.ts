@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { canonicalAddress } from '@smi/bytecode';
-import { compilablePackages, compileAndPublish, type CompileAndPublishOutcome, fromFixtures, loadCorpus, mergePackages, SimulationEnvironment, SimulationError } from '@smi/simulation';
+import { compilablePackages, compileAndPublish, type CompileAndPublishOutcome, fromFixtures, loadCorpus, mergePackages, SimulationEnvironment, SimulationEnvironmentError } from '@smi/simulation';
 import { describeWithFixtures, FIXTURES_ROOT, fixturePath } from '../../../test-support/fixtures.js';
 
 const SOURCE = `
@@ -64,8 +64,8 @@ describeWithFixtures('compile and publish Move source in one step', ['fixtures',
 
   it('a compile error is a COMPILATION_ERROR with diagnostics', async () => {
     const e = await compileAndPublish(env, { files: { 'sources/bad.move': 'module helper::bad; public fun f(): u64 { true }' } }).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(SimulationError);
-    expect((e as SimulationError).code).toBe('COMPILATION_ERROR');
+    expect(e).toBeInstanceOf(SimulationEnvironmentError);
+    expect((e as SimulationEnvironmentError).code).toBe('COMPILATION_ERROR');
   });
 });
 

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { fromFixtures, loadCorpus, mergePackages, SimulationEnvironment, SimulationError } from '@smi/simulation';
+import { fromFixtures, loadCorpus, mergePackages, SimulationEnvironment, SimulationEnvironmentError } from '@smi/simulation';
 import { describeWithFixtures, fixturePath, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
 
 const LENDING = '0xb2345915de1f9bd661e9ab27eb27e376cdf6391359ea64fbfdb4550b092c1aa0';
@@ -22,11 +22,11 @@ describeWithFixtures('an environment over the corpus', ['corpus'], () => {
   });
 
   it('a package whose dependency is not in the corpus fails with a typed error naming it', () => {
-    expect(() => env.call(`${CETUS}::tick_math::get_sqrt_price_at_tick`, [{ bits: 1 }])).toThrow(SimulationError);
+    expect(() => env.call(`${CETUS}::tick_math::get_sqrt_price_at_tick`, [{ bits: 1 }])).toThrow(SimulationEnvironmentError);
     try {
       env.call(`${CETUS}::tick_math::get_sqrt_price_at_tick`, [{ bits: 1 }]);
     } catch (e) {
-      expect((e as SimulationError).code).toBe('MISSING_PACKAGE');
+      expect((e as SimulationEnvironmentError).code).toBe('MISSING_PACKAGE');
       expect((e as Error).message).toMatch(/0x714a63a0/);
     }
   });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalAddress } from '@smi/bytecode';
-import { CLOCK_ID, DENY_LIST_ID, fromFixtures, RANDOM_ID, SimulationEnvironment, SimulationError } from '@smi/simulation';
+import { CLOCK_ID, DENY_LIST_ID, fromFixtures, RANDOM_ID, SimulationEnvironment, SimulationEnvironmentError } from '@smi/simulation';
 import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
 
 const SUI_COIN = '0x2::coin::Coin<0x2::sui::SUI>';
@@ -70,7 +70,7 @@ describeWithFixtures('SimulationEnvironment', ['fixtures', 'framework'], () => {
     const coin = env.createObject({ type: SUI_COIN, fields: { balance: 5 } });
     const v = env.call('0x2::coin::value', [coin.id], { typeArgs: ['0x2::sui::SUI'] });
     expect(v.returnValues[0].value).toBe('5');
-    expect(() => env.call('0x2::coin::value', [5], { typeArgs: ['0x2::sui::SUI'] })).toThrow(SimulationError);
+    expect(() => env.call('0x2::coin::value', [5], { typeArgs: ['0x2::sui::SUI'] })).toThrow(SimulationEnvironmentError);
   });
 
   it('reads the clock and random through shared inputs', () => {
@@ -126,8 +126,8 @@ describeWithFixtures('SimulationEnvironment', ['fixtures', 'framework'], () => {
   });
 });
 
-describe('SimulationError', () => {
+describe('SimulationEnvironmentError', () => {
   it('has a stable code', () => {
-    expect(new SimulationError('MISSING_OBJECT', 'x').code).toBe('MISSING_OBJECT');
+    expect(new SimulationEnvironmentError('MISSING_OBJECT', 'x').code).toBe('MISSING_OBJECT');
   });
 });

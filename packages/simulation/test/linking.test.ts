@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { fromFixtures, loadCorpus, mergePackages, SandboxSession, SimulationEnvironment, SimulationError } from '@smi/simulation';
+import { fromFixtures, loadCorpus, mergePackages, SandboxSession, SimulationEnvironment, SimulationEnvironmentError } from '@smi/simulation';
 import { describeWithFixtures, fixturePath, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
 
 /**
@@ -17,11 +17,11 @@ describeWithFixtures('eager linking: a module runs only with its whole dependenc
   const packages = mergePackages(framework, cetus);
   const env = SimulationEnvironment.create({ packages, protocolConfig });
 
-  function linkError(target: string, args: unknown[] = []): SimulationError {
+  function linkError(target: string, args: unknown[] = []): SimulationEnvironmentError {
     try {
       env.call(target, args as never);
     } catch (e) {
-      if (e instanceof SimulationError) return e;
+      if (e instanceof SimulationEnvironmentError) return e;
       throw e;
     }
     throw new Error(`${target} ran`);

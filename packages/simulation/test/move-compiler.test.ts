@@ -1,6 +1,6 @@
 /** The compiler is an optional peer: a missing `@smi/move-compiler` is a `COMPILER_NOT_INSTALLED` that says what to install. */
 import { expect, it } from 'vitest';
-import { moveCompilerImportFailed, SimulationError } from '@smi/simulation';
+import { moveCompilerImportFailed, SimulationEnvironmentError } from '@smi/simulation';
 
 function notFound(name: string): Error {
   return Object.assign(new Error(`Cannot find package '${name}' imported from /app/node_modules/@smi/simulation/dist/index.js`), { code: 'ERR_MODULE_NOT_FOUND' });
@@ -8,7 +8,7 @@ function notFound(name: string): Error {
 
 it('a missing @smi/move-compiler is COMPILER_NOT_INSTALLED, naming the package to install', async () => {
   const failed = Promise.reject(notFound('@smi/move-compiler')).catch(moveCompilerImportFailed);
-  await expect(failed).rejects.toBeInstanceOf(SimulationError);
+  await expect(failed).rejects.toBeInstanceOf(SimulationEnvironmentError);
   await expect(failed).rejects.toMatchObject({ code: 'COMPILER_NOT_INSTALLED', message: expect.stringContaining('install @smi/move-compiler') });
 });
 

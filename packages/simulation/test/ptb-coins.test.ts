@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalAddress } from '@smi/bytecode';
-import { type SimulationEnvironment, SimulationError } from '@smi/simulation';
+import { type SimulationEnvironment, SimulationEnvironmentError } from '@smi/simulation';
 import { describeWithFixtures } from '../../../test-support/fixtures.js';
 import { balanceOf, createdOf, envWithHelper, expectSuccess, failureOf, makeCoin, makeObj, returned } from './ptb-support.js';
 
@@ -153,7 +153,7 @@ describeWithFixtures('PTB executor: built-in commands', ['fixtures', 'framework'
     it('an empty TransferObjects is rejected before execution', () => {
       const tx = env.tx();
       tx.transferObjects([], tx.pure('address', BOB));
-      expect(() => env.execute(tx.build())).toThrow(SimulationError);
+      expect(() => env.execute(tx.build())).toThrow(SimulationEnvironmentError);
     });
   });
 
@@ -182,7 +182,7 @@ describeWithFixtures('PTB executor: built-in commands', ['fixtures', 'framework'
       const untyped = env.tx();
       untyped.makeMoveVec(null, []);
       const before = env.store.size;
-      expect(() => env.execute(untyped.build())).toThrow(SimulationError);
+      expect(() => env.execute(untyped.build())).toThrow(SimulationEnvironmentError);
       expect(env.store.size).toBe(before);
     });
 

@@ -11,7 +11,7 @@
 import { Writable } from 'node:stream';
 import type { MovePackage } from '@smi/bytecode';
 import { createSmiMcpServer, type LogLevel, SMI_TOOLS, serveStdio } from '@smi/mcp';
-import { SimulationError, type SandboxFetched, type SuiDataSource } from '@smi/simulation';
+import { SimulationEnvironmentError, type SandboxFetched, type SuiDataSource } from '@smi/simulation';
 import { defineCommand } from '../command.js';
 import { InterruptedError, toCliError } from '../errors.js';
 import { frameworkPackages, loadCorpora, protocolConfigFor } from '../framework.js';
@@ -113,7 +113,7 @@ export const mcpCommand = defineCommand<McpArgs>({
       });
     } catch (e) {
       const message = errorMessage(e);
-      if (e instanceof SimulationError && e.code === 'INVALID_STATE_FILE') {
+      if (e instanceof SimulationEnvironmentError && e.code === 'INVALID_STATE_FILE') {
         const own = stateFile !== undefined && message.startsWith(`${stateFile}: `) ? message.slice(stateFile.length + 2) : message;
         throw new UsageError(`--state-file ${args['state-file'] ?? ''}: ${own}`, e.code);
       }

@@ -15,7 +15,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalAddress, errorMessage } from '@smi/bytecode';
-import { compileAndPublish, SimulationError, transactionEffectsJson } from '@smi/simulation';
+import { compileAndPublish, SimulationEnvironmentError, transactionEffectsJson } from '@smi/simulation';
 import { z } from 'zod';
 import { extractJsonValue } from '../phase1/extract.js';
 import type { PackageContext } from '../run/executor.js';
@@ -189,11 +189,11 @@ class HelperSource implements PlanSource {
         addressNames: { [this.view.packageId]: TARGET_ADDRESS_NAME },
       });
     } catch (e) {
-      const compile = e instanceof SimulationError && e.code === 'COMPILATION_ERROR';
+      const compile = e instanceof SimulationEnvironmentError && e.code === 'COMPILATION_ERROR';
       const message = errorMessage(e);
       // The compiler's whole output (every error, with its source lines and notes, as `smi
       // build --json` has it); the message alone names only the first.
-      const full = compile && typeof (e as SimulationError).details.diagnostics === 'string' ? (e as SimulationError).details.diagnostics : message;
+      const full = compile && typeof (e as SimulationEnvironmentError).details.diagnostics === 'string' ? (e as SimulationEnvironmentError).details.diagnostics : message;
       const all = full.replace(/\s+$/, '').split('\n');
       const lines = all.length > MAX_DIAGNOSTIC_LINES ? [...all.slice(0, MAX_DIAGNOSTIC_LINES), `... (${all.length - MAX_DIAGNOSTIC_LINES} more lines)`] : all;
       this.reports.push({ attempt: this.attempt, stage: compile ? 'compile' : 'publish', ok: false, errors: lines });

@@ -6,7 +6,7 @@
  * The compiler is offered every loaded package whose own dependencies are all loaded
  * (`compilablePackages` of @smi/simulation, the default of `compileAndPublish`).
  */
-import { compileAndPublish as compile, SimulationError, type SimulationErrorCode } from '@smi/simulation';
+import { compileAndPublish as compile, SimulationEnvironmentError, type SimulationEnvironmentErrorCode } from '@smi/simulation';
 import { z } from 'zod';
 import { SmiToolError, type SmiToolErrorCode } from '../errors.js';
 import type { JsonObject } from '../results.js';
@@ -21,7 +21,7 @@ export function declaredModule(source: string): { address: string; module: strin
   return m === null ? null : { address: m[1], module: m[2] };
 }
 
-const SIMULATION_CODES: Partial<Record<SimulationErrorCode, SmiToolErrorCode>> = {
+const SIMULATION_CODES: Partial<Record<SimulationEnvironmentErrorCode, SmiToolErrorCode>> = {
   COMPILATION_ERROR: 'COMPILATION_ERROR',
   DEPLOYMENT_ERROR: 'DEPLOYMENT_ERROR',
   MISSING_PACKAGE: 'MISSING_PACKAGE',
@@ -52,7 +52,7 @@ async function publish(session: SmiSession, packageName: string, files: Record<s
     if (out.warnings !== undefined && out.warnings.trim() !== '') result.compiler_warnings = out.warnings;
     return result;
   } catch (e) {
-    if (!(e instanceof SimulationError)) throw e;
+    if (!(e instanceof SimulationEnvironmentError)) throw e;
     const diagnostics = e.details.diagnostics;
     throw new SmiToolError(SIMULATION_CODES[e.code] ?? 'EXECUTION_ERROR', e.message, diagnostics === undefined ? { cause: e } : { diagnostics, cause: e });
   }

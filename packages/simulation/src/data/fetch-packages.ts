@@ -9,7 +9,7 @@
 import { canonicalAddress, type MovePackage, SYSTEM_PACKAGES, errorMessage } from '@smi/bytecode';
 import { objectDigest, suiBcs, type SuiObject } from '@smi/ptb';
 import { type ChainObject, DataSourceError, type SuiDataSource } from '../data-source.js';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 import { packageFromObject } from '../packages.js';
 import { hasPackageDir, storedLinkage, writePackageDir } from './package-dir.js';
 
@@ -25,7 +25,7 @@ export interface VerifiedPackage {
  * Check a node's answer for package `id` (at `version` when given): it decodes as an object,
  * is a package with that id and version, hashes to the digest the node reported, and its
  * modules deserialize. A failed check is INVALID_RESPONSE (the answer is bad) or, for an id
- * that names a Move object, a SimulationError INVALID_REQUEST.
+ * that names a Move object, a SimulationEnvironmentError INVALID_REQUEST.
  */
 export function verifyPackageAnswer(answer: ChainObject, id: string, endpoint: string, version?: bigint): VerifiedPackage {
   const wanted = canonicalAddress(id);
@@ -41,7 +41,7 @@ export function verifyPackageAnswer(answer: ChainObject, id: string, endpoint: s
   if (answer.digest !== undefined && objectDigest(object) !== answer.digest) {
     bad(`its bytes hash to ${objectDigest(object)}, not to the digest the node reported (${answer.digest}): corrupted or truncated`);
   }
-  if (object.data.$kind !== 'Package') throw new SimulationError('INVALID_REQUEST', `${wanted} is a Move object, not a package`, { id: wanted });
+  if (object.data.$kind !== 'Package') throw new SimulationEnvironmentError('INVALID_REQUEST', `${wanted} is a Move object, not a package`, { id: wanted });
   const p = object.data.Package;
   if (canonicalAddress(p.id) !== wanted) bad(`the answer is package ${p.id}`);
   if (p.version !== answer.version) bad(`the answer says version ${answer.version}, its package ${p.version}`);
@@ -139,7 +139,7 @@ export async function fetchPackages(source: SuiDataSource, ids: readonly string[
         linked = options.withDeps ? Object.values(v.pkg.linkageTable).map((l) => l.upgradedId) : [];
         options.onEvent?.({ $kind: 'Fetched', id, version, bytes: answer.bcs.length, modules: v.pkg.modules.length, done: ++done, known: known() });
       } catch (e) {
-        if (!(e instanceof DataSourceError) && !(e instanceof SimulationError)) throw e;
+        if (!(e instanceof DataSourceError) && !(e instanceof SimulationEnvironmentError)) throw e;
         report.failed.push({ id, code: e.code, message: e.message });
         options.onEvent?.({ $kind: 'Failed', id, code: e.code, message: e.message, done: ++done, known: known() });
         return;

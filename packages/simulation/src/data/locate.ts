@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { canonicalAddress, findPackageDirs, loadBundleFile, loadPackageDir, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
 import { availableProtocolVersions, loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 import { FRAMEWORK_BUNDLES } from '../framework.js';
 
 /** The environment variables the lookup reads. */
@@ -40,7 +40,7 @@ const CORE = ['0x1', '0x2'].map((a) => canonicalAddress(a));
  * or packages in the sui-packages layout (only the system ones are taken).
  */
 export function loadFrameworkFolder(dir: string, closureOf?: readonly string[]): MovePackage[] {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new SimulationError('FRAMEWORK_NOT_FOUND', `framework folder ${dir} not found; ${HOW_TO_GET}`, { path: dir });
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new SimulationEnvironmentError('FRAMEWORK_NOT_FOUND', `framework folder ${dir} not found; ${HOW_TO_GET}`, { path: dir });
   // Each system package of the folder, loaded when first asked for.
   const files = new Map<string, () => MovePackage>();
   if (FRAMEWORK_BUNDLES.some(([f]) => existsSync(path.join(dir, f)))) {
@@ -67,7 +67,7 @@ export function loadFrameworkFolder(dir: string, closureOf?: readonly string[]):
     }
   }
   const missing = CORE.filter((id) => !files.has(id));
-  if (missing.length > 0) throw new SimulationError('FRAMEWORK_NOT_FOUND', `${dir} holds no framework: ${missing.map(short).join(' and ')} missing; ${HOW_TO_GET}`, { path: dir });
+  if (missing.length > 0) throw new SimulationEnvironmentError('FRAMEWORK_NOT_FOUND', `${dir} holds no framework: ${missing.map(short).join(' and ')} missing; ${HOW_TO_GET}`, { path: dir });
   return loadClosure(files, closureOf);
 }
 
@@ -165,7 +165,7 @@ export function locateFramework(options: LocateFrameworkOptions = {}): LocatedFr
     const dir = path.join(cacheDir, 'framework', String(pick));
     return { packages: loadFrameworkFolder(dir, closure), origin: 'cache', path: dir, protocolVersion: pick };
   }
-  throw new SimulationError('FRAMEWORK_NOT_FOUND', `no Sui framework found (looked in --framework, SMI_FRAMEWORK, the corpus, ${looked.join(', ')}); ${HOW_TO_GET}`, {
+  throw new SimulationEnvironmentError('FRAMEWORK_NOT_FOUND', `no Sui framework found (looked in --framework, SMI_FRAMEWORK, the corpus, ${looked.join(', ')}); ${HOW_TO_GET}`, {
     looked: looked.join('; '),
   });
 }
@@ -192,7 +192,7 @@ export function locateProtocolConfig(version: number | undefined, options: { fix
     if (versions.length > 0 && (version === undefined || versions.includes(version))) return loadProtocolConfig(root, version);
   }
   const have = [...available].sort((a, b) => a - b);
-  throw new SimulationError(
+  throw new SimulationEnvironmentError(
     'PROTOCOL_CONFIG_NOT_FOUND',
     `no protocol config ${version ?? ''}`.trimEnd() +
       ` (looked in ${roots.join(', ')}${have.length > 0 ? `; available: ${have[0]}..${have.at(-1)}` : ''}); get it with \`smi fetch framework${version !== undefined ? ` --protocol-version ${version}` : ''}\` or set SMI_FIXTURES`,

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import path from 'node:path';
 import { canonicalAddress, errorMessage } from '@smi/bytecode';
 import type { SuiObject } from '@smi/ptb';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 
 /** Where a package was fetched from, kept in its `metadata.json`. */
 export interface PackageProvenance {
@@ -43,7 +43,7 @@ export function storedVersion(root: string, id: string): number {
   } catch {
     // reported below
   }
-  throw new SimulationError('INVALID_STATE_FILE', `${file}: no version`, { path: file });
+  throw new SimulationEnvironmentError('INVALID_STATE_FILE', `${file}: no version`, { path: file });
 }
 
 /** Upgraded ids of the packages a stored package links to (its `bcs.json` `linkageTable`). */
@@ -53,7 +53,7 @@ export function storedLinkage(root: string, id: string): string[] {
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new SimulationError('INVALID_STATE_FILE', `${file}: ${errorMessage(e)}`, { path: file });
+    throw new SimulationEnvironmentError('INVALID_STATE_FILE', `${file}: ${errorMessage(e)}`, { path: file });
   }
   const table = (json as { linkageTable?: unknown }).linkageTable;
   if (table === null || typeof table !== 'object') return [];
@@ -65,7 +65,7 @@ export function storedLinkage(root: string, id: string): string[] {
 
 /** Write package object `o` under `root` in the sui-packages layout; returns its directory. */
 export function writePackageDir(root: string, o: SuiObject, provenance: PackageProvenance): string {
-  if (o.data.$kind !== 'Package') throw new SimulationError('INVALID_REQUEST', 'not a package object');
+  if (o.data.$kind !== 'Package') throw new SimulationEnvironmentError('INVALID_REQUEST', 'not a package object');
   const p = o.data.Package;
   const id = canonicalAddress(p.id);
   const dir = packageDirOf(root, id);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { canonicalAddress, type MovePackage, packageFromBytes, errorMessage } from '@smi/bytecode';
 import { type Argument, type Command, formatTypeTag, objectIdOf, suiBcs, type SuiObject, type TransactionData, type TransactionEffects } from '@smi/ptb';
 import { z } from 'zod';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 import { writeFileAtomic } from '../state-file.js';
 import { type FetchedReplay, recordedEffects } from './fetch.js';
 
@@ -174,10 +174,10 @@ export function parseCachedTransaction(json: unknown, source: string): FetchedRe
   const parsed = Cached.safeParse(json);
   if (!parsed.success) {
     const i = parsed.error.issues[0];
-    throw new SimulationError('INVALID_SNAPSHOT', `${source}: ${i.path.join('.') || '(root)'}: ${i.message}`, { path: source });
+    throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `${source}: ${i.path.join('.') || '(root)'}: ${i.message}`, { path: source });
   }
   const c = parsed.data;
-  if (c.smi === undefined) throw new SimulationError('INVALID_SNAPSHOT', `${source}: a cache entry of the original tool (no "smi" section): fetch it again to replay it exactly`, { path: source });
+  if (c.smi === undefined) throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `${source}: a cache entry of the original tool (no "smi" section): fetch it again to replay it exactly`, { path: source });
   const s = c.smi;
   try {
     const data = suiBcs.TransactionData.parse(unb64(s.transaction_bcs));
@@ -218,7 +218,7 @@ export function parseCachedTransaction(json: unknown, source: string): FetchedRe
       packages,
     };
   } catch (e) {
-    throw new SimulationError('INVALID_SNAPSHOT', `${source}: ${errorMessage(e)}`, { path: source });
+    throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `${source}: ${errorMessage(e)}`, { path: source });
   }
 }
 
@@ -227,7 +227,7 @@ export class TransactionCache {
   constructor(readonly dir: string) {}
 
   fileOf(digest: string): string {
-    if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(digest)) throw new SimulationError('INVALID_REQUEST', `"${digest}" is not a transaction digest (base58)`);
+    if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(digest)) throw new SimulationEnvironmentError('INVALID_REQUEST', `"${digest}" is not a transaction digest (base58)`);
     return path.join(this.dir, `${digest}.json`);
   }
 
@@ -250,7 +250,7 @@ export class TransactionCache {
     try {
       json = JSON.parse(readFileSync(file, 'utf8'));
     } catch (e) {
-      throw new SimulationError('INVALID_SNAPSHOT', `${file}: ${errorMessage(e)}`, { path: file });
+      throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `${file}: ${errorMessage(e)}`, { path: file });
     }
     return parseCachedTransaction(json, file);
   }

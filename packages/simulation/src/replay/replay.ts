@@ -7,7 +7,7 @@
 import type { MovePackage } from '@smi/bytecode';
 import { MoveVM, type ProtocolConfig, suiNativeRegistry, type SuiRegistryOptions } from '@smi/move-vm';
 import { executeProgrammableTransaction, type ExecutionResult } from '@smi/ptb';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 import { packageFromObject } from '../packages.js';
 import { InMemoryObjectStore } from '../store.js';
 import type { RecordedRef, ReplaySnapshot } from './snapshot.js';
@@ -72,11 +72,11 @@ function compared<T>(expected: T, actual: T): Compared<T> {
 /** Run a snapshot's transaction and compare with what mainnet recorded. */
 export function replaySnapshot(snapshot: ReplaySnapshot, options: ReplayOptions): ReplayReport {
   if (options.protocolConfig.version !== snapshot.protocolVersion) {
-    throw new SimulationError('INVALID_REQUEST', `the snapshot ran at protocol ${snapshot.protocolVersion}; the config given is ${options.protocolConfig.version}`);
+    throw new SimulationEnvironmentError('INVALID_REQUEST', `the snapshot ran at protocol ${snapshot.protocolVersion}; the config given is ${options.protocolConfig.version}`);
   }
   const data = snapshot.transaction.V1;
   if (data.kind.$kind !== 'ProgrammableTransaction') {
-    throw new SimulationError('INVALID_SNAPSHOT', `transaction kind ${data.kind.$kind} is not replayable (programmable transactions only)`);
+    throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `transaction kind ${data.kind.$kind} is not replayable (programmable transactions only)`);
   }
   const own: MovePackage[] = [];
   const store = new InMemoryObjectStore();

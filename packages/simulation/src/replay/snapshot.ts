@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { canonicalAddress, errorMessage } from '@smi/bytecode';
 import { fromSerdeJson, objectIdOf, type ObjectRef, type Owner, type SuiObject, suiBcs, type TransactionData, type TransactionEffects } from '@smi/ptb';
 import { z } from 'zod';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 
 const num = z.union([z.number(), z.string()]);
 
@@ -108,7 +108,7 @@ export function parseReplaySnapshot(json: unknown, source = 'snapshot'): ReplayS
   const parsed = SnapshotSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new SimulationError('INVALID_SNAPSHOT', `${source}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `${source}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
   const s = parsed.data;
   const ti = s.transaction_info;
@@ -116,7 +116,7 @@ export function parseReplaySnapshot(json: unknown, source = 'snapshot'): ReplayS
   try {
     transaction = fromSerdeJson(suiBcs.TransactionData, ti.sender_signed_data[0].intent_message.value as never) as TransactionData;
   } catch (e) {
-    throw new SimulationError('INVALID_SNAPSHOT', `${source}: the transaction does not read: ${errorMessage(e)}`);
+    throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `${source}: the transaction does not read: ${errorMessage(e)}`);
   }
   const objects = new Map<string, SuiObject>();
   s.required_objects.forEach((o, i) => {
@@ -124,7 +124,7 @@ export function parseReplaySnapshot(json: unknown, source = 'snapshot'): ReplayS
       const obj = fromSerdeJson(suiBcs.Object, o as never) as SuiObject;
       objects.set(objectIdOf(obj), obj);
     } catch (e) {
-      throw new SimulationError('INVALID_SNAPSHOT', `${source}: required_objects[${i}] does not read: ${errorMessage(e)}`);
+      throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `${source}: required_objects[${i}] does not read: ${errorMessage(e)}`);
     }
   });
   const fx = ti.effects;
@@ -191,7 +191,7 @@ function signedEffectsV1(fx: z.infer<typeof EffectsSchema>, source: string): Tra
       },
     };
   } catch (e) {
-    throw new SimulationError('INVALID_SNAPSHOT', `${source}: the effects do not read: ${errorMessage(e)}`);
+    throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `${source}: the effects do not read: ${errorMessage(e)}`);
   }
 }
 
@@ -201,7 +201,7 @@ export function readReplaySnapshot(file: string): ReplaySnapshot {
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new SimulationError('INVALID_SNAPSHOT', `${file}: ${errorMessage(e)}`, { path: file });
+    throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `${file}: ${errorMessage(e)}`, { path: file });
   }
   return parseReplaySnapshot(json, file);
 }

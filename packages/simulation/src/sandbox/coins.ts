@@ -7,7 +7,7 @@
  */
 import { formatType, type Json, TypeKind } from '@smi/move-vm';
 import type { SimulationEnvironment } from '../environment.js';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 import type { ObjectView } from '../object-view.js';
 import type { RequestOf } from './request.js';
 import { resolveTypeString } from './values.js';
@@ -68,13 +68,13 @@ function registry(env: SimulationEnvironment): Map<string, CoinInfo> {
 
 function canonicalCoinType(env: SimulationEnvironment, text: string): string {
   const t = resolveTypeString(env, text);
-  if (t.kind !== TypeKind.Datatype) throw new SimulationError('TYPE_MISMATCH', `coin type ${text} is not a struct`);
+  if (t.kind !== TypeKind.Datatype) throw new SimulationEnvironmentError('TYPE_MISMATCH', `coin type ${text} is not a struct`);
   return formatType(t);
 }
 
 export function registerCoin(env: SimulationEnvironment, req: RequestOf<'register_coin'>): Json {
   const coinType = canonicalCoinType(env, req.coin_type);
-  if (!/^[\x20-\x7e]*$/.test(req.symbol)) throw new SimulationError('OBJECT_CREATION_ERROR', 'symbol must be printable ASCII (it is a 0x1::ascii::String)');
+  if (!/^[\x20-\x7e]*$/.test(req.symbol)) throw new SimulationEnvironmentError('OBJECT_CREATION_ERROR', 'symbol must be printable ASCII (it is a 0x1::ascii::String)');
   const fields: Record<string, Json> = {
     decimals: req.decimals,
     name: req.name,
@@ -104,7 +104,7 @@ export function registerCoin(env: SimulationEnvironment, req: RequestOf<'registe
 export function getCoinMetadata(env: SimulationEnvironment, coinTypeText: string): Json {
   const coinType = canonicalCoinType(env, coinTypeText);
   const info = registry(env).get(coinType);
-  if (info === undefined) throw new SimulationError('MISSING_OBJECT', `no metadata for coin type ${coinType} (register_coin registers it)`);
+  if (info === undefined) throw new SimulationEnvironmentError('MISSING_OBJECT', `no metadata for coin type ${coinType} (register_coin registers it)`);
   return { ...info };
 }
 

@@ -1,5 +1,5 @@
 /**
- * From errors to responses: every exception an action can meet (a `SimulationError`, a VM
+ * From errors to responses: every exception an action can meet (a `SimulationEnvironmentError`, a VM
  * or bytecode error, a rejected request, or a bug of ours) becomes a failure response
  * with one of the protocol's categories; a transaction's own failure status becomes one
  * too (a Move abort as `ContractAbort` with its code and location).
@@ -7,7 +7,7 @@
 import { BytecodeError, DisassemblerError, PackageError, VerificationError, errorMessage, SmiError } from '@smi/bytecode';
 import { VmError } from '@smi/move-vm';
 import type { ExecutionFailureStatus, ExecutionStatusResult } from '@smi/ptb';
-import { SimulationError, type SimulationErrorCode } from '../errors.js';
+import { SimulationEnvironmentError, type SimulationEnvironmentErrorCode } from '../errors.js';
 import { CheckpointError } from './checkpoints.js';
 import { fail, numberOrString, type SandboxErrorCategory, type SandboxResponse } from './protocol.js';
 import { RequestError } from './request.js';
@@ -23,7 +23,7 @@ export class SandboxError extends SmiError<SandboxErrorCategory> {
   }
 }
 
-const SIMULATION_CATEGORY: Record<SimulationErrorCode, SandboxErrorCategory> = {
+const SIMULATION_CATEGORY: Record<SimulationEnvironmentErrorCode, SandboxErrorCategory> = {
   MISSING_PACKAGE: 'MissingPackage',
   MISSING_OBJECT: 'MissingObject',
   TYPE_MISMATCH: 'TypeMismatch',
@@ -59,7 +59,7 @@ export function categoryOf(e: unknown): SandboxErrorCategory {
   if (e instanceof RequestError) return 'ParseError';
   if (e instanceof SandboxError) return e.category;
   if (e instanceof CheckpointError) return 'ExecutionError';
-  if (e instanceof SimulationError) return SIMULATION_CATEGORY[e.code];
+  if (e instanceof SimulationEnvironmentError) return SIMULATION_CATEGORY[e.code];
   if (e instanceof VmError) return vmCategory(e.code);
   if (e instanceof PackageError || e instanceof BytecodeError || e instanceof VerificationError) return 'DeploymentError';
   if (e instanceof DisassemblerError) return 'MissingPackage';
@@ -73,7 +73,7 @@ export function errorResponse(e: unknown): SandboxResponse {
     e instanceof RequestError ||
     e instanceof SandboxError ||
     e instanceof CheckpointError ||
-    e instanceof SimulationError ||
+    e instanceof SimulationEnvironmentError ||
     e instanceof VmError ||
     e instanceof PackageError ||
     e instanceof BytecodeError ||

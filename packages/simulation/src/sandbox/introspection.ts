@@ -18,7 +18,7 @@ import {
 } from '@smi/bytecode';
 import { formatType, type Json } from '@smi/move-vm';
 import type { SimulationEnvironment } from '../environment.js';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 import { RequestError } from './request.js';
 
 const interfaces = new WeakMap<CompiledModule, ModuleInterface>();
@@ -82,7 +82,7 @@ export function packageAt(env: SimulationEnvironment, address: string): MovePack
     const p = env.vm.packageById(id);
     if (p !== undefined && p.originalId === address && (newest === undefined || (p.version ?? 0) > (newest.version ?? 0))) newest = p;
   }
-  if (newest === undefined) throw new SimulationError('MISSING_PACKAGE', `package ${address} is not loaded`, { address });
+  if (newest === undefined) throw new SimulationEnvironmentError('MISSING_PACKAGE', `package ${address} is not loaded`, { address });
   return newest;
 }
 
@@ -90,7 +90,7 @@ export function packageAt(env: SimulationEnvironment, address: string): MovePack
 export function moduleAt(env: SimulationEnvironment, address: string, module: string): { pkg: MovePackage; module: CompiledModule } {
   const pkg = packageAt(env, address);
   const m = pkg.modules.find((x) => x.name === module);
-  if (m === undefined) throw new SimulationError('MISSING_PACKAGE', `module ${pkg.id}::${module} does not exist`, { address: pkg.id, module });
+  if (m === undefined) throw new SimulationEnvironmentError('MISSING_PACKAGE', `module ${pkg.id}::${module} does not exist`, { address: pkg.id, module });
   return { pkg, module: m.module };
 }
 
@@ -137,7 +137,7 @@ export function functionInfo(env: SimulationEnvironment, path: string, name: str
   const { address, module } = parseModulePath(path);
   const { pkg, module: m } = moduleAt(env, address, module);
   const f = interfaceOf(m).functions[name];
-  if (f === undefined) throw new SimulationError('MISSING_PACKAGE', `function ${pkg.id}::${module}::${name} does not exist`, { address: pkg.id, module });
+  if (f === undefined) throw new SimulationEnvironmentError('MISSING_PACKAGE', `function ${pkg.id}::${module}::${name} does not exist`, { address: pkg.id, module });
   return functionJson(pkg.id, module, name, f);
 }
 
@@ -218,7 +218,7 @@ export function searchFunctions(env: SimulationEnvironment, pattern: string, ent
 export function inspectStruct(env: SimulationEnvironment, pkgAddress: string, module: string | undefined, structName: string | undefined): Json {
   const pkg = packageAt(env, parseAddress(pkgAddress, 'package'));
   if (module !== undefined && !pkg.modules.some((m) => m.name === module)) {
-    throw new SimulationError('MISSING_PACKAGE', `module ${pkg.id}::${module} does not exist`, { address: pkg.id, module });
+    throw new SimulationEnvironmentError('MISSING_PACKAGE', `module ${pkg.id}::${module} does not exist`, { address: pkg.id, module });
   }
   const structs: Json[] = [];
   for (const m of pkg.modules) {
@@ -246,7 +246,7 @@ export function structInfo(env: SimulationEnvironment, typePath: string): Json {
   const s = iface.structs[t.name];
   const e = iface.enums[t.name];
   if (s === undefined && e === undefined) {
-    throw new SimulationError('TYPE_MISMATCH', `type ${pkg.id}::${t.module}::${t.name} does not exist`, { address: pkg.id, module: t.module });
+    throw new SimulationEnvironmentError('TYPE_MISMATCH', `type ${pkg.id}::${t.module}::${t.name} does not exist`, { address: pkg.id, module: t.module });
   }
   const abilities = (s ?? e).abilities;
   const out: Record<string, Json> = {
@@ -271,7 +271,7 @@ export function structInfo(env: SimulationEnvironment, typePath: string): Json {
     try {
       type = env.vm.resolveType(instance, pkg.id);
     } catch (err) {
-      throw new SimulationError('TYPE_MISMATCH', `${instance} does not resolve: ${errorMessage(err)}`);
+      throw new SimulationEnvironmentError('TYPE_MISMATCH', `${instance} does not resolve: ${errorMessage(err)}`);
     }
     const d = type.datatype;
     out.instantiation = {
@@ -287,6 +287,6 @@ export function disassemble(env: SimulationEnvironment, path: string, fn: string
   const { address, module } = parseModulePath(path);
   const { pkg, module: m } = moduleAt(env, address, module);
   const f = interfaceOf(m).functions[fn];
-  if (f === undefined) throw new SimulationError('MISSING_PACKAGE', `function ${pkg.id}::${module}::${fn} does not exist`, { address: pkg.id, module });
+  if (f === undefined) throw new SimulationEnvironmentError('MISSING_PACKAGE', `function ${pkg.id}::${module}::${fn} does not exist`, { address: pkg.id, module });
   return { module_path: `${pkg.id}::${module}`, function: fn, visibility: f.visibility, is_entry: f.is_entry, disassembly: disassembleFunction(m, fn) };
 }

@@ -1,6 +1,6 @@
 /**
  * What a failed request is missing: the package or object whose absence made it fail, read
- * from the typed error it threw (`SimulationError` `MISSING_OBJECT` / `MISSING_PACKAGE` with
+ * from the typed error it threw (`SimulationEnvironmentError` `MISSING_OBJECT` / `MISSING_PACKAGE` with
  * their ids; a transaction rejected before execution with `DependentPackageNotFound` /
  * `ObjectNotFound`, the id in its message) or, for the VM's linker (whose message is the only carrier once a transaction
  * turned it into a failure status), from `package 0x… is not loaded`. A package named by its
@@ -9,7 +9,7 @@
  */
 import { canonicalAddress } from '@smi/bytecode';
 import type { SimulationEnvironment } from '../environment.js';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 import type { SandboxResponse } from './protocol.js';
 import type { SandboxRequest } from './request.js';
 
@@ -72,7 +72,7 @@ function address(text: string | undefined): string | null {
  */
 export function missingOf(env: SimulationEnvironment, error: unknown, response: SandboxResponse, versions: ReadonlyMap<string, bigint>): Missing | null {
   if (response.success) return null;
-  if (error instanceof SimulationError) {
+  if (error instanceof SimulationEnvironmentError) {
     if (error.code === 'MISSING_OBJECT') {
       const id = address(error.details.objectId);
       if (id !== null) {

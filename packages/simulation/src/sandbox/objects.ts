@@ -8,7 +8,7 @@ import { canonicalAddress } from '@smi/bytecode';
 import { formatType, type Json, TypeKind, valueToJson, zeroValue } from '@smi/move-vm';
 import type { OwnerSpec } from '../create-object.js';
 import type { SimulationEnvironment } from '../environment.js';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 import type { ObjectView, OwnerJson } from '../object-view.js';
 import { CLOCK_ID, SYSTEM_OBJECTS } from '../system.js';
 import { RequestError, type RequestOf } from './request.js';
@@ -85,18 +85,18 @@ export function createObjectAction(env: SimulationEnvironment, req: RequestOf<'c
 export function createTestObject(env: SimulationEnvironment, req: RequestOf<'create_test_object'>): Json {
   const t = resolveTypeString(env, req.type_tag);
   if (t.kind !== TypeKind.Datatype || t.datatype === null || t.datatype.isEnum) {
-    throw new SimulationError('OBJECT_CREATION_ERROR', `${formatType(t)} is not a struct: only structs with key can be objects`);
+    throw new SimulationEnvironmentError('OBJECT_CREATION_ERROR', `${formatType(t)} is not a struct: only structs with key can be objects`);
   }
   let fields: Record<string, Json>;
   if (req.value === undefined || req.value === null) {
     const zero = valueToJson(env.vm.types, zeroValue(env.vm.types, t), t);
-    if (typeof zero !== 'object' || zero === null || Array.isArray(zero)) throw new SimulationError('OBJECT_CREATION_ERROR', `${formatType(t)} has no zero value as an object`);
+    if (typeof zero !== 'object' || zero === null || Array.isArray(zero)) throw new SimulationEnvironmentError('OBJECT_CREATION_ERROR', `${formatType(t)} has no zero value as an object`);
     fields = { ...zero };
     delete fields.id;
   } else if (typeof req.value === 'object' && !Array.isArray(req.value)) {
     fields = req.value;
   } else {
-    throw new SimulationError('OBJECT_CREATION_ERROR', 'value must be a JSON object of the struct fields (or left out for the zero value)');
+    throw new SimulationEnvironmentError('OBJECT_CREATION_ERROR', 'value must be a JSON object of the struct fields (or left out for the zero value)');
   }
   const view = env.createObject({
     type: req.type_tag,
@@ -109,7 +109,7 @@ export function createTestObject(env: SimulationEnvironment, req: RequestOf<'cre
 
 function viewOrThrow(env: SimulationEnvironment, id: string): ObjectView {
   const v = env.getObject(id);
-  if (v === undefined) throw new SimulationError('MISSING_OBJECT', `object ${canonicalAddress(id)} does not exist`, { objectId: canonicalAddress(id) });
+  if (v === undefined) throw new SimulationEnvironmentError('MISSING_OBJECT', `object ${canonicalAddress(id)} does not exist`, { objectId: canonicalAddress(id) });
   return v;
 }
 

@@ -9,7 +9,7 @@ import { canonicalAddress, deserializeModule, loadPackageDir, moduleAddress, typ
 import type { Json } from '@smi/move-vm';
 import { compileAndPublish } from '../compile.js';
 import type { SimulationEnvironment } from '../environment.js';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 import { SandboxError } from './errors.js';
 import { fail, ok, type SandboxResponse } from './protocol.js';
 import { RequestError, type RequestOf } from './request.js';
@@ -50,7 +50,7 @@ export function loadModule(env: SimulationEnvironment, cwd: string, req: Request
     try {
       return deserializeModule(f.bytes);
     } catch (e) {
-      throw new SimulationError('DEPLOYMENT_ERROR', `${f.name}: ${errorMessage(e)}`);
+      throw new SimulationEnvironmentError('DEPLOYMENT_ERROR', `${f.name}: ${errorMessage(e)}`);
     }
   });
   const names = files.map((f) => f.name);
@@ -89,7 +89,7 @@ export async function compileMove(env: SimulationEnvironment, req: RequestOf<'co
       diagnostics: out.warnings ?? '',
     });
   } catch (e) {
-    if (e instanceof SimulationError && e.code === 'COMPILATION_ERROR') {
+    if (e instanceof SimulationEnvironmentError && e.code === 'COMPILATION_ERROR') {
       return fail(e.message, 'CompilationError', {
         data: { success: false, compiled: false, deployed: false, diagnostics: e.details.diagnostics ?? e.message },
       });

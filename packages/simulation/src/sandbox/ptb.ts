@@ -13,7 +13,7 @@ import { deserializeModule, errorMessage } from '@smi/bytecode';
 import type { Argument } from '@smi/ptb';
 import type { PtbBuilder } from '../builder.js';
 import type { SimulationEnvironment } from '../environment.js';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 import { publishDependencies } from '../packages.js';
 import { transactionResponse } from './effects.js';
 import type { SandboxResponse } from './protocol.js';
@@ -56,7 +56,7 @@ function dependenciesOf(env: SimulationEnvironment, bytes: readonly Uint8Array[]
     try {
       return deserializeModule(b);
     } catch (e) {
-      throw new SimulationError('DEPLOYMENT_ERROR', `${where}: module ${i} does not deserialize: ${errorMessage(e)}`);
+      throw new SimulationEnvironmentError('DEPLOYMENT_ERROR', `${where}: module ${i} does not deserialize: ${errorMessage(e)}`);
     }
   });
   return publishDependencies(env, decoded);
@@ -86,7 +86,7 @@ function addInputs(env: SimulationEnvironment, tx: ReturnType<SimulationEnvironm
           return;
       }
     } catch (e) {
-      if (e instanceof SimulationError) throw new SimulationError(e.code, `${where}: ${e.message}`, { ...e.details });
+      if (e instanceof SimulationEnvironmentError) throw new SimulationEnvironmentError(e.code, `${where}: ${e.message}`, { ...e.details });
       throw e;
     }
   });

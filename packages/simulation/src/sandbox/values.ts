@@ -6,7 +6,7 @@
 import { abilityNames, errorMessage } from '@smi/bytecode';
 import { formatType, type Json, type Type, TypeKind, valueFromJson, valueToJson } from '@smi/move-vm';
 import type { SimulationEnvironment } from '../environment.js';
-import { SimulationError } from '../errors.js';
+import { SimulationEnvironmentError } from '../errors.js';
 import { SandboxError } from './errors.js';
 import { RequestError } from './request.js';
 
@@ -15,7 +15,7 @@ export function resolveTypeString(env: SimulationEnvironment, text: string): Typ
   try {
     return env.vm.resolveType(text.trim());
   } catch (e) {
-    throw new SimulationError('TYPE_MISMATCH', `type ${text} does not resolve: ${errorMessage(e)}`);
+    throw new SimulationEnvironmentError('TYPE_MISMATCH', `type ${text} does not resolve: ${errorMessage(e)}`);
   }
 }
 
@@ -58,7 +58,7 @@ export function encodeBcs(env: SimulationEnvironment, text: string, value: Json)
   try {
     bytes = env.vm.bcs.encode(valueFromJson(env.vm.types, value, t), t);
   } catch (e) {
-    throw new SimulationError('TYPE_MISMATCH', `value does not fit ${formatType(t)}: ${errorMessage(e)}`);
+    throw new SimulationEnvironmentError('TYPE_MISMATCH', `value does not fit ${formatType(t)}: ${errorMessage(e)}`);
   }
   return { type: formatType(t), bytes_hex: Buffer.from(bytes).toString('hex'), bytes_len: bytes.length };
 }
