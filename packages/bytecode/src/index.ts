@@ -107,14 +107,16 @@ export type {
 export {
   generateMoveStubs,
   generateStubManifest,
+  generateStubTree,
   stubPackageNames,
+  SUI_FRAMEWORK_GIT,
   moveSourceIdentifier,
   tomlDependency,
   tomlKey,
   MOVE_RESERVED_WORDS,
   SYSTEM_PACKAGES,
 } from './stubs.js';
-export type { MoveStubOptions, StubManifestOptions, StubPackageNames, StubDependencySource } from './stubs.js';
+export type { MoveStubOptions, StubManifestOptions, StubPackageNames, StubDependencySource, StubTree, StubTreeEntry, StubTreeOptions, StubTreePackage } from './stubs.js';
 export { frameworkSourceExtras, stubDeclarationsFingerprint, FRAMEWORK_EXTRAS_SOURCE } from './stub-extras.js';
 export type { ModuleSourceExtras } from './stub-extras.js';
 export { frameworkMacros } from './stub-macros.js';

@@ -24,7 +24,7 @@ import type {
   FunctionDefinition,
   SignatureToken,
 } from './file-format.js';
-import { abilityNames, canonicalAddress, moduleAddress, moduleName, renderToken, shortAddress } from './module-access.js';
+import { abilityNames, canonicalAddress, moduleAddress, moduleHandleId, moduleName, renderToken, shortAddress } from './module-access.js';
 import { frameworkSourceExtras, type ModuleSourceExtras } from './stub-extras.js';
 import type { MacroDeclaration } from './stub-extras-types.js';
 
@@ -224,6 +224,125 @@ export function generateStubManifest(options: StubManifestOptions): string {
   return lines.join('\n');
 }
 
+/** The repository `sui move build` fetches the system packages from, as a stub's git dependency names it. */
+export const SUI_FRAMEWORK_GIT = { git: 'https://github.com/MystenLabs/sui.git', rev: 'framework/mainnet', directory: 'crates/sui-framework/packages' } as const;
+
+/** A package given to {@link generateStubTree}. */
+export interface StubTreePackage {
+  /** Original id: the address its modules carry. */
+  originalId: string;
+  /** Storage id of the version stubbed (its `published-at`). */
+  id: string;
+  modules: readonly CompiledModule[];
+}
+
+/** Options of {@link generateStubTree}. */
+export interface StubTreeOptions {
+  /** The root's `[package] name` (default from {@link stubPackageNames}). */
+  packageName?: string;
+  /** Folder of the dependencies' stubs, relative to the root's (default `deps`). */
+  depsDir?: string;
+}
+
+/** One stub package of a {@link StubTree}. */
+export interface StubTreeEntry extends StubPackageNames {
+  /** Its folder, relative to the root's (`.` for the root). */
+  dir: string;
+  /** Original id. */
+  address: string;
+  /** Storage id (`published-at`). */
+  publishedAt: string;
+}
+
+/** What {@link generateStubTree} writes. */
+export interface StubTree {
+  /** Files by path relative to the root's folder. */
+  files: Map<string, string>;
+  /** The root first, then each dependency. */
+  packages: StubTreeEntry[];
+  /** Original ids of the non-system packages some module uses that `resolve` did not give, sorted. */
+  missing: string[];
+}
+
+/** Canonical addresses (other than its own) the modules of a package use. */
+function packageReferences(modules: readonly CompiledModule[]): string[] {
+  const out = new Set<string>();
+  for (const m of modules) for (let i = 0; i < m.moduleHandles.length; i++) out.add(canonicalAddress(moduleHandleId(m, i).address));
+  if (modules.length > 0) out.delete(canonicalAddress(moduleAddress(modules[0])));
+  return [...out].sort();
+}
+
+/**
+ * Stub packages of a package and of every non-system package it uses, transitively, so that
+ * the whole builds (`smi build`, `sui move build`) and a package can depend on it as a local
+ * dependency: the root's files at the top, each dependency's under `deps/<name>/`. Every
+ * Move.toml binds its own named address to the package's original id, records its storage
+ * id as `published-at`, and names its dependencies: `local` paths to the other stubs, git
+ * dependencies on MystenLabs/sui for the system packages other than `std` and `sui` (which
+ * the builders add themselves). `resolve` finds a package by original id (the version its
+ * dependent links to).
+ */
+export function generateStubTree(root: StubTreePackage, resolve: (originalId: string) => StubTreePackage | undefined, options: StubTreeOptions = {}): StubTree {
+  const depsDir = options.depsDir ?? 'deps';
+  const rootAddress = canonicalAddress(root.originalId);
+  const order: { pkg: StubTreePackage; entry: StubTreeEntry }[] = [];
+  const byAddress = new Map<string, StubTreeEntry>();
+  const missing = new Set<string>();
+  const taken = new Set<string>([...SYSTEM_PACKAGES.values()].flatMap((s) => [s.packageName, s.addressName].map((n) => n.toLowerCase())));
+  const unique = (name: string): string => {
+    let candidate = name;
+    for (let i = 2; taken.has(candidate.toLowerCase()); i++) candidate = `${name}_${i}`;
+    taken.add(candidate.toLowerCase());
+    return candidate;
+  };
+  const add = (pkg: StubTreePackage, isRoot: boolean): void => {
+    const address = canonicalAddress(pkg.originalId);
+    const names = stubPackageNames(address, isRoot ? options.packageName : undefined);
+    const system = SYSTEM_PACKAGES.has(address);
+    const packageName = system ? names.packageName : unique(names.packageName);
+    const addressName = system || packageName === names.packageName ? names.addressName : toAddressName(packageName);
+    if (!system) taken.add(addressName.toLowerCase());
+    const entry = { packageName, addressName, dir: isRoot ? '.' : `${depsDir}/${packageName}`, address, publishedAt: canonicalAddress(pkg.id) };
+    byAddress.set(address, entry);
+    order.push({ pkg, entry });
+  };
+  add(root, true);
+  for (let i = 0; i < order.length; i++) {
+    for (const r of packageReferences(order[i].pkg.modules)) {
+      if (SYSTEM_PACKAGES.has(r) || byAddress.has(r) || missing.has(r)) continue;
+      const found = resolve(r);
+      if (found === undefined || canonicalAddress(found.originalId) !== r) missing.add(r);
+      else add(found, false);
+    }
+  }
+  const files = new Map<string, string>();
+  const all = order.map((o) => o.pkg.modules);
+  for (const { pkg, entry } of order) {
+    const prefix = entry.dir === '.' ? '' : `${entry.dir}/`;
+    const others = all.filter((m) => m !== pkg.modules);
+    for (const [rel, text] of generateMoveStubs(pkg.modules, { addressName: entry.addressName, packages: others })) files.set(prefix + rel, text);
+    const dependencies: Record<string, StubDependencySource> = {};
+    for (const r of packageReferences(pkg.modules)) {
+      const system = SYSTEM_PACKAGES.get(r);
+      if (system) {
+        if (r !== canonicalAddress('0x1') && r !== canonicalAddress('0x2') && r !== rootAddress) {
+          dependencies[system.packageName] = { git: SUI_FRAMEWORK_GIT.git, subdir: `${SUI_FRAMEWORK_GIT.directory}/${system.directory}`, rev: SUI_FRAMEWORK_GIT.rev };
+        }
+        continue;
+      }
+      const dep = byAddress.get(r);
+      if (dep === undefined) continue;
+      // Dependencies sit side by side under `depsDir`; the root reaches them there.
+      dependencies[dep.packageName] = { local: entry.dir === '.' ? dep.dir : `../${dep.packageName}` };
+    }
+    files.set(
+      `${prefix}Move.toml`,
+      generateStubManifest({ packageName: entry.packageName, addressName: entry.addressName, address: entry.address, publishedAt: entry.publishedAt, dependencies }),
+    );
+  }
+  return { files, packages: order.map((o) => o.entry), missing: [...missing].sort() };
+}
+
 /** A dependency's inline table: `{ local = "../x" }` or `{ git = "...", subdir = "...", rev = "..." }`. */
 export function tomlDependency(source: StubDependencySource): string {
   if ('local' in source) return `{ local = ${tomlString(source.local)} }`;
@@ -349,7 +468,7 @@ function moduleStub(m: CompiledModule, addressName: string, extras: CheckedExtra
     const fields = def.fieldInformation.$kind === 'Declared' ? def.fieldInformation.fields : [];
     out.push('');
     out.push(`${INDENT}public struct ${moveSourceIdentifier(m.identifiers[h.name])}${datatypeParams(h)}${hasClause(h.abilities)} {`);
-    for (const f of fields) out.push(`${INDENT}${INDENT}${fieldDecl(m, f)},`);
+    for (const f of fields) out.push(`${INDENT}${INDENT}${fieldDecl(m, f, addressName)},`);
     out.push(`${INDENT}}`);
   }
   for (const def of m.enumDefs) {
@@ -359,7 +478,7 @@ function moduleStub(m: CompiledModule, addressName: string, extras: CheckedExtra
     for (const v of def.variants) {
       const name = moveSourceIdentifier(m.identifiers[v.variantName]);
       if (v.fields.length === 0) out.push(`${INDENT}${INDENT}${name},`);
-      else out.push(`${INDENT}${INDENT}${name} { ${v.fields.map((f) => fieldDecl(m, f)).join(', ')} },`);
+      else out.push(`${INDENT}${INDENT}${name} { ${v.fields.map((f) => fieldDecl(m, f, addressName)).join(', ')} },`);
     }
     out.push(`${INDENT}}`);
   }
@@ -367,7 +486,7 @@ function moduleStub(m: CompiledModule, addressName: string, extras: CheckedExtra
     if (!isCallableFromOutside(def)) continue;
     out.push('');
     if (extras.indexFunctions?.has(m.identifiers[m.functionHandles[def.function].name])) out.push(`${INDENT}#[syntax(index)]`);
-    out.push(INDENT + functionStub(m, def));
+    out.push(INDENT + functionStub(m, def, addressName));
   }
   out.push('}', '');
   return out.join('\n');
@@ -390,26 +509,26 @@ function isCallableFromOutside(def: FunctionDefinition): boolean {
   return def.visibility === 'Public' || def.isEntry;
 }
 
-function functionStub(m: CompiledModule, def: FunctionDefinition): string {
+function functionStub(m: CompiledModule, def: FunctionDefinition, addressName: string): string {
   const h = m.functionHandles[def.function];
   const modifiers = (def.visibility === 'Public' ? 'public ' : '') + (def.isEntry ? 'entry ' : '');
   const typeParams =
     h.typeParameters.length === 0
       ? ''
       : `<${h.typeParameters.map((c, i) => `T${i}${constraintClause(c)}`).join(', ')}>`;
-  const params = m.signatures[h.parameters].map((t, i) => `_a${i}: ${sourceType(m, t)}`).join(', ');
+  const params = m.signatures[h.parameters].map((t, i) => `_a${i}: ${sourceType(m, t, addressName)}`).join(', ');
   const returns = m.signatures[h.return];
   const ret =
     returns.length === 0
       ? ''
       : returns.length === 1
-        ? `: ${sourceType(m, returns[0])}`
-        : `: (${returns.map((t) => sourceType(m, t)).join(', ')})`;
+        ? `: ${sourceType(m, returns[0], addressName)}`
+        : `: (${returns.map((t) => sourceType(m, t, addressName)).join(', ')})`;
   return `${modifiers}fun ${moveSourceIdentifier(m.identifiers[h.name])}${typeParams}(${params})${ret} { abort 0 }`;
 }
 
-function fieldDecl(m: CompiledModule, f: FieldDefinition): string {
-  return `${moveSourceIdentifier(m.identifiers[f.name])}: ${sourceType(m, f.type)}`;
+function fieldDecl(m: CompiledModule, f: FieldDefinition, addressName: string): string {
+  return `${moveSourceIdentifier(m.identifiers[f.name])}: ${sourceType(m, f.type, addressName)}`;
 }
 
 function typeParameterList(params: readonly DatatypeTypeParameter[]): string {
@@ -427,17 +546,22 @@ function hasClause(set: AbilitySet): string {
   return names.length === 0 ? '' : ` has ${names.join(', ')}`;
 }
 
-/** A signature token as Move source: datatypes by numeric address, type parameters `T<i>`. */
-function sourceType(m: CompiledModule, token: SignatureToken): string {
+/**
+ * A signature token as Move source: type parameters `T<i>`; the package's own datatypes under
+ * its named address (`addressName`), so the stub still compiles when a build places the package
+ * elsewhere (at 0x0, to publish it); other packages' datatypes by numeric address.
+ */
+function sourceType(m: CompiledModule, token: SignatureToken, addressName: string): string {
   return renderToken(token, {
     typeParameter: (i) => `T${i}`,
-    datatype: (index, args) => (args.length === 0 ? datatypePath(m, index) : `${datatypePath(m, index)}<${args.join(', ')}>`),
+    datatype: (index, args) => (args.length === 0 ? datatypePath(m, index, addressName) : `${datatypePath(m, index, addressName)}<${args.join(', ')}>`),
   });
 }
 
-function datatypePath(m: CompiledModule, index: number): string {
+function datatypePath(m: CompiledModule, index: number, addressName: string): string {
   const h = m.datatypeHandles[index];
   const mh = m.moduleHandles[h.module];
-  const address = shortAddress(m.addressIdentifiers[mh.address]);
+  const at = m.addressIdentifiers[mh.address];
+  const address = at === moduleAddress(m) ? moveSourceIdentifier(addressName) : shortAddress(at);
   return `${address}::${moveSourceIdentifier(m.identifiers[mh.name])}::${moveSourceIdentifier(m.identifiers[h.name])}`;
 }

@@ -60,6 +60,8 @@ interface ManifestOwner {
   bindings: Readonly<Record<string, string>>;
   /** Names its own modules use (never dependencies). */
   ownNames: Set<string>;
+  /** Its own address when it has one (a source dependency's, a root's declared one): sources that name it by number name the package itself, never a dependency. */
+  address?: string;
 }
 
 function sourcesOf(files: Readonly<Record<string, string>>): string[] {
@@ -149,7 +151,7 @@ function planManifest(
   const covered = new Set([...entries.keys()].map((p) => normalizeName(p.addressName)));
   const candidates = [...packages.values()].sort((a, b) => Number(a.system) - Number(b.system));
   for (const p of candidates) {
-    if (entries.has(p) || p.address === STD || p.address === SUI || covered.has(normalizeName(p.addressName))) continue;
+    if (entries.has(p) || p.address === STD || p.address === SUI || p.address === owner.address || covered.has(normalizeName(p.addressName))) continue;
     const hex = '0x' + p.address.slice(2).replace(/^0+/, '');
     const named = roots.names.has(normalizeName(p.addressName)) && !owner.ownNames.has(normalizeName(p.addressName));
     const numeric = [...roots.numeric].some((n) => '0x' + n.slice(2).replace(/^0+/, '') === hex);
@@ -159,6 +161,20 @@ function planManifest(
     covered.add(normalizeName(p.addressName));
   }
   return [...entries.values()];
+}
+
+/** `{ address }`: the non-zero address a manifest declares for one of the package's own named addresses, if any. */
+function declaredAddress(names: readonly string[], addresses: Readonly<Record<string, string>> | undefined): { address?: string } {
+  for (const n of names) {
+    const v = addresses?.[n];
+    if (v === undefined || v === '_' || /^0x0*$/.test(v)) continue;
+    try {
+      return { address: canonicalAddress(v) };
+    } catch {
+      // not an address
+    }
+  }
+  return {};
 }
 
 /** The names a package's own modules are declared under, and its own named addresses. */
@@ -217,6 +233,7 @@ export function planDependencies(
     location: { local: '.' },
     bindings: root.bindings ?? {},
     ownNames: rootOwn.names,
+    ...declaredAddress(rootAddressNames, rootInfo.addresses),
   };
   const rootLegacy = rootInfo.addresses !== undefined;
   const rootRenamed: Record<string, string> = {};
@@ -240,6 +257,7 @@ export function planDependencies(
       location: p.location,
       bindings: s.dep.bindings ?? {},
       ownNames: s.own.names,
+      address: p.address,
     };
     const info = manifestPackage(s.manifest);
     const renamed: Record<string, string> = {};
