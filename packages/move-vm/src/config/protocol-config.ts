@@ -104,7 +104,7 @@ export class ProtocolConfig {
 
   /** `true` when `key` is present in {@link values}. */
   has(key: string): boolean {
-    return Object.prototype.hasOwnProperty.call(this.values, key);
+    return Object.hasOwn(this.values, key);
   }
 
   /** Raw value of `key`, or `undefined` when absent. */
@@ -165,7 +165,7 @@ export class ProtocolConfig {
    * `false` and older snapshots omit newer flags). A non-boolean flag is a type error.
    */
   flag(name: string): boolean {
-    if (!Object.prototype.hasOwnProperty.call(this.featureFlags, name)) return false;
+    if (!Object.hasOwn(this.featureFlags, name)) return false;
     const v = this.featureFlags[name];
     if (typeof v !== 'boolean') throw this.typeError(`feature_flags.${name}`, 'a boolean', v);
     return v;
@@ -173,7 +173,7 @@ export class ProtocolConfig {
 
   /** Raw feature-flag value (booleans, or enum names such as `ByGasPrice`), `undefined` when absent. */
   flagValue(name: string): ConfigValue | undefined {
-    return Object.prototype.hasOwnProperty.call(this.featureFlags, name) ? this.featureFlags[name] : undefined;
+    return Object.hasOwn(this.featureFlags, name) ? this.featureFlags[name] : undefined;
   }
 
   private missing(key: string): ProtocolConfigError {
@@ -380,7 +380,7 @@ function parseMapping(r: Reader, indent: number): ConfigMap {
     const kv = splitKey(r, line);
     if (kv === undefined) throw r.fail(`expected \`key: value\`, found ${JSON.stringify(line.text)}`, line);
     if (kv.key === '__proto__') throw r.fail('key `__proto__` is not allowed', line);
-    if (Object.prototype.hasOwnProperty.call(out, kv.key)) throw r.fail(`duplicate key \`${kv.key}\``, line);
+    if (Object.hasOwn(out, kv.key)) throw r.fail(`duplicate key \`${kv.key}\``, line);
     r.next();
     if (kv.value !== undefined) {
       out[kv.key] = parseScalar(r, kv.value, line);

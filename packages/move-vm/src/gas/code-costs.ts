@@ -11,10 +11,9 @@
  * `features`, every instruction costs its opcode's schedule cost. Unpacking instructions
  * push one value per field or element.
  */
-import type { TranslatedCode } from '../loader/translated.js';
-import type { FunctionInstance } from '../interpreter/instance.js';
-import { Op } from '../interpreter/ops.js';
-import type { GasSchedule } from '../interpreter/runtime.js';
+import type { TranslatedCode } from '../loader/linker.js';
+import { Op } from '../loader/ops.js';
+import type { GasSchedule } from './schedule.js';
 import type { Type, TypeTable } from '../types/runtime-type.js';
 import { peekRef } from '../values/value.js';
 import { PRIMITIVE_TYPE_SIZE, REFERENCE_SIZE } from './cost-tables.js';
@@ -106,12 +105,19 @@ export function sum(xs: Int32Array, from: number, to: number): number {
   return c;
 }
 
+/** What {@link dynamicSize} reads of a function instance (the interpreter's `FunctionInstance`). */
+export interface SizedInstance {
+  readonly code: TranslatedCode | null;
+  /** The type measured by the size charge of instruction `pc`, instantiated. */
+  sizeType(table: TypeTable, pc: number): Type;
+}
+
 /**
  * The size charged when instruction `pc` of `inst` runs (flagged dynamic by the translator),
  * measured on the operands it is about to use: the local, the value behind the reference,
  * the value written, the two compared values.
  */
-export function dynamicSize(gas: GasSchedule, types: TypeTable, inst: FunctionInstance, pc: number, stack: readonly unknown[], sp: number, locals: readonly unknown[]): number {
+export function dynamicSize(gas: GasSchedule, types: TypeTable, inst: SizedInstance, pc: number, stack: readonly unknown[], sp: number, locals: readonly unknown[]): number {
   const f = gas.features;
   const config = gas.sizeConfig;
   const traversal = gas.sizeConfigTraversal;

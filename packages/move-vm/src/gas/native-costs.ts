@@ -51,7 +51,7 @@ export function typeSize(t: GasTypeTag): number {
 }
 
 /** `TYPETAG_ENUM_ABSTRACT_SIZE` = `ENUM_BASE_ABSTRACT_SIZE` (8) + `BOX_ABSTRACT_SIZE` (16). */
-export const TYPETAG_ENUM_ABSTRACT_SIZE = 24;
+const TYPETAG_ENUM_ABSTRACT_SIZE = 24;
 /** `AccountAddress::LENGTH`, the address part of a struct tag's size. */
 const ADDRESS_LENGTH = 32;
 
@@ -70,7 +70,7 @@ export function structTagAbstractSize(s: GasStructTag): number {
 }
 
 /** `tx_context` natives and their cost keys (each costs its base only). */
-export const TX_CONTEXT_NATIVE_COST_KEYS: Readonly<Record<string, string>> = Object.freeze({
+const TX_CONTEXT_NATIVE_COST_KEYS: Readonly<Record<string, string>> = Object.freeze({
   native_sender: 'tx_context_sender_cost_base',
   native_epoch: 'tx_context_epoch_cost_base',
   native_epoch_timestamp_ms: 'tx_context_epoch_timestamp_ms_cost_base',
@@ -86,7 +86,7 @@ export const TX_CONTEXT_NATIVE_COST_KEYS: Readonly<Record<string, string>> = Obj
 });
 
 /** Base-only natives of `0x2::{object,transfer,address}` and their cost keys. */
-export const BASE_ONLY_NATIVE_COST_KEYS: Readonly<Record<string, string>> = Object.freeze({
+const BASE_ONLY_NATIVE_COST_KEYS: Readonly<Record<string, string>> = Object.freeze({
   'object::borrow_uid': 'object_borrow_uid_cost_base',
   'object::delete_impl': 'object_delete_impl_cost_base',
   'object::record_new_uid': 'object_record_new_uid_cost_base',

@@ -5,10 +5,57 @@
  * instruction tier and the stack-size tier (on the size each instruction adds, `opIncr`)
  * apply as the transaction's counts grow. Exact per-value metering is `GasMeter`'s job.
  */
-import { Op, OP_COUNT } from '../interpreter/ops.js';
-import type { GasSchedule } from '../interpreter/runtime.js';
-import { sizeConfigForGasModel } from './abstract-size.js';
-import { baseInstructionCost, costTableForGasModelVersion, gasModelFeatures, NATIVE_FUNCTION_CALL_THRESHOLD, PRIMITIVE_TYPE_SIZE, REFERENCE_SIZE, STRUCT_SIZE, VEC_SIZE } from './cost-tables.js';
+import { Op, OP_COUNT } from '../loader/ops.js';
+import { type SizeConfig, sizeConfigForGasModel } from './abstract-size.js';
+import {
+  baseInstructionCost,
+  costTableForGasModelVersion,
+  type GasModelFeatures,
+  gasModelFeatures,
+  NATIVE_FUNCTION_CALL_THRESHOLD,
+  PRIMITIVE_TYPE_SIZE,
+  REFERENCE_SIZE,
+  STRUCT_SIZE,
+  VEC_SIZE,
+} from './cost-tables.js';
+
+/** Gas meter: a budget and per-instruction costs. */
+export interface GasSchedule {
+  /** Cost of each internal opcode. */
+  readonly opCost: Int32Array;
+  /** Cost of a call (callee frame setup). */
+  readonly callBase: number;
+  /** Extra cost per argument of a call. */
+  readonly callPerArg: number;
+  /** Cost of a native call. */
+  readonly nativeBase: number;
+  /**
+   * Instruction tiers (`[threshold, multiplier]`, first threshold 0): once more than a
+   * threshold of instructions ran in the transaction, each instruction costs `multiplier - 1`
+   * more (upstream `instructions_current_tier_mult`). Absent: multiplier 1 throughout.
+   */
+  readonly instructionTiers?: readonly (readonly [number, number])[];
+  /**
+   * After this many native calls in a transaction, a native's cost is also counted as that
+   * many instructions and pays the instruction tier (upstream `native_function_threshold_exceeded`,
+   * gas model > 8). Absent: never.
+   */
+  readonly nativeCallThreshold?: number;
+  /**
+   * Size each opcode adds to the transaction's stack size (included in `opCost`): past
+   * the thresholds of `sizeTiers` it costs `multiplier - 1` more per unit (upstream
+   * `stack_size_current_tier_mult`). Absent: no stack-size tier.
+   */
+  readonly opIncr?: Int32Array;
+  /** Stack-size tiers (`[threshold, multiplier]`, first threshold 0). */
+  readonly sizeTiers?: readonly (readonly [number, number])[];
+  /** How values are sized (natives' return values, copies, reads, writes). Absent: by opcode only. */
+  readonly sizeConfig?: SizeConfig;
+  /** How compared values are sized (references followed where the gas model does). */
+  readonly sizeConfigTraversal?: SizeConfig;
+  /** The gas model's behaviour switches: with them, instructions are priced by the sizes of their values. */
+  readonly features?: GasModelFeatures;
+}
 
 /** A schedule charging `perInstruction` for every instruction (instruction counting). */
 export function uniformGasSchedule(perInstruction = 1): GasSchedule {

@@ -4,7 +4,7 @@
  * does not fit).
  */
 import { VmError } from '../errors.js';
-import { Op } from './ops.js';
+import { Op } from '../loader/ops.js';
 
 /** Largest value of u8/u16/u32, indexed by bit width. */
 export const NUM_MAX: readonly number[] = (() => {

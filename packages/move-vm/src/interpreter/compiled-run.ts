@@ -13,29 +13,13 @@
  * argument gas, then the leaf's block. When any of that does not hold, the run stops *before*
  * charging, and the interpreter redoes the step its own way (slow mode, a frame, an error).
  */
-import type { TranslatedCode } from '../loader/translated.js';
+import type { TranslatedCode } from '../loader/linker.js';
 import type { FunctionInstance } from './instance.js';
-import { Op } from './ops.js';
+import { Op } from '../loader/ops.js';
+import type { Registers } from './machine.js';
 import type { CallState, Runtime } from './runtime.js';
 
-/** The interpreter's registers, handed to a {@link CompiledRun} and back (one per machine). */
-export interface Registers {
-  pc: number;
-  sp: number;
-  gasLeft: number;
-  instr: number;
-  size: number;
-  /**
-   * 0 when the run stopped at a block head; otherwise it stopped inside a charged block, at
-   * `pc`, and this is the block's end (the interpreter goes on with it in fast mode).
-   */
-  blockEnd: number;
-  /** An error raised by compiled code (a `JitFault`), for the interpreter to locate and throw. */
-  fault: unknown;
-  /** The frameless callee `fault` was raised in (`undefined`: the frame's own function). */
-  faultIn: FunctionInstance | undefined;
-}
-
+/** Fresh {@link Registers} (one per machine). */
 export function newRegisters(): Registers {
   return { pc: 0, sp: 0, gasLeft: 0, instr: 0, size: 0, blockEnd: 0, fault: undefined, faultIn: undefined };
 }

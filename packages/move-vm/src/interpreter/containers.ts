@@ -5,7 +5,7 @@
  * the stack and its height and returns the new height.
  */
 import { VmError, VectorError } from '../errors.js';
-import type { TranslatedCode } from '../loader/translated.js';
+import type { TranslatedCode } from '../loader/linker.js';
 import { vecKindOf } from '../values/bcs.js';
 import { borrowSlot, VariantValue } from '../values/value.js';
 import { MoveVector } from '../values/vector.js';

@@ -3,23 +3,14 @@
  * location, limit checks done once per site, native calls, tracer views.
  */
 import { NativeAbort, VmError } from '../errors.js';
-import type { TranslatedCode } from '../loader/translated.js';
+import type { TranslatedCode } from '../loader/linker.js';
 import type { FunctionInstance } from './instance.js';
 import { runtimeValueSize } from '../gas/value-size.js';
-import { Op } from './ops.js';
-import { type CallState, type GasSchedule, instructionTierMult, type Runtime } from './runtime.js';
+import { Op } from '../loader/ops.js';
+import type { GasSchedule } from '../gas/schedule.js';
+import { type CallState, instructionTierMult, type Runtime } from './runtime.js';
+import type { Frame } from './machine.js';
 import type { MachineView } from './tracer.js';
-
-/** A suspended frame of the interpreter. */
-export interface Frame {
-  inst: FunctionInstance;
-  tc: TranslatedCode;
-  pc: number;
-  locals: unknown[];
-  id: number;
-  /** The frame may run in fast mode (see the interpreter). */
-  fits: boolean;
-}
 
 export function vectorError(sub: bigint, msg: string): VmError {
   return new VmError('VECTOR_OPERATION_ERROR', msg, { subStatus: sub });
@@ -34,7 +25,7 @@ export function vecOpError(native: boolean, tc: TranslatedCode, site: number, su
   return native ? nativeVectorError(tc, site, sub, msg) : vectorError(sub, msg);
 }
 
-export function nativeVectorError(tc: TranslatedCode, site: number, sub: bigint, msg: string): VmError {
+function nativeVectorError(tc: TranslatedCode, site: number, sub: bigint, msg: string): VmError {
   const callee = tc.callSites[site].callee;
   return new VmError('ABORTED', msg, {
     abortCode: sub,
@@ -133,7 +124,7 @@ export function chargeNativeBase(rt: Runtime, state: CallState): void {
 }
 
 /** Run a native function instance on `args`; errors are located at the native (offset 0). */
-export function runNative(rt: Runtime, state: CallState, callee: FunctionInstance, args: unknown[], stackTrace: () => string): unknown[] {
+function runNative(rt: Runtime, state: CallState, callee: FunctionInstance, args: unknown[], stackTrace: () => string): unknown[] {
   const fn = callee.fn;
   if (fn.native === null) {
     throw new VmError('MISSING_NATIVE_FUNCTION', `native ${fn.module.id}::${fn.name} is not implemented`);

@@ -3,9 +3,8 @@
  * Each instance caches the instances of the functions it calls and the vector storage
  * kinds its vector instructions create, so generic code pays for instantiation once.
  */
-import type { LoadedFunction } from '../loader/linker.js';
+import type { LoadedFunction, TranslatedCode } from '../loader/linker.js';
 import type { TraceInfo } from '../loader/translate.js';
-import type { TranslatedCode } from '../loader/translated.js';
 import type { CodeCosts } from '../gas/code-costs.js';
 import type { Type, TypeTable } from '../types/runtime-type.js';
 

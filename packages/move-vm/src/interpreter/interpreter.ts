@@ -6,24 +6,24 @@
  * same amounts (see `loader/blocks.ts`).
  */
 import { VmError, VectorError } from '../errors.js';
-import type { TranslatedCode } from '../loader/translated.js';
+import type { TranslatedCode } from '../loader/linker.js';
 import { vecKindOf } from '../values/bcs.js';
-import { borrowElement, borrowSlot, copyValue, peekRef, readRef, valuesEqual, VariantValue, writeRef } from '../values/value.js';
+import { borrowElement, borrowSlot, copyValue, peekRef, readRef, valuesEqual, type VariantValue, writeRef } from '../values/value.js';
 import { MoveVector } from '../values/vector.js';
 import { noteWrite, noteWriteRef } from '../values/write-watch.js';
 import { arithmeticError, binaryOp, castValue, compareOp, shlBig, shlNum } from './arith.js';
 import type { FunctionInstance } from './instance.js';
-import { DYN, HEAD, Op } from './ops.js';
-import type { CallState, Machine, Runtime } from './runtime.js';
+import { DYN, HEAD, Op } from '../loader/ops.js';
+import type { Machine } from './machine.js';
+import type { CallState, Runtime } from './runtime.js';
 import { dynamicSize, sum } from '../gas/code-costs.js';
 import { chargeInlinedVectorNative } from './vector-native-gas.js';
 import { packVariant, unpackVariant, vecDestroyEmpty, vecPack, vecSwap, vecUnpack } from './containers.js';
-import { compileBlocks, JitFault, NO_JIT } from './jit.js';
+import { compileBlocks, JitFault, jitOf, NO_JIT } from './jit.js';
 import { newRegisters, takeFault } from './compiled-run.js';
 import {
   callNativeDirect,
   checkPackDepth,
-  type Frame,
   indexOf,
   locate,
   operand,
@@ -99,7 +99,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         if (fits && instr + len <= tierNext && size + inc <= sizeNext && gasLeft >= cost) {
           slow = false;
           code = tc.fastCode;
-          const jit = tc.jit;
+          const jit = jitOf(tc);
           if (jit !== null && jit.run !== undefined) {
             // The compiled tier charges this block and runs it, and the ones after it while it can.
             const R = machine.regs;
@@ -558,8 +558,7 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           stack[sp++] = copyValue((locals[arg] as unknown[])[tc.code[(at << 1) + 3]]);
           pc = at + 3;
           break;
-        case Op.UNSUPPORTED:
-        default:
+        default: // Op.UNSUPPORTED among them
           throw new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `unsupported instruction at ${arg}`);
       }
       if (slow) {

@@ -17,7 +17,7 @@
  * Nothing here runs under a tracer (tracing is slow mode only).
  */
 import { VmError, VectorError } from '../errors.js';
-import type { TranslatedCode } from '../loader/translated.js';
+import type { TranslatedCode } from '../loader/linker.js';
 import { vecKindOf } from '../values/bcs.js';
 import { borrowElement, borrowSlot, copyValue, peekRef, readRef, valuesEqual, VariantValue, writeRef } from '../values/value.js';
 import { MoveVector } from '../values/vector.js';
@@ -25,7 +25,7 @@ import { noteWrite, noteWriteRef } from '../values/write-watch.js';
 import { arithmeticError, BIG_MAX, binaryOp, castValue, NUM_MAX, shlBig, shlNum } from './arith.js';
 import { checkPackDepth, indexOf, vecOpError, vectorError } from './helpers.js';
 import type { FunctionInstance } from './instance.js';
-import { DYN, HEAD, Op } from './ops.js';
+import { DYN, HEAD, Op } from '../loader/ops.js';
 import type { ExecutionLimits, Runtime } from './runtime.js';
 import { type CompiledRun, runCase, runSource } from './compiled-run.js';
 
@@ -49,6 +49,15 @@ export interface JitCode {
 
 /** What a function whose blocks cannot be compiled gets (never compiled again). */
 export const NO_JIT: JitCode = { run: undefined, leaf: undefined, leafDelta: 0, scratch: [] };
+
+/**
+ * The compiled blocks cached in a translated function (`null`: not compiled yet). The loader
+ * types the slot `unknown` (it does not know the interpreter); only the interpreter writes it,
+ * with {@link compileBlocks}' result or {@link NO_JIT}.
+ */
+export function jitOf(tc: TranslatedCode): JitCode | null {
+  return tc.jit as JitCode | null;
+}
 
 /** An error raised inside a compiled block, with the offset of the instruction that raised it. */
 export class JitFault {

@@ -3,42 +3,30 @@
  * function instances, and the per-call state (gas, limits, tracer, touched modules).
  */
 import { VmError } from '../errors.js';
-import type { SizeConfig } from '../gas/abstract-size.js';
 import { codeCosts, type CodeCosts } from '../gas/code-costs.js';
-import type { GasModelFeatures } from '../gas/cost-tables.js';
-import type { LoadedFunction } from '../loader/linker.js';
+import type { GasSchedule } from '../gas/schedule.js';
+import type { LoadedFunction, TranslatedCode } from '../loader/linker.js';
 import { translateFunction, type TranslateOptions } from '../loader/translate.js';
 import type { NativeContext } from '../natives/registry.js';
 import { PROTOCOL_135_STDLIB_COSTS, type StdlibNativeCosts } from '../natives/stdlib-costs.js';
 import { formatType, type Type, type TypeTable } from '../types/runtime-type.js';
 import type { BcsCodec } from '../values/bcs.js';
 import { FunctionInstance } from './instance.js';
-import { Op } from './ops.js';
-import type { TranslatedCode } from '../loader/translated.js';
 import type { Tracer } from './tracer.js';
-import type { Frame } from './helpers.js';
-import type { Registers } from './compiled-run.js';
+import type { Machine } from './machine.js';
 
 /** Default of {@link Runtime.jitThreshold}: a function is compiled once its blocks ran this often. */
-export const DEFAULT_JIT_THRESHOLD = 256;
+const DEFAULT_JIT_THRESHOLD = 256;
 
 /**
  * The threshold a VM gets when its options set none: `SMI_JIT_THRESHOLD` from the environment
  * when it is a number ≥ 0 (`0` compiles every function at its first block, `Infinity` never
  * compiles: a switch for tests and for bisecting), else {@link DEFAULT_JIT_THRESHOLD}.
  */
-export function defaultJitThreshold(): number {
+function defaultJitThreshold(): number {
   const raw = typeof process === 'undefined' ? undefined : process.env.SMI_JIT_THRESHOLD;
   const n = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
   return Number.isNaN(n) || n < 0 ? DEFAULT_JIT_THRESHOLD : n;
-}
-
-/** The interpreter's reusable state: frame records and spare locals arrays by length. */
-export interface Machine {
-  readonly frames: Frame[];
-  readonly spare: unknown[][][];
-  /** Registers handed to the compiled tier (`compiled-run.ts`). */
-  readonly regs: Registers;
 }
 
 /** Runtime limits enforced while executing. */
@@ -55,44 +43,6 @@ export interface ExecutionLimits {
   maxTypeDepth: number;
   /** Maximum type nodes of a generic instantiation. */
   maxTypeInstantiationNodes: number;
-}
-
-/** Gas meter: a budget and per-instruction costs. */
-export interface GasSchedule {
-  /** Cost of each internal opcode. */
-  readonly opCost: Int32Array;
-  /** Cost of a call (callee frame setup). */
-  readonly callBase: number;
-  /** Extra cost per argument of a call. */
-  readonly callPerArg: number;
-  /** Cost of a native call. */
-  readonly nativeBase: number;
-  /**
-   * Instruction tiers (`[threshold, multiplier]`, first threshold 0): once more than a
-   * threshold of instructions ran in the transaction, each instruction costs `multiplier - 1`
-   * more (upstream `instructions_current_tier_mult`). Absent: multiplier 1 throughout.
-   */
-  readonly instructionTiers?: readonly (readonly [number, number])[];
-  /**
-   * After this many native calls in a transaction, a native's cost is also counted as that
-   * many instructions and pays the instruction tier (upstream `native_function_threshold_exceeded`,
-   * gas model > 8). Absent: never.
-   */
-  readonly nativeCallThreshold?: number;
-  /**
-   * Size each opcode adds to the transaction's stack size (included in `opCost`): past
-   * the thresholds of `sizeTiers` it costs `multiplier - 1` more per unit (upstream
-   * `stack_size_current_tier_mult`). Absent: no stack-size tier.
-   */
-  readonly opIncr?: Int32Array;
-  /** Stack-size tiers (`[threshold, multiplier]`, first threshold 0). */
-  readonly sizeTiers?: readonly (readonly [number, number])[];
-  /** How values are sized (natives' return values, copies, reads, writes). Absent: by opcode only. */
-  readonly sizeConfig?: SizeConfig;
-  /** How compared values are sized (references followed where the gas model does). */
-  readonly sizeConfigTraversal?: SizeConfig;
-  /** The gas model's behaviour switches: with them, instructions are priced by the sizes of their values. */
-  readonly features?: GasModelFeatures;
 }
 
 /** Multiplier of `tiers` once `count` instructions ran (1 without tiers). */

@@ -18,7 +18,7 @@ import { peekRef } from '../values/value.js';
 import type { MoveVector } from '../values/vector.js';
 import type { FunctionInstance } from './instance.js';
 import { chargeNativeBase, indexOf } from './helpers.js';
-import { Op } from './ops.js';
+import { Op } from '../loader/ops.js';
 import { type CallState, instructionTierMult, type Runtime } from './runtime.js';
 
 const PRIM_ELEMENT = new Set<number>([TypeKind.Bool, TypeKind.U8, TypeKind.U16, TypeKind.U32, TypeKind.U64, TypeKind.U128, TypeKind.U256, TypeKind.Address]);

@@ -12,7 +12,7 @@
  * opcode reads its operands from them), so offsets, branch targets and error locations
  * are the bytecode's.
  */
-import { DYN, HEAD, Op } from '../interpreter/ops.js';
+import { DYN, HEAD, Op } from './ops.js';
 
 /** The block layout and the two code arrays of a function. */
 export interface BlockPlan {
@@ -82,7 +82,7 @@ function fusionAt(code: Int32Array, pc: number, end: number): number | undefined
 }
 
 /** Number of instructions the fused opcode `f` stands for. */
-export function fusedLength(f: number): number {
+function fusedLength(f: number): number {
   if (f === Op.F_BIN1 || f === Op.F_OP_ST || f === Op.F_LOC_RET) return 2;
   if (f === Op.F_BIN1_ST) return 3;
   return f === Op.F_BIN || f === Op.F_FIELD_READ ? 3 : 4;

@@ -6,12 +6,14 @@
  * resolved lazily. Upgraded packages are linked
  * through the root package's linkage table; datatypes keep their defining id from the
  * type-origin table.
+ *
+ * Also the translated form of a function ({@link TranslatedCode}): what the translator
+ * (`translate.ts`) produces from a {@link LoadedFunction} and the interpreter runs.
  */
 import type { CompiledModule, FunctionDefinition, SignatureToken } from '@smi/bytecode';
 import { VmError } from '../errors.js';
 import type { NativeFunction, NativeRegistry } from '../natives/registry.js';
 import type { DatatypeInfo, FieldInfo, Type, TypeTable, VariantInfo } from '../types/runtime-type.js';
-import type { TranslatedCode } from './translated.js';
 
 /** A package as the VM stores it. */
 export interface PackageRecord {
@@ -47,6 +49,72 @@ export interface LoadedFunction {
   readonly isNative: boolean;
   /** Translated code, filled on first use. */
   code: TranslatedCode | null;
+}
+
+/** A call instruction's target: the callee and its (possibly generic) type arguments. */
+export interface CallSite {
+  readonly callee: LoadedFunction;
+  /** Type arguments in terms of the caller's type parameters (empty for `Call`). */
+  readonly typeArgs: readonly Type[];
+}
+
+/** A vector instruction's element type (possibly generic) and element count. */
+export interface VecSite {
+  readonly elem: Type;
+  readonly count: number;
+}
+
+/** A variant instruction's enum type (possibly generic), tag and field count. */
+export interface VariantSite {
+  readonly enumType: Type;
+  readonly tag: number;
+  readonly fieldCount: number;
+}
+
+/** Pre-decoded code of one function. */
+export interface TranslatedCode {
+  /** Two words per instruction: internal opcode, operand. */
+  readonly code: Int32Array;
+  /** Operands of 64-bit and wider immediates. */
+  readonly bigints: readonly bigint[];
+  /** Decoded constants (copied at each load). */
+  readonly constants: readonly unknown[];
+  readonly callSites: readonly CallSite[];
+  readonly vecSites: readonly VecSite[];
+  readonly variantSites: readonly VariantSite[];
+  /** Jump tables of `VARIANT_SWITCH`: code offsets indexed by variant tag. */
+  readonly jumpTables: readonly Int32Array[];
+  /** Type of the value built by each pack instruction (`PACK`, `PACK_VARIANT`, `VEC_PACK`), by offset. */
+  readonly packTypes: ReadonlyMap<number, Type>;
+  /** Offsets of the generic packs (`PackGeneric`, `PackVariantGeneric`): their instantiation is checked. */
+  readonly genericPacks: ReadonlySet<number>;
+  /** Number of locals (parameters included). */
+  readonly localCount: number;
+  /** Largest operand-stack height inside the function. */
+  readonly maxStack: number;
+  /**
+   * Per offset, for the instructions whose gas depends on a value's size (`CopyLoc`,
+   * `MoveLoc`, `ReadRef`, `WriteRef`, `Eq`, `Neq`): the (possibly generic) type of that value.
+   */
+  readonly sizeTypes: readonly (Type | undefined)[];
+  /** Per offset: gas measured when the instruction runs (a size its type does not fix; an inlined vector native). */
+  readonly sizedAtRunTime: readonly boolean[];
+  /** Per `LdConst` offset: the constant's serialized length (its size for gas). */
+  readonly constBytes: Int32Array;
+  /** `code` with block heads marked (slow mode), see `blocks.ts`. */
+  readonly slowCode: Int32Array;
+  /** `slowCode` with superinstructions (fast mode). */
+  readonly fastCode: Int32Array;
+  /** Instructions of the block starting at each offset (0 inside blocks). */
+  readonly blockLen: Int32Array;
+  /**
+   * The interpreter's cache of this function's compiled blocks (`JitCode` of `interpreter/jit.ts`,
+   * read through its `jitOf`): `null` until compiled. Opaque to the loader, which only
+   * initializes it, so the loader does not depend on the interpreter.
+   */
+  jit: unknown;
+  /** Blocks run in fast mode before compilation. */
+  heat: number;
 }
 
 /** A module loaded in a linker. */

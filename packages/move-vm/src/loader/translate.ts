@@ -7,13 +7,12 @@
  */
 import type { Bytecode, CompiledModule } from '@smi/bytecode';
 import { VmError } from '../errors.js';
-import { Op } from '../interpreter/ops.js';
+import { Op } from './ops.js';
 import { type Type, TypeKind, integerBits, isInteger, isReference, type TypeTable } from '../types/runtime-type.js';
 import type { BcsCodec } from '../values/bcs.js';
-import type { LoadedFunction, LoadedModule } from './linker.js';
+import type { CallSite, LoadedFunction, LoadedModule, TranslatedCode, VariantSite, VecSite } from './linker.js';
 import { isStaticallySized } from '../gas/value-size.js';
 import { planBlocks } from './blocks.js';
-import type { CallSite, TranslatedCode, VariantSite, VecSite } from './translated.js';
 
 const STDLIB = '0x0000000000000000000000000000000000000000000000000000000000000001';
 
@@ -33,7 +32,7 @@ function invariant(msg: string): never {
 }
 
 /** `true` for types whose values are JS primitives (no copy needed). */
-export function isPrimitiveType(t: Type): boolean {
+function isPrimitiveType(t: Type): boolean {
   return t.kind <= TypeKind.Signer;
 }
 

@@ -4,7 +4,7 @@
  * structs and enum variants with their field names.
  */
 import { type Type, TypeKind } from '../types/runtime-type.js';
-import { VariantValue } from '../values/value.js';
+import type { VariantValue } from '../values/value.js';
 import type { MoveVector } from '../values/vector.js';
 import type { NativeContext } from './registry.js';
 

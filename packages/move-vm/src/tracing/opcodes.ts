@@ -2,7 +2,7 @@
  * Instruction facts the trace recorder needs: upstream opcode names and how many values
  * each instruction pops before upstream's tracer resolves its effects.
  */
-import { Op } from '../interpreter/ops.js';
+import { Op } from '../loader/ops.js';
 
 /** Upstream opcode name of an instruction kind (`LdU64` → `LD_U64`). */
 export function upstreamOpcodeName(kind: string): string {

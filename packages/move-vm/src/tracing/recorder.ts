@@ -22,8 +22,7 @@
 import type { Bytecode } from '@smi/bytecode';
 import type { FunctionInstance } from '../interpreter/instance.js';
 import type { MachineView, Tracer } from '../interpreter/tracer.js';
-import type { LoadedFunction } from '../loader/linker.js';
-import type { TranslatedCode } from '../loader/translated.js';
+import type { LoadedFunction, TranslatedCode } from '../loader/linker.js';
 import type { Type, TypeTable } from '../types/runtime-type.js';
 import { peekRef } from '../values/value.js';
 import { bareAddress, isRefType, refKindOf, traceValueOf, typeTagOf, typeTagWithRefs } from './convert.js';

@@ -214,7 +214,7 @@ export class TypeTable {
  * Abilities of `S<args>`: the declared abilities, each kept only when every non-phantom
  * argument has the ability it requires (key needs store; the others need themselves).
  */
-export function datatypeAbilities(info: DatatypeInfo, args: readonly Type[]): number {
+function datatypeAbilities(info: DatatypeInfo, args: readonly Type[]): number {
   let abilities = info.abilities;
   for (let i = 0; i < args.length; i++) {
     if (info.typeParams[i]?.isPhantom) continue;

@@ -19,9 +19,10 @@ import { type Type, TypeKind, type TypeTable } from '../types/runtime-type.js';
 import { vecKindOf } from './bcs.js';
 import { VariantValue } from './value.js';
 import { MoveVector, VecKind } from './vector.js';
+import { canonicalAddress, type Json } from '@smi/bytecode';
 
 /** A JSON value. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type { Json };
 
 const STD = '0x0000000000000000000000000000000000000000000000000000000000000001';
 const MAX: Record<number, bigint> = {
@@ -72,8 +73,7 @@ function parseInteger(j: Json, kind: number, path: string): bigint {
 
 function parseAddress(j: Json, path: string): string {
   if (typeof j !== 'string' || !/^(0x)?[0-9a-fA-F]{1,64}$/.test(j)) fail(path, `expected an address as hex, got ${JSON.stringify(j)}`);
-  const hex = j.startsWith('0x') ? j.slice(2) : j;
-  return '0x' + hex.toLowerCase().padStart(64, '0');
+  return canonicalAddress(j);
 }
 
 function parseBytes(j: Json, path: string): Uint8Array {

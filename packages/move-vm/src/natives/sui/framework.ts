@@ -14,6 +14,7 @@ import { abort, charge, objectRuntimeSize, runtime } from './native-env.js';
 import { type AccumulatorEvent, type ObjectRuntime, type Owner, findObjectRuntime } from './object-runtime.js';
 import { deriveObjectId, structTagAbstractSize, structTagOf, typeKey, typeTagAbstractSize, typeTagNodeCount, typeTagOf } from './type-tag.js';
 import { abstractSize, argAddress, argBytes, argU64, idAddress } from './values.js';
+import { addressOfNumber } from '@smi/bytecode';
 
 const U64_MAX = (1n << 64n) - 1n;
 const U256_MAX = (1n << 256n) - 1n;
@@ -225,7 +226,7 @@ export const addressNatives: Record<string, NativeFunction> = {
     charge(ctx, 'address_from_u256_cost_base');
     const v = peekRef(n) as bigint;
     if (typeof v !== 'bigint' || v < 0n || v > U256_MAX) throw invariantViolation('from_u256: expected a u256');
-    return ['0x' + v.toString(16).padStart(64, '0')];
+    return [addressOfNumber(v)];
   },
 };
 

@@ -45,7 +45,7 @@ const UNSUPPORTED = new Set(['p2p', 'ipfs', 'onion', 'onion3', 'garlic64', 'garl
 const UINT_BITS: Readonly<Record<string, bigint>> = { tcp: 16n, udp: 16n, dccp: 16n, sctp: 16n, ipcidr: 8n, memory: 64n };
 
 /** Rust `uN::from_str`: optional `+`, then decimal digits, no overflow. */
-export function parseRustUint(s: string, bits: bigint): bigint | null {
+function parseRustUint(s: string, bits: bigint): bigint | null {
   const m = /^\+?([0-9]+)$/.exec(s);
   if (m === null) return null;
   const v = BigInt(m[1]);
@@ -143,13 +143,13 @@ class Cursor {
 }
 
 /** Rust `Ipv4Addr::from_str`. */
-export function isRustIpv4(s: string): boolean {
+function isRustIpv4(s: string): boolean {
   const c = new Cursor(s);
   return c.ipv4() !== null && c.pos === s.length;
 }
 
 /** Rust `Ipv6Addr::from_str`. */
-export function isRustIpv6(s: string): boolean {
+function isRustIpv6(s: string): boolean {
   const c = new Cursor(s);
   return c.ipv6() !== null && c.pos === s.length;
 }

@@ -27,9 +27,9 @@ export type SuiTypeTag = GasTypeTag;
 export type SuiStructTag = GasStructTag;
 
 /** `HashingIntentScope::ChildObjectId`. */
-export const CHILD_OBJECT_ID_SCOPE = 0xf0;
+const CHILD_OBJECT_ID_SCOPE = 0xf0;
 /** `HashingIntentScope::RegularObjectId`. */
-export const REGULAR_OBJECT_ID_SCOPE = 0xf1;
+const REGULAR_OBJECT_ID_SCOPE = 0xf1;
 
 /** The 32 bytes of an address (`0x` + 64 hex; shorter forms are padded). */
 export function addressToBytes(address: string): Uint8Array {
@@ -37,7 +37,7 @@ export function addressToBytes(address: string): Uint8Array {
 }
 
 /** `0x` + 64 lowercase hex of 32 bytes. */
-export function bytesToAddress(bytes: Uint8Array): string {
+function bytesToAddress(bytes: Uint8Array): string {
   return addressFromBytes(bytes, 0);
 }
 
@@ -132,7 +132,7 @@ export function structTagOf(t: Type): SuiStructTag {
 }
 
 /** A type tag from a parsed tag text (addresses made canonical). */
-export function typeTagFromAst(ast: TypeTagAst): SuiTypeTag {
+function typeTagFromAst(ast: TypeTagAst): SuiTypeTag {
   switch (ast.$kind) {
     case 'Primitive':
       return ast.name;

@@ -91,7 +91,7 @@ export function abstractSize(table: TypeTable, value: unknown, t: Type, traverse
 }
 
 /** `true` for `0x2::object::UID`. */
-export function isUidType(t: Type): boolean {
+function isUidType(t: Type): boolean {
   const d = t.datatype;
   return t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === 'object' && d.name === 'UID';
 }

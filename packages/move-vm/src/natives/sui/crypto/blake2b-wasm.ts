@@ -9,6 +9,7 @@
  * Memory layout: the digest is written at 0..32; the input is copied at {@link INPUT}, and
  * zero-padded to whole 128-byte blocks (the exported function reads whole blocks).
  */
+import { pushUleb128 } from '@smi/bytecode';
 
 /** Where the input starts in the module's memory. */
 const INPUT = 64;
@@ -41,16 +42,7 @@ const I = {
   i64Add: 0x7c, i64Xor: 0x85, i64Rotr: 0x8a, i64ExtendI32U: 0xad,
 } as const;
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) b |= 0x80;
-    out.push(b);
-  } while (n !== 0);
-  return out;
-}
+const uleb = (n: number): number[] => pushUleb128([], n);
 
 function sleb64(v: bigint): number[] {
   let x = BigInt.asIntN(64, v);

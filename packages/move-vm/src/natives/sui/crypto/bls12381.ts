@@ -20,6 +20,7 @@ export type G2 = WeierstrassPoint<Fp2>;
 /** A GT element (an Fp12). */
 export type GT = Fp12;
 
+// biome-ignore lint/suspicious/noRedeclare: as in noble, `Fp2` names both the element type and its field
 const { Fp, Fp2, Fp12 } = bls12_381.fields;
 /** Base field modulus. */
 export const P = Fp.ORDER;
@@ -31,7 +32,7 @@ const B2: Fp2 = { c0: 4n, c1: 4n };
 
 /** Domain separation tags of fastcrypto (min_sig hashes to G1, min_pk to G2). */
 export const DST_G1 = 'BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_';
-export const DST_G2 = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_';
+const DST_G2 = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_';
 
 export const G1Point = bls12_381.G1.Point;
 export const G2Point = bls12_381.G2.Point;
@@ -234,12 +235,6 @@ export function gtFromBytesTrusted(b: Uint8Array): GT | null {
 /** `fp12_in_group`: non-zero and of order dividing r. */
 export function gtInGroup(f: GT): boolean {
   return !Fp12.is0(f) && Fp12.eql(Fp12.pow(f, R), Fp12.ONE);
-}
-
-/** Checked GT element (`from_byte_array`). */
-export function gtFromBytes(b: Uint8Array): GT | null {
-  const f = gtFromBytesTrusted(b);
-  return f !== null && gtInGroup(f) ? f : null;
 }
 
 /** blst's 576-byte layout of a GT element. */

@@ -18,7 +18,7 @@ export type CborValue =
   | { readonly t: 'float'; readonly v: number };
 
 /** Malformed CBOR. */
-export class CborError extends SmiError<'CBOR_INVALID'> {
+class CborError extends SmiError<'CBOR_INVALID'> {
   constructor(message: string, options?: SmiErrorOptions) {
     super('CBOR_INVALID', message, options);
   }

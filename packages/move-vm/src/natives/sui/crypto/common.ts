@@ -5,7 +5,7 @@
 import { NativeAbort, VmError } from '../../../errors.js';
 import { peekRef } from '../../../values/value.js';
 import { MoveVector, VecKind } from '../../../values/vector.js';
-import type { NativeContext, NativeFunction } from '../../registry.js';
+import type { NativeContext } from '../../registry.js';
 import type { CryptoCostTable, CryptoFeatures } from './config.js';
 
 /** What every crypto native sees besides the VM context: costs, features, permissive mode. */
@@ -15,9 +15,6 @@ export interface CryptoEnv {
   readonly costs: CryptoCostTable;
   readonly features: CryptoFeatures;
 }
-
-/** A native built over a {@link CryptoEnv}. */
-export type CryptoNativeFactory = (env: CryptoEnv) => NativeFunction;
 
 /** The bytes of a `vector<u8>` argument (value or reference). */
 export function bytesArg(arg: unknown): Uint8Array {

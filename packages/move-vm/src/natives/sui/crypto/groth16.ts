@@ -57,7 +57,7 @@ function swFlags(byte: number): { negative: boolean; infinity: boolean } | null 
 }
 
 /** arkworks BN254 G1, compressed, validated (prefix of `b`). */
-export function bnG1Decode(b: Uint8Array): BG1 | null {
+function bnG1Decode(b: Uint8Array): BG1 | null {
   if (b.length < 32) return null;
   const flags = swFlags(b[31]);
   if (flags === null) return null;
@@ -74,7 +74,7 @@ export function bnG1Decode(b: Uint8Array): BG1 | null {
 }
 
 /** arkworks BN254 G2, compressed, validated (prefix of `b`). */
-export function bnG2Decode(b: Uint8Array): BG2 | null {
+function bnG2Decode(b: Uint8Array): BG2 | null {
   if (b.length < 64) return null;
   const flags = swFlags(b[63]);
   if (flags === null) return null;
@@ -100,7 +100,7 @@ export function bnG2Decode(b: Uint8Array): BG2 | null {
 }
 
 /** arkworks compressed BN254 G1. */
-export function bnG1Encode(p: BG1): Uint8Array {
+function bnG1Encode(p: BG1): Uint8Array {
   if (p.is0()) return Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? 0x40 : 0));
   const { x, y } = p.toAffine();
   const out = bigIntToLe(x, 32);
@@ -109,7 +109,7 @@ export function bnG1Encode(p: BG1): Uint8Array {
 }
 
 /** arkworks compressed BN254 G2. */
-export function bnG2Encode(p: BG2): Uint8Array {
+function bnG2Encode(p: BG2): Uint8Array {
   if (p.is0()) return Uint8Array.from({ length: 64 }, (_, i) => (i === 63 ? 0x40 : 0));
   const { x, y } = p.toAffine();
   const out = concatBytes(bigIntToLe(x.c0, 32), bigIntToLe(x.c1, 32));

@@ -157,7 +157,7 @@ function binary(env: CryptoEnv, op: Op): NativeFunction {
 }
 
 /** `msm_num_of_additions` of upstream: the additions a windowed MSM of `n` terms needs. */
-export function msmNumOfAdditions(n: number): number {
+function msmNumOfAdditions(n: number): number {
   const wbits = Math.floor(Math.log2(n));
   const w = wbits === 0 ? 1 : wbits <= 4 ? 2 : wbits <= 12 ? wbits - 2 : wbits - 3;
   return Math.ceil(255 / w) * (n + 2 ** w + 1);

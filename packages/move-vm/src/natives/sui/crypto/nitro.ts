@@ -103,7 +103,7 @@ function u64Of(v: CborValue | undefined, what: string): bigint {
 }
 
 /** Parse the attestation document (upstream `AttestationDocument::parse_payload`). */
-export function parseAttestationDocument(payload: Uint8Array, flags: NitroParseFlags): AttestationDocument {
+function parseAttestationDocument(payload: Uint8Array, flags: NitroParseFlags): AttestationDocument {
   const doc = cbor(payload);
   if (doc.t !== 'map') throw new ParseError('expected map');
   const map = new Map<string, CborValue>();

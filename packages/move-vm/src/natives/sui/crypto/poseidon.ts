@@ -34,7 +34,7 @@ import {
 import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 /** BN254 scalar field modulus. */
-export const BN254_R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+const BN254_R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
 
 type PoseidonFn = (inputs: bigint[]) => bigint;
 
@@ -64,7 +64,7 @@ export function poseidon(inputs: readonly bigint[]): bigint {
 }
 
 /** fastcrypto's `poseidon_merkle_tree`: chunks of 16 hashed level by level. */
-export function poseidonTree(inputs: readonly bigint[]): bigint {
+function poseidonTree(inputs: readonly bigint[]): bigint {
   if (inputs.length <= 16) return poseidon(inputs);
   const next: bigint[] = [];
   for (let i = 0; i < inputs.length; i += 16) next.push(poseidon(inputs.slice(i, i + 16)));
@@ -111,7 +111,7 @@ function decodeUtf8(b: Uint8Array): string {
 }
 
 /** `hash_ascii_str_to_field(s, maxLen)` of fastcrypto-zkp. */
-export function hashAsciiStrToField(s: string, maxLen: number): bigint {
+function hashAsciiStrToField(s: string, maxLen: number): bigint {
   const codes = [...s].map((c) => c.codePointAt(0) as number);
   if (codes.length > maxLen) throw new ZkLoginInputError('string too long');
   if (codes.some((c) => c > 255)) throw new ZkLoginInputError('code point wider than 8 bits');
@@ -123,12 +123,12 @@ export function hashAsciiStrToField(s: string, maxLen: number): bigint {
 }
 
 /** zkLogin address of an address seed and issuer. */
-export function zkLoginAddress(addressSeed: bigint, iss: Uint8Array): Uint8Array {
+function zkLoginAddress(addressSeed: bigint, iss: Uint8Array): Uint8Array {
   return blake2b256(concatBytes(Uint8Array.of(0x05, iss.length & 0xff), iss, bigIntToBe(addressSeed % BN254_R, 32)));
 }
 
 /** `gen_address_seed_with_salt_hash` of fastcrypto-zkp. */
-export function zkLoginAddressSeed(pinHash: bigint, name: string, value: string, aud: string): bigint {
+function zkLoginAddressSeed(pinHash: bigint, name: string, value: string, aud: string): bigint {
   return poseidon([hashAsciiStrToField(name, 32), hashAsciiStrToField(value, 115), hashAsciiStrToField(aud, 145), pinHash % BN254_R]);
 }
 

@@ -19,7 +19,7 @@ import { abort, bytesArg, bytesEqual, chargeBytesAndBlocks, chargeParam, concatB
 import { hashToRistretto, L, R_BASE, rMul, rPointFromBytes, rScalarFromBytes } from './ristretto.js';
 
 /** ZIP-215 Ed25519 verification. */
-export function ed25519Verify(sig: Uint8Array, pk: Uint8Array, msg: Uint8Array): boolean {
+function ed25519Verify(sig: Uint8Array, pk: Uint8Array, msg: Uint8Array): boolean {
   if (sig.length !== 64 || pk.length !== 32) return false;
   try {
     return ed25519.verify(sig, msg, pk, { zip215: true });
@@ -67,7 +67,7 @@ export function blsMinSigPairingCheck(s: bls.G1, k: bls.G2, msg: Uint8Array): bo
 }
 
 /** BLS min_pk verification: key in G1, signature in G2. */
-export function blsMinPkVerify(sig: Uint8Array, pk: Uint8Array, msg: Uint8Array): boolean {
+function blsMinPkVerify(sig: Uint8Array, pk: Uint8Array, msg: Uint8Array): boolean {
   const s = g2Blst(sig);
   if (s === null) return false;
   const k = g1Blst(pk);
@@ -83,7 +83,7 @@ const VRF_SUITE = new TextEncoder().encode('sui_vrf');
 const VRF_DST = 'ECVRF_ristretto255_XMD:SHA-512_R255MAP_RO_sui_vrf';
 
 /** ECVRF verification of fastcrypto (after the length/encoding checks that abort). */
-export function ecvrfVerify(output: Uint8Array, alpha: Uint8Array, pkBytes: Uint8Array, proof: Uint8Array): boolean | 'bad-key' | 'bad-proof' {
+function ecvrfVerify(output: Uint8Array, alpha: Uint8Array, pkBytes: Uint8Array, proof: Uint8Array): boolean | 'bad-key' | 'bad-proof' {
   const pk = rPointFromBytes(pkBytes);
   if (pk === null) return 'bad-key';
   const gamma = proof.length === 80 ? rPointFromBytes(proof.subarray(0, 32)) : null;

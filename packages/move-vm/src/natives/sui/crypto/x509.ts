@@ -10,7 +10,7 @@ import { bytesEqual, fromHex, toHex } from './common.js';
 import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 /** Malformed DER or certificate. */
-export class X509Error extends SmiError<'X509_INVALID'> {
+class X509Error extends SmiError<'X509_INVALID'> {
   constructor(message: string, options?: SmiErrorOptions) {
     super('X509_INVALID', message, options);
   }
