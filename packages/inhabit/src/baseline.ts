@@ -39,7 +39,21 @@ export interface InitRun {
   module: string;
   success: boolean;
   error?: string;
+  /**
+   * Why it failed, as a code: the VM's or sandbox's status at the head of the error
+   * (`MISSING_DEPENDENCY`, `LINKER_ERROR`, …), `MOVE_ABORT` for an abort, else the
+   * response's category (`ExecutionError`, …).
+   */
+  error_code?: string;
   created: number;
+}
+
+/** The code of a failed init's response (see {@link InitRun.error_code}). */
+function initErrorCode(r: SandboxResponse): string {
+  const head = /^([A-Z][A-Z0-9_]+):/.exec(r.error ?? '');
+  if (head !== null) return head[1];
+  if (r.abort_code !== undefined) return 'MOVE_ABORT';
+  return r.error_category ?? 'FAILED';
 }
 
 /** The baseline: its requests, what the inits did, the state to return to and its objects. */
@@ -87,12 +101,12 @@ export async function buildBaseline(session: SandboxSession, catalogue: Catalogu
       const effects = r.effects as { created?: unknown[] } | undefined;
       // A failed init stays among the requests: it counts as a transaction (ids after it
       // derive from the count), so a replay must run it too.
-      inits.push({ package: id, module, success: r.success, ...(r.success ? {} : { error: r.error ?? 'failed' }), created: effects?.created?.length ?? 0 });
+      inits.push({ package: id, module, success: r.success, ...(r.success ? {} : { error: r.error ?? 'failed', error_code: initErrorCode(r) }), created: effects?.created?.length ?? 0 });
     }
     // The publish gave the publisher the package's UpgradeCap (for the newest version, as
     // the upgrades left it).
     const cap = await run(session, requests, { action: 'init_package', package: id, modules: [], upgrade_cap: true, ...publisher });
-    if (!cap.success) inits.push({ package: id, module: '(upgrade cap)', success: false, error: cap.error ?? 'failed', created: 0 });
+    if (!cap.success) inits.push({ package: id, module: '(upgrade cap)', success: false, error: cap.error ?? 'failed', error_code: initErrorCode(cap), created: 0 });
   }
   const snapshot = session.env.captureState();
   return { requests, inits, snapshot, inventory: inventoryOf(session.env, catalogue, 'init_state') };

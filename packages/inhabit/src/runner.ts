@@ -131,13 +131,20 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
     interrupted = r.interrupted;
   }
   const elapsed = Math.round(performance.now() - started);
-  const failedInits = inits.filter((i) => !i.success).length;
+  const failedInits = inits
+    .filter((i) => !i.success)
+    .map((i) => {
+      const code = i.error_code ?? 'FAILED';
+      const error = i.error ?? 'failed';
+      // The code is a field of its own: not repeated at the head of the message.
+      return { package: i.package, module: i.module, error_code: code, message: error.startsWith(`${code}: `) ? error.slice(code.length + 2) : error };
+    });
   return {
     summary: summary.build({
       ...(options.tierAOnly === true || options.staticOnly === true ? { tier_b: 'not_run' as const } : {}),
       ...(options.includeFramework !== true && options.targets.some((t) => isCoreFramework(t.id)) ? { framework_skipped: options.targets.filter((t) => isCoreFramework(t.id)).map((t) => t.id).sort() } : {}),
       ...(graph === undefined ? {} : { graph }),
-      inits: { run: inits.length, failed: failedInits },
+      inits: { run: inits.length, failed: failedInits.length, ...(failedInits.length > 0 ? { failures: failedInits } : {}) },
       elapsed_ms: elapsed,
       ...(interrupted ? { interrupted: true as const } : {}),
     }),

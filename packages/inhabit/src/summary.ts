@@ -71,11 +71,46 @@ export interface BenchmarkSummary {
   tier_b?: 'not_run';
   /** Target packages of the framework (0x1, 0x2, 0x3) not benchmarked (without `--include-framework`). */
   framework_skipped?: string[];
+  /**
+   * The packages behind A1 failures (E101: a module of the target does not link because a
+   * package it needs is not in the corpus), each with the functions it blocks, most first:
+   * give them with `--corpus DIR` and those functions are benchmarked.
+   */
+  missing_dependencies?: MissingDependency[];
   graph?: GraphStats;
-  inits?: { run: number; failed: number };
+  /** The `init`s of the corpus's packages that ran to build the state, and those that failed (which module, why). */
+  inits?: InitsSummary;
   elapsed_ms?: number;
   functions_per_second?: number;
   interrupted?: true;
+}
+
+/** A package no loaded corpus has, and how many functions its absence stops at A1. */
+export interface MissingDependency {
+  package: string;
+  functions: number;
+}
+
+/** One `init` that failed: its module, the code of its error and the error. */
+export interface FailedInit {
+  package: string;
+  module: string;
+  error_code: string;
+  message: string;
+}
+
+/** The inits of a run. */
+export interface InitsSummary {
+  run: number;
+  failed: number;
+  /** Each init that failed, in the order they ran (left out when none did). */
+  failures?: FailedInit[];
+}
+
+/** The package a row's A1 failure (E101, `… does not link: 0x…::m is not loaded`) misses, or `null`. */
+function missingPackageOf(row: BenchmarkRow): string | null {
+  if (row.failure_stage !== 'A1' || row.error_code !== 'E101' || row.target_function === '') return null;
+  return /does not link: (0x[0-9a-fA-F]+)::\w+ is not loaded/.exec(row.failure_reason ?? '')?.[1] ?? null;
 }
 
 function bump(r: Record<string, number>, k: string): void {
@@ -105,6 +140,8 @@ export class SummaryBuilder {
     hits_by_kind: {},
     per_package: {},
   };
+  /** Functions stopped at A1 by each missing package. */
+  private readonly missing = new Map<string, number>();
 
   add(row: BenchmarkRow): void {
     const s = this.s;
@@ -144,6 +181,8 @@ export class SummaryBuilder {
       bump(s.hits_by_kind, kind);
       bump(pkg.hits_by_kind as Record<string, number>, kind);
     }
+    const missing = missingPackageOf(row);
+    if (missing !== null) this.missing.set(missing, (this.missing.get(missing) ?? 0) + 1);
     if (row.failure_stage !== undefined) bump(s.by_stage, row.failure_stage);
     if (row.error_code !== undefined) bump(s.by_error_code, row.error_code);
     if (row.abort !== undefined) bump(s.by_abort_category, row.abort.category);
@@ -151,7 +190,8 @@ export class SummaryBuilder {
 
   /** The summary so far, with the extra facts given. */
   build(extra: Partial<Pick<BenchmarkSummary, 'graph' | 'inits' | 'elapsed_ms' | 'interrupted' | 'tier_b' | 'framework_skipped'>> = {}): BenchmarkSummary {
-    const s: BenchmarkSummary = { ...this.s, headline: { ...this.s.headline }, ...extra };
+    const missing = [...this.missing].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([pkg, functions]) => ({ package: pkg, functions }));
+    const s: BenchmarkSummary = { ...this.s, headline: { ...this.s.headline }, ...(missing.length > 0 ? { missing_dependencies: missing } : {}), ...extra };
     const h = s.headline;
     h.real_rate = rate(h.real_hits, h.functions_dedup);
     h.real_structured_rate = rate(h.real_structured_hits, h.functions_dedup);
@@ -172,6 +212,9 @@ function table(title: string, entries: [string, number][], total: number, descri
   for (const [k, v] of entries) lines.push(`  ${k.padEnd(22)} ${String(v).padStart(6)}  ${pct(v, total).padStart(6)}${describe(k) ? `  ${describe(k)}` : ''}`);
   return lines;
 }
+
+/** Missing packages and failed inits listed in the text (the JSON has them all). */
+const SHOWN = 5;
 
 /** The summary as text (the table printed on stderr). */
 export function summaryText(s: BenchmarkSummary, options: { errorDistribution?: boolean } = {}): string {
@@ -203,6 +246,18 @@ export function summaryText(s: BenchmarkSummary, options: { errorDistribution?: 
       (k) => ERROR_CODES[k as ErrorCode]?.description ?? '',
     ),
   );
+  const missing = s.missing_dependencies ?? [];
+  if (missing.length > 0) {
+    lines.push('A1 failures by missing package (not in the corpus: --corpus DIR loads it)');
+    for (const m of missing.slice(0, SHOWN)) lines.push(`  ${m.package}  blocks ${m.functions} function${m.functions === 1 ? '' : 's'}`);
+    if (missing.length > SHOWN) lines.push(`  +${missing.length - SHOWN} more (the summary JSON lists them)`);
+  }
+  const failedInits = s.inits?.failures ?? [];
+  if (failedInits.length > 0) {
+    lines.push(`module inits that failed: ${failedInits.length} of ${s.inits?.run ?? failedInits.length} (what they would have created is not in the state)`);
+    for (const f of failedInits.slice(0, SHOWN)) lines.push(`  ${f.package}::${f.module}  ${f.error_code}`);
+    if (failedInits.length > SHOWN) lines.push(`  +${failedInits.length - SHOWN} more (the summary JSON lists them)`);
+  }
   lines.push(...table('B failures by abort category', ABORT_CATEGORIES.filter((k) => s.by_abort_category[k] !== undefined).map((k) => [k, s.by_abort_category[k]]), s.rows));
   lines.push(...table('Tier B hits by kind', HIT_KINDS.filter((k) => s.hits_by_kind[k] !== undefined).map((k) => [k, s.hits_by_kind[k]]), s.tier_b_hits));
   lines.push(...table('Tier B hits by checks', ['strict', 'relaxed'].filter((k) => s.hits_by_checks[k] !== undefined).map((k) => [k, s.hits_by_checks[k]]), s.tier_b_hits));

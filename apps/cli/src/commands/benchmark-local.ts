@@ -226,9 +226,8 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
         onStart: (info) => {
           if (!args.quiet) {
             const inits = info.inits.filter((i) => i.success).length;
+            // The constructor graph is a line of the summary at the end, not repeated here.
             io.stderr(`benchmark-local: ${info.targets} functions in ${packageCount} package${packageCount === 1 ? '' : 's'}${info.skipped > 0 ? ` (${info.skipped} done before, resumed)` : ''}; ${inits}/${info.inits.length} inits ran; ${flags.jobs === 1 ? 'in this thread' : `${flags.jobs} workers`}\n`);
-            const g = info.graph;
-            io.stderr(`constructor graph: total_types=${g.total_types} types_with_constructors=${g.types_with_constructors} total_constructors=${g.total_constructors} types_with_producers=${g.types_with_producers} total_producers=${g.total_producers}\n`);
           }
           progress = new Progress(io, 'benchmark-local', info.targets, args.quiet, info.skipped);
         },
