@@ -12,7 +12,7 @@ export type { TraceFramework, TraceFrameworkErrorCode } from './traces-framework
 export { runIrCompilerSuite } from './ir-compiler.js';
 export { runIrVmSuite, runIrVmFile, findMvirFiles, snapshotsWithoutIr, compareTaskOutput, parseErrorBlock } from './ir-vm.js';
 export type { IrVmSuiteOptions, IrTaskVerdict, IrVmFileRun } from './ir-vm.js';
-export { IrVmAdapter, formatVmErrorReport, shortAddress } from './ir-vm-adapter.js';
+export { IrVmAdapter, formatVmErrorReport } from './ir-vm-adapter.js';
 export type { IrVmOptions, ModuleVerifier, VmErrorReport } from './ir-vm-adapter.js';
 export { upstreamTestGasSchedule } from './ir-vm-gas.js';
 export { parseRunValue, runValueBcs, signerBcs, formatRunValue, RunValueError } from './ir-vm-values.js';

@@ -19,6 +19,7 @@ import {
   verificationErrorFromBytecodeError,
   type CompiledModule,
   type MovePackage,
+  shortAddress,
 } from '@smi/bytecode';
 import { IrTestAdapter, serializeAssembled, TaskError, type IrTestOptions, type TransactionalTask } from '@smi/move-ir';
 import { MoveVM, TypeKind, VmError, ZERO_STDLIB_COSTS, type CallArg, type CallResult, type GasSchedule, type Type, type VmLocation } from '@smi/move-vm';
@@ -75,12 +76,6 @@ export function formatVmErrorReport(e: VmErrorReport): string {
     `{\n    major_status: ${e.majorStatus},\n    sub_status: ${e.subStatus === undefined ? 'None' : `Some(${e.subStatus})`},\n` +
     `    location: ${e.location},\n    indices: [${(e.indices ?? []).join(', ')}],\n    offsets: [${offsets.join(', ')}],${message}\n}`
   );
-}
-
-/** `0x` + the address without leading zeros (upstream `short_str_lossless`). */
-export function shortAddress(address: string): string {
-  const hex = canonicalAddress(address).slice(2).replace(/^0+/, '');
-  return `0x${hex === '' ? '0' : hex}`;
 }
 
 const hex64 = (address: string): string => canonicalAddress(address).slice(2);

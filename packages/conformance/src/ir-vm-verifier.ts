@@ -8,10 +8,31 @@ import {
   isVerificationError,
   MOVE_DEFAULT_VERIFIER_LIMITS,
   verifyModule,
+  type CompiledModule,
   type VerificationError,
   type VerifierLimits,
 } from '@smi/bytecode';
-import type { ModuleVerifier, VmErrorReport } from './ir-vm-adapter.js';
+
+/** An error as upstream's `format_vm_error` prints it. */
+export interface VmErrorReport {
+  /** Upstream `StatusCode` name. */
+  majorStatus: string;
+  subStatus?: bigint;
+  /** `undefined`, `0x42` (package) or `0x42::m` (module). */
+  location: string;
+  /** `(FunctionHandle, 0)` pairs, as printed. */
+  indices?: readonly string[];
+  /** `(function definition index, code offset)` pairs. */
+  offsets?: readonly (readonly [number, number])[];
+  message?: string;
+}
+
+/**
+ * Verifies a module before it is published. Without `dependencies`: the checks of the
+ * module alone; with them: also its linking against them. Returns the first error, or
+ * `undefined` when the module passes.
+ */
+export type ModuleVerifier = (module: CompiledModule, dependencies?: readonly CompiledModule[]) => VmErrorReport | undefined;
 
 /** A verifier error as an error block of the transcript. */
 export function reportOfVerificationError(e: VerificationError): VmErrorReport {

@@ -4,7 +4,7 @@
  * files written here for what the suite shows only in passing.
  */
 import { describe, expect, it } from 'vitest';
-import { loadBundleFile } from '@smi/bytecode';
+import { loadBundleFile, shortAddress } from '@smi/bytecode';
 import { runTransactionalTestFile } from '@smi/move-ir';
 import {
   compareTaskOutput,
@@ -14,7 +14,6 @@ import {
   parseRunValue,
   runIrVmSuite,
   runValueBcs,
-  shortAddress,
   upstreamTestGasSchedule,
   type SuiteSummary,
 } from '@smi/conformance';

@@ -9,8 +9,10 @@ import { parseTypeTag, type TypeTagAst } from '@smi/move-vm';
 import { objectTypeTag } from '@smi/ptb';
 import type { SimulationEnvironment } from '@smi/simulation';
 import { type Catalogue, SUI } from './catalogue.js';
-import type { ParamUse } from './sources.js';
 import { datatype, type DatatypeTy, datatypeKey, deref, isDatatype, prim, shortKey, type Ty, vectorOf } from './types.js';
+
+/** How a parameter takes its value. */
+export type ParamUse = 'value' | 'ref' | 'mutref';
 
 /** How an object can be passed: owned by the sender, shared, or frozen. */
 export type ObjectOwnership = 'owned' | 'shared' | 'immutable';

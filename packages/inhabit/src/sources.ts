@@ -6,11 +6,9 @@
  */
 import type { FunctionDecl } from './catalogue.js';
 import type { SetupEdge } from './constructor-graph.js';
-import type { InventoryObject } from './inventory.js';
+import type { InventoryObject, ParamUse } from './inventory.js';
+export type { ParamUse } from './inventory.js';
 import type { DatatypeTy, Ty } from './types.js';
-
-/** How a parameter takes its value. */
-export type ParamUse = 'value' | 'ref' | 'mutref';
 
 /** A way to obtain a value. */
 export type Source =

@@ -3,8 +3,13 @@
  * `message` is upstream's text (`ParserError: Invalid Token: expected Colon, not LParen`,
  * `Unbound struct Self::T`, ...) so transcripts match the upstream `.snap` files.
  */
-import type { Loc } from './lexer.js';
 import { SmiError } from '@smi/bytecode';
+
+/** A source span: UTF-16 offsets into the parsed text, end exclusive. */
+export interface Loc {
+  readonly start: number;
+  readonly end: number;
+}
 
 /** Stable codes of {@link MoveIrError}. */
 export type MoveIrErrorCode =

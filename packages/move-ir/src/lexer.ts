@@ -6,7 +6,8 @@
  * `/* *\/` is not a comment. Token names are upstream's `Tok` variant names, so error
  * messages print them exactly as upstream does (`expected Colon, not LParen`).
  */
-import { IrParseError } from './errors.js';
+import { IrParseError, type Loc } from './errors.js';
+export type { Loc } from './errors.js';
 
 /** Every token kind, spelled as upstream's `Tok` enum variants. */
 export type Tok =
@@ -92,12 +93,6 @@ export type Tok =
   | 'Enum'
   | 'VariantSwitch'
   | 'At';
-
-/** A source span: UTF-16 offsets into the parsed text, end exclusive. */
-export interface Loc {
-  readonly start: number;
-  readonly end: number;
-}
 
 const KEYWORDS: Readonly<Record<string, Tok>> = {
   _: 'Underscore',

@@ -3,8 +3,9 @@
  * ("object 0x… at version 5 not found at https://…"), `Retry-After` parsing, and the checks
  * of what a caller asks before anything goes on the wire.
  */
-import { isValidSuiAddress, isValidTransactionDigest, normalizeSuiAddress } from '@mysten/sui/utils';
+import { isValidTransactionDigest } from '@mysten/sui/utils';
 import { DataSourceError, type DataSourceErrorCode } from '@smi/simulation';
+import { parseAddress } from '@smi/bytecode';
 
 /** Extra facts for a failure's message and details. */
 export interface FailureFacts {
@@ -68,9 +69,9 @@ export function describeObject(id: string, version?: bigint): string {
 }
 
 /** `0x` + 64 hex of an object id or address, or REJECTED before anything is sent. */
-export function normalizeAddress(value: string, what: string, endpoint: string): string {
-  const normalized = normalizeSuiAddress(value.trim());
-  if (!isValidSuiAddress(normalized)) throw failure('REJECTED', what, endpoint, { reason: `${JSON.stringify(value)} is not a Sui address` });
+export function checkAddress(value: string, what: string, endpoint: string): string {
+  const normalized = parseAddress(value.trim());
+  if (normalized === undefined) throw failure('REJECTED', what, endpoint, { reason: `${JSON.stringify(value)} is not a Sui address` });
   return normalized;
 }
 

@@ -7,7 +7,7 @@
  */
 import { type ChainEpoch, type ChainObject, type ChainProtocolConfig, type ChainSimulation, type ChainTransaction, DataSourceError, type OwnedObjectInfo, type SuiDataSource } from '@smi/simulation';
 import { base64Bytes, bcsVector } from './bytes.js';
-import { checkDigest, checkU64, describeObject, endpointLabel, failure, normalizeAddress } from './errors.js';
+import { checkDigest, checkU64, describeObject, endpointLabel, failure, checkAddress } from './errors.js';
 import { GraphQLHttp, type GraphQLHttpOptions } from './graphql-http.js';
 import {
   CHECKPOINT_TRANSACTIONS_QUERY,
@@ -208,11 +208,11 @@ export class GraphQLDataSource implements SuiDataSource {
     extra: Record<string, number | null>,
     accept: (version: bigint) => boolean = () => true,
   ): Promise<ChainObject> {
-    const address = normalizeAddress(id, what, this.endpoint);
+    const address = checkAddress(id, what, this.endpoint);
     const data = await this.http.request(what, op, query, { address, ...extra }, objectData);
     const o = data.object;
     if (o === null) throw failure('NOT_FOUND', what, this.endpoint);
-    if (normalizeAddress(o.address, what, this.endpoint) !== address) throw this.invalid(what, `${op}: answered object ${o.address}`);
+    if (checkAddress(o.address, what, this.endpoint) !== address) throw this.invalid(what, `${op}: answered object ${o.address}`);
     if (o.version === null || o.objectBcs === null) throw this.invalid(what, `${op}: no ${o.version === null ? 'version' : 'objectBcs'}`);
     if (!accept(BigInt(o.version))) throw this.invalid(what, `${op}: answered version ${o.version}`);
     return { id: address, version: BigInt(o.version), bcs: base64Bytes(o.objectBcs), ...(o.digest !== null ? { digest: o.digest } : {}) };
@@ -274,7 +274,7 @@ export class GraphQLDataSource implements SuiDataSource {
   async listOwnedObjects(owner: string, type?: string): Promise<OwnedObjectInfo[]> {
     const what = `objects owned by ${owner}${type ? ` of type ${type}` : ''}`;
     const op = 'SmiOwnedObjects';
-    const address = normalizeAddress(owner, what, this.endpoint);
+    const address = checkAddress(owner, what, this.endpoint);
     const ask = async (after: string | null) => {
       const variables = { owner: address, filter: type ? { type } : null, first: (await this.pages()).addressObjects, after };
       const data = await this.http.request(what, op, OWNED_OBJECTS_QUERY, variables, ownedObjectsData);
@@ -286,7 +286,7 @@ export class GraphQLDataSource implements SuiDataSource {
     return nodes.map((n) => {
       const repr = n.contents?.type?.repr;
       if (n.version === null || n.digest === null || repr === undefined) throw this.invalid(what, `${op}: object ${n.address} lacks its version, digest or type`);
-      return { id: normalizeAddress(n.address, what, this.endpoint), version: BigInt(n.version), digest: n.digest, type: repr };
+      return { id: checkAddress(n.address, what, this.endpoint), version: BigInt(n.version), digest: n.digest, type: repr };
     });
   }
 
@@ -336,7 +336,7 @@ export class GraphQLDataSource implements SuiDataSource {
         ? null
         : created.flatMap((c) => {
             const repr = c.outputState?.asMoveObject?.contents?.type?.repr;
-            return repr === undefined ? [] : [{ id: normalizeAddress(c.address, what, this.endpoint), type: repr }];
+            return repr === undefined ? [] : [{ id: checkAddress(c.address, what, this.endpoint), type: repr }];
           }),
     };
   }

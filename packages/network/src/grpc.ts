@@ -6,7 +6,7 @@
  */
 import type { SuiGrpcClient } from '@mysten/sui/grpc';
 import type { ChainEpoch, ChainObject, ChainProtocolConfig, ChainSimulation, ChainTransaction, OwnedObjectInfo, SuiDataSource } from '@smi/simulation';
-import { causeText, checkDigest, checkU64, describeObject, endpointLabel, failure, normalizeAddress } from './errors.js';
+import { causeText, checkDigest, checkU64, describeObject, endpointLabel, failure, checkAddress } from './errors.js';
 import { checkAnswer, checkpointAnswer, epochAnswer, epochVersionAnswer, objectAnswer, protocolConfigAnswer, ownedPageAnswer, serviceInfoAnswer, simulationAnswer, timestampMs, transactionAnswer } from './grpc-answers.js';
 import { mapGrpcError } from './grpc-errors.js';
 import { isNativeGrpcUrl, nativeGrpcTransport } from './grpc-native.js';
@@ -142,7 +142,7 @@ export class GrpcDataSource implements SuiDataSource {
         tx.effects.unchangedLoadedRuntimeObjects.length === 0
           ? null
           : tx.effects.unchangedLoadedRuntimeObjects.map((o) => ({
-              id: normalizeAddress(o.objectId, what, this.endpoint),
+              id: checkAddress(o.objectId, what, this.endpoint),
               version: o.version,
             })),
     };
@@ -174,7 +174,7 @@ export class GrpcDataSource implements SuiDataSource {
   async getObject(id: string, version?: bigint): Promise<ChainObject> {
     const what = describeObject(id, version);
     const rpc = 'LedgerService.GetObject';
-    const objectId = normalizeAddress(id, what, this.endpoint);
+    const objectId = checkAddress(id, what, this.endpoint);
     if (version !== undefined) checkU64(version, what, this.endpoint);
     const answer = await this.call(what, rpc, (options) =>
       this.client.ledgerService.getObject(
@@ -183,7 +183,7 @@ export class GrpcDataSource implements SuiDataSource {
       ),
     );
     const o = checkAnswer(objectAnswer, answer, what, this.endpoint, rpc).object;
-    if (o.objectId !== undefined && normalizeAddress(o.objectId, what, this.endpoint) !== objectId) {
+    if (o.objectId !== undefined && checkAddress(o.objectId, what, this.endpoint) !== objectId) {
       throw failure('INVALID_RESPONSE', what, this.endpoint, { reason: `${rpc}: answered object ${o.objectId}` });
     }
     if (version !== undefined && o.version !== version) {
@@ -261,7 +261,7 @@ export class GrpcDataSource implements SuiDataSource {
   async listOwnedObjects(owner: string, type?: string): Promise<OwnedObjectInfo[]> {
     const what = `objects owned by ${owner}${type ? ` of type ${type}` : ''}`;
     const rpc = 'StateService.ListOwnedObjects';
-    const address = normalizeAddress(owner, what, this.endpoint);
+    const address = checkAddress(owner, what, this.endpoint);
     const out: OwnedObjectInfo[] = [];
     const seen = new Set<string>();
     let pageToken: Uint8Array | undefined;
@@ -280,7 +280,7 @@ export class GrpcDataSource implements SuiDataSource {
       );
       const page = checkAnswer(ownedPageAnswer, answer, what, this.endpoint, rpc);
       for (const o of page.objects) {
-        out.push({ id: normalizeAddress(o.objectId, what, this.endpoint), version: o.version, digest: o.digest, type: o.objectType });
+        out.push({ id: checkAddress(o.objectId, what, this.endpoint), version: o.version, digest: o.digest, type: o.objectType });
       }
       const next = page.nextPageToken;
       if (!next || next.length === 0) return out;
@@ -323,7 +323,7 @@ export class GrpcDataSource implements SuiDataSource {
           : s.commandOutputs.map((c) => ({ returnValues: c.returnValues.map((r) => ({ type: r.value.name ?? '', bcs: r.value.value })) })),
       // A node that leaves out a created object's type cannot say what was created.
       createdObjects: created.every((c) => c.objectId !== undefined && c.objectType !== undefined)
-        ? created.map((c) => ({ id: normalizeAddress(c.objectId as string, what, this.endpoint), type: c.objectType as string }))
+        ? created.map((c) => ({ id: checkAddress(c.objectId as string, what, this.endpoint), type: c.objectType as string }))
         : null,
     };
   }

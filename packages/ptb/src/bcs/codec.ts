@@ -12,6 +12,7 @@ import { BcsReader, BcsType, BcsWriter, compareBcsBytes, fromBase58, toBase58 } 
 import { toBcsError } from './errors.js';
 import { base58Of32, writeUleb } from './fast-encode.js';
 import { BcsError } from '@smi/move-vm';
+import { parseAddress } from '@smi/bytecode';
 
 /** A codec whose decoded and encodable values have the same type `T`. */
 export type Codec<T> = BcsType<T, T>;
@@ -242,18 +243,14 @@ export function addressToBytes(address: string): Uint8Array {
   return hexToBytes(normalizeAddress(address));
 }
 
-const NORMAL_ADDRESS = /^0x[0-9a-f]{64}$/;
 /**
  * The canonical form of a Sui address or object id: `0x` + 64 lowercase hex digits.
  * Accepts short forms (`0x2`) and a missing `0x`.
  */
 export function normalizeAddress(address: string): string {
-  if (NORMAL_ADDRESS.test(address)) return address; // most are already (from the store, from effects)
-  const h = address.startsWith('0x') || address.startsWith('0X') ? address.slice(2) : address;
-  if (h.length === 0 || h.length > 64 || !/^[0-9a-fA-F]+$/.test(h)) {
-    throw new BcsError('BCS_INVALID_ADDRESS', `not an address: ${JSON.stringify(address)}`);
-  }
-  return `0x${h.toLowerCase().padStart(64, '0')}`;
+  const canonical = parseAddress(address);
+  if (canonical === undefined) throw new BcsError('BCS_INVALID_ADDRESS', `not an address: ${JSON.stringify(address)}`);
+  return canonical;
 }
 
 /** 32-byte address (`AccountAddress`, `SuiAddress`, `ObjectID`) as `0x` + 64 hex digits. */
