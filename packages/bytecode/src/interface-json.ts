@@ -14,6 +14,7 @@ import { canonicalJson, compareCodePoints } from './canonical-json.js';
 import type { AbilitySet, CompiledModule, FieldDefinition, FunctionDefinition, SignatureToken, Visibility } from './file-format.js';
 import { Ability } from './file-format.js';
 import { abilityNames, moduleAddress, moduleHandleId, moduleName, PRIMITIVE_NAME, type PrimitiveName } from './module-access.js';
+import { canonicalAddress } from './util/address.js';
 
 // ---------------------------------------------------------------------------------------
 // Schema
@@ -243,7 +244,7 @@ function enums(m: CompiledModule): Record<string, EnumInterface> {
   );
 }
 
-const SUI_FRAMEWORK = '0x' + '2'.padStart(64, '0');
+const SUI_FRAMEWORK = canonicalAddress('0x2');
 
 /** `true` for `&TxContext` / `&mut TxContext` of `0x2::tx_context`. */
 function isTxContextRef(m: CompiledModule, t: SignatureToken): boolean {

@@ -7,6 +7,7 @@ import { BytecodeError } from './errors.js';
 import { writeAddressBytes } from './module-access.js';
 import type { Bytecode, CompiledModule, FieldDefinition, SignatureToken } from './file-format.js';
 import { FunctionFlags, Limits, MOVE_MAGIC, OPCODE, SUI_FLAVOR, SerializedType, TableKind, UNPUBLISHABLE_MAGIC, VERSION_MAX, VERSION_MIN, VisibilityByte } from './opcodes.js';
+import { parseAddress } from './util/address.js';
 
 const UTF8 = new TextEncoder();
 
@@ -430,10 +431,9 @@ function writeFunctionDef(w: ByteWriter, d: CompiledModule['functionDefs'][numbe
 
 /** 32 bytes of an address given as hex (with or without `0x`, short forms padded). */
 export function addressBytes(address: string): Uint8Array {
-  let hex = address.startsWith('0x') || address.startsWith('0X') ? address.slice(2) : address;
-  if (hex.length === 0 || hex.length > 64 || !/^[0-9a-fA-F]+$/.test(hex)) fail(`invalid address ${JSON.stringify(address)}`);
-  hex = hex.padStart(64, '0');
+  const canonical = parseAddress(address);
+  if (canonical === undefined) fail(`invalid address ${JSON.stringify(address)}`);
   const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  writeAddressBytes(canonical, out, 0);
   return out;
 }

@@ -9,7 +9,7 @@
  * argument kinds its docs promised but its helper rejected (`pure`, `u128`, `u256`,
  * `vector_u128`, `vector_u256`) are supported.
  */
-import { SmiError } from '@smi/bytecode';
+import { SmiError, parseAddress } from '@smi/bytecode';
 
 /** One argument of a call, as the simulator takes it. */
 export type PlanArg =
@@ -83,10 +83,7 @@ const HEX = /^[0-9a-fA-F]{1,64}$/;
 
 /** `0x` + 64 lower-case hex digits, or `undefined` when `s` is not an address. */
 export function padAddress(s: string): string | undefined {
-  const t = s.trim();
-  const hex = /^0[xX]/.test(t) ? t.slice(2) : t;
-  if (!HEX.test(hex)) return undefined;
-  return '0x' + hex.toLowerCase().padStart(64, '0');
+  return parseAddress(s.trim());
 }
 
 /** An integer from a JSON number or a decimal string, exactly; `undefined` otherwise. */
