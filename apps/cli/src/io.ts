@@ -8,7 +8,7 @@ import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { type CliError, InterruptedError, toCliError, UsageError } from './errors.js';
-import { errorMessage } from '@smi/bytecode';
+import { errorMessage, canonicalAddress } from '@smi/bytecode';
 
 export { UsageError } from './errors.js';
 
@@ -52,7 +52,7 @@ export function resolveInputPath(io: CliIo, p: string): string {
   for (const part of abs.slice(root.length).split(path.sep)) {
     let next = path.join(cur, part);
     if (!existsSync(next) && SHORT_ADDRESS.test(part)) {
-      const padded = path.join(cur, `0x${part.slice(2).toLowerCase().padStart(64, '0')}`);
+      const padded = path.join(cur, canonicalAddress(part));
       if (existsSync(padded)) next = padded;
     }
     cur = next;

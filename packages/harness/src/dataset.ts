@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { SmiError } from '@smi/bytecode';
+import { SmiError, canonicalAddress } from '@smi/bytecode';
 
 /** The original's blacklist (base58-looking ids some corpora carry). */
 export const BLACKLISTED_IDS: ReadonlySet<string> = new Set([
@@ -168,7 +168,7 @@ export function datasetIds(manifestsDir: string, name: string): string[] {
 /** Canonical form of an id for matching: lowercase hex, 64 digits (non-hex ids as given). */
 export function canonicalId(id: string): string {
   const m = /^(0x)?([0-9a-fA-F]{1,64})$/.exec(id.trim());
-  return m ? `0x${m[2].toLowerCase().padStart(64, '0')}` : id.trim();
+  return m ? canonicalAddress(m[2]) : id.trim();
 }
 
 /** Selection of a run: the packages picked, in run order, and what the ids asked for that is not there. */

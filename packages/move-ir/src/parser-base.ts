@@ -6,6 +6,7 @@
 import type { AbilityName, CopyableValue, Type, Var } from './ast.js';
 import { IrParseError } from './errors.js';
 import type { Lexer, Loc, Tok } from './lexer.js';
+import { canonicalAddress } from '@smi/bytecode';
 
 /** An `InvalidToken` parse error at a span. */
 export function invalid(location: Loc, message: string): IrParseError {
@@ -98,7 +99,7 @@ export function hexLiteralAddress(literal: string): string | undefined {
   if (!literal.startsWith('0x')) return undefined;
   const hex = literal.slice(2);
   if (hex.length === 0 || hex.length > 64 || !/^[0-9a-fA-F]+$/.test(hex)) return undefined;
-  return '0x' + hex.toLowerCase().padStart(64, '0');
+  return canonicalAddress(literal);
 }
 
 /** An address: a hex literal or a named address. */

@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { findPackageDirs, loadPackageDir, type MovePackage, PackageError } from '@smi/bytecode';
+import { findPackageDirs, loadPackageDir, type MovePackage, PackageError, canonicalAddress } from '@smi/bytecode';
 import { type BenchmarkRow, type BenchmarkSummary, DEFAULT_MAX_ATTEMPTS, rowLine, runBenchmark, runTargets, summaryText } from '@smi/inhabit';
 import { defineCommand } from '../command.js';
 import { EXIT, OutputClosedError } from '../errors.js';
@@ -97,7 +97,7 @@ async function packageIds(io: CliIo, file: string): Promise<Set<string>> {
     const line = raw.replace(/#.*$/, '').trim();
     if (line === '') continue;
     if (!/^(0x)?[0-9a-fA-F]{1,64}$/.test(line)) throw new UsageError(`--package-ids-file ${file}:${i + 1}: ${JSON.stringify(line)} is not a package id`, 'INVALID_ADDRESS');
-    ids.add('0x' + line.replace(/^0x/, '').toLowerCase().padStart(64, '0'));
+    ids.add(canonicalAddress(line));
   }
   return ids;
 }

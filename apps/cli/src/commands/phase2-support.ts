@@ -9,12 +9,13 @@ import type { MissingDependencies, Phase2Options } from '@smi/harness';
 import { UsageError } from '../errors.js';
 import { frameworkPackages, protocolConfigFor } from '../framework.js';
 import type { CliIo } from '../io.js';
+import { canonicalAddress } from '@smi/bytecode';
 
 /** The publisher whose transactions run each package's inits. */
-export const PUBLISHER = '0x' + 'b0b'.padStart(64, '0');
+export const PUBLISHER = canonicalAddress('0xb0b');
 
 /** The sender of every transaction, unless `--sender` names another. */
-export const DEFAULT_SENDER = '0x' + 'a11ce'.padStart(64, '0');
+export const DEFAULT_SENDER = canonicalAddress('0xa11ce');
 
 /** A non-negative integer option (MIST, gas), or a usage error naming it. */
 export function bigintOf(name: string, text: string): bigint {
@@ -26,7 +27,7 @@ export function bigintOf(name: string, text: string): bigint {
 export function addressOf(name: string, text: string): string {
   const hex = text.trim().replace(/^0[xX]/, '');
   if (!/^[0-9a-fA-F]{1,64}$/.test(hex)) throw new UsageError(`--${name} ${text}: not an address`, 'INVALID_ADDRESS');
-  return '0x' + hex.toLowerCase().padStart(64, '0');
+  return canonicalAddress(hex);
 }
 
 /** Where plans are simulated. */

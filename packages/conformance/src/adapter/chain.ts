@@ -5,7 +5,7 @@
  * seen (for `object(2,0)@3` inputs), and the transaction loop: input checks, execution
  * (normal, dry run, dev inspect), commit, and the effects summary in upstream's order.
  */
-import { canonicalAddress, type MovePackage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, addressOfNumber } from '@smi/bytecode';
 import { cryptoOptionsFromProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import {
   type AccumulatorWriteV1,
@@ -30,7 +30,7 @@ import {
 import { packageObjectOf, SimulationEnvironment } from '@smi/simulation';
 import { type NameContext, stabilize } from './display.js';
 import { type SeededAccount, seededAccounts } from './seeded-accounts.js';
-import { canonicalHex, type FakeId } from './values.js';
+import type { FakeId } from './values.js';
 
 /** An account: its address and gas coin. */
 export interface Account {
@@ -318,7 +318,7 @@ export class AdapterChain implements NameContext {
     const extra = new Map<string, SuiObject>(spec.overrides ?? []);
     let payment: ObjectRef[];
     if (spec.mode === 'dev-inspect' || spec.mockGas === true) {
-      const id = canonicalHex(BigInt('0x' + Buffer.from(blake2b256(new TextEncoder().encode(`smi::adapter::dev-inspect::${this.mockCounter++}`))).toString('hex')));
+      const id = addressOfNumber(BigInt('0x' + Buffer.from(blake2b256(new TextEncoder().encode(`smi::adapter::dev-inspect::${this.mockCounter++}`))).toString('hex')));
       const coin = this.coin(id, spec.sender, GAS_FOR_TESTING);
       extra.set(id, coin);
       payment = [{ objectId: id, version: 1n, digest: objectDigest(coin) }];

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { deserializeModule, serializeModule, stubDeclarationsFingerprint, type MovePackage } from '@smi/bytecode';
+import { deserializeModule, serializeModule, stubDeclarationsFingerprint, type MovePackage, canonicalAddress } from '@smi/bytecode';
 import type { BytecodeDependency } from '@smi/move-compiler';
 import { moveCompilerImportFailed } from '@smi/simulation';
 import { AdapterError } from './errors.js';
@@ -35,7 +35,7 @@ export interface CompiledPackage {
   modules: { name: string; bytes: Uint8Array }[];
 }
 
-const SYSTEM = new Set(['0x1', '0x2', '0x3', '0xb', '0xdee9'].map((a) => '0x' + a.slice(2).padStart(64, '0')));
+const SYSTEM = new Set(['0x1', '0x2', '0x3', '0xb', '0xdee9'].map((a) => canonicalAddress(a)));
 const memory = new Map<string, CompiledPackage | string>();
 const packageHashes = new WeakMap<MovePackage, string>();
 

@@ -6,7 +6,7 @@
  * skipped with a reason; later failing tasks of the file are then skipped too (they depend
  * on what the skipped task would have done).
  */
-import { deserializeModule, serializeModule, type MovePackage, errorMessage, SmiError, type SmiErrorOptions } from '@smi/bytecode';
+import { deserializeModule, serializeModule, type MovePackage, errorMessage, SmiError, type SmiErrorOptions, addressOfNumber } from '@smi/bytecode';
 import { type ConfigValue, ProtocolConfig, protocolConfigForChain, type SuiChain } from '@smi/move-vm';
 import { type CallArg, type Command, decodeObject, formatTypeTag, packageDigest, parseTypeTag, type SuiObject } from '@smi/ptb';
 import type { TransactionalTask } from '@smi/move-ir';
@@ -18,7 +18,7 @@ import { parsePtbCommands } from './ptb-syntax.js';
 import { statusDebug, statusDisplay } from './status-text.js';
 import { parseAdapterFile, type AdapterCommand, type InitCommand, type ProgrammableCommand, type PublishCommand, type RunCommand, type UpgradeCommand } from './tasks.js';
 import { callArgOf, commandOf, objectArgOf, resolveFake, SharedInputBuilder, typeTagOf } from './tx-builder.js';
-import { canonicalHex, formatFakeId, parseType, resolveAddress, typeTagString } from './values.js';
+import { formatFakeId, parseType, resolveAddress, typeTagString } from './values.js';
 
 /** What the runner needs from its host. */
 export interface AdapterRunnerOptions {
@@ -40,10 +40,10 @@ export interface AdapterTaskRun {
   skip: string | null;
 }
 
-const ZERO = canonicalHex(0n);
-const SUI = canonicalHex(2n);
+const ZERO = addressOfNumber(0n);
+const SUI = addressOfNumber(2n);
 const SUI_BALANCE = formatTypeTag(parseTypeTag('0x2::balance::Balance<0x2::sui::SUI>'));
-const STD = canonicalHex(1n);
+const STD = addressOfNumber(1n);
 /** Upstream's runner reads an executed transaction's events with the JSON-RPC query limit (50). */
 const QUERY_MAX_RESULT_LIMIT = 50;
 
@@ -60,7 +60,7 @@ class FileRunner {
   constructor(private readonly options: AdapterRunnerOptions) {}
 
   init(cmd: InitCommand | null): string | undefined {
-    const named: [string, string][] = (cmd?.addresses ?? []).map(([n, v]) => [n, canonicalHex(BigInt(v))]);
+    const named: [string, string][] = (cmd?.addresses ?? []).map(([n, v]) => [n, addressOfNumber(BigInt(v))]);
     const cfg = withTestOverrides(this.options.protocolConfig(cmd?.protocolVersion ?? undefined), cmd?.other ?? {});
     const version = cmd?.protocolVersion ?? undefined;
     const fileFormat = cmd?.other['file-format']?.[0];

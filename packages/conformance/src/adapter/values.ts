@@ -6,7 +6,7 @@
  * `u64`, `vector<T>`, `addr::module::Name<T, ...>` with named or numeric addresses.
  * Unsuffixed integers are `u64` when they fit, `u256` otherwise (upstream's rule).
  */
-import { pushUleb128 } from '@smi/bytecode';
+import { pushUleb128, addressOfNumber } from '@smi/bytecode';
 import { AdapterError } from './errors.js';
 
 /** A fake object id: `task,index` as the runner enumerates them, or a known address. */
@@ -222,7 +222,7 @@ class Parser {
       const index = parseUnsigned(this.expect('num'));
       id = { kind: 'enumerated', task: Number(first), index: Number(index) };
     } else {
-      id = { kind: 'known', address: canonicalHex(first) };
+      id = { kind: 'known', address: addressOfNumber(first) };
     }
     this.expect(')');
     let version: bigint | null = null;
@@ -321,11 +321,6 @@ function bytesValue(bytes: Uint8Array): ParsedValue {
   return { kind: 'vector', elems: [...bytes].map((b) => ({ kind: 'int', type: 'u8', value: BigInt(b) })) };
 }
 
-/** `0x` + 64 hex digits of a number. */
-export function canonicalHex(n: bigint): string {
-  return '0x' + n.toString(16).padStart(64, '0');
-}
-
 function parseAll<T>(text: string, f: (p: Parser) => T): T {
   const p = new Parser(tokenize(text), text);
   const out = f(p);
@@ -357,14 +352,14 @@ export function parseTypeArgs(text: string): ParsedType[] {
 export function parseFakeId(text: string): FakeId {
   const comma = text.indexOf(',');
   if (comma >= 0) return { kind: 'enumerated', task: Number(parseUnsigned(text.slice(0, comma))), index: Number(parseUnsigned(text.slice(comma + 1))) };
-  return { kind: 'known', address: canonicalHex(parseUnsigned(text)) };
+  return { kind: 'known', address: addressOfNumber(parseUnsigned(text)) };
 }
 
 /** `task,index` or the address of a fake id (as upstream prints it inside `object(...)`). */
 export function formatFakeId(id: FakeId): string {
   if (id.kind === 'enumerated') return `${id.task},${id.index}`;
   // Upstream's `FakeID::Known` prints the address in full (`0x{:x}` of an AccountAddress).
-  return canonicalHex(BigInt(id.address));
+  return addressOfNumber(BigInt(id.address));
 }
 
 /** Name resolution of addresses (named address → `0x` + 64 hex). */
@@ -372,8 +367,8 @@ export type AddressResolver = (name: string) => string | undefined;
 
 /** The canonical address of a parsed address (an unbound name is 0x0, upstream's default mapping). */
 export function resolveAddress(a: ParsedAddress, resolve: AddressResolver): string {
-  if (a.kind === 'numeric') return canonicalHex(a.value);
-  return resolve(a.name) ?? canonicalHex(0n);
+  if (a.kind === 'numeric') return addressOfNumber(a.value);
+  return resolve(a.name) ?? addressOfNumber(0n);
 }
 
 /** A parsed type as a type-tag string with full addresses. */

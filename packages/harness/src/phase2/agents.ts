@@ -5,7 +5,7 @@
  */
 import type { MovePackage } from '@smi/bytecode';
 import { baselineCandidates } from './baseline.js';
-import { errorMessage, SmiError } from '@smi/bytecode';
+import { errorMessage, SmiError, canonicalAddress } from '@smi/bytecode';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -48,7 +48,7 @@ export function readPlanFile(text: string, source: string): Map<string, Json> {
   for (const [id, plan] of Object.entries(data as Record<string, Json>)) {
     const hex = id.replace(/^0[xX]/, '');
     if (!/^[0-9a-fA-F]{1,64}$/.test(hex)) throw new Phase2AgentError('BAD_PLAN_FILE', `${source}: "${id}" is not a package id`);
-    out.set('0x' + hex.toLowerCase().padStart(64, '0'), plan);
+    out.set(canonicalAddress(hex), plan);
   }
   return out;
 }

@@ -6,6 +6,7 @@
  */
 import type { Json as MoveJson } from '@smi/move-vm';
 import { PlanError } from '@smi/inhabit';
+import { addressBytes } from '@smi/bytecode';
 
 const WIDTHS: Record<string, number> = { u8: 1, u16: 2, u32: 4, u64: 8, u128: 16, u256: 32 };
 
@@ -39,7 +40,7 @@ function integer(type: string, value: MoveJson): number[] {
 function address(value: MoveJson): number[] {
   const hex = typeof value === 'string' ? value.replace(/^0[xX]/, '') : '';
   if (!/^[0-9a-fA-F]{1,64}$/.test(hex)) fail('address', value);
-  return [...Buffer.from(hex.padStart(64, '0'), 'hex')];
+  return [...addressBytes(hex)];
 }
 
 function encode(type: string, value: MoveJson): number[] {

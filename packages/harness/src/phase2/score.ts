@@ -3,10 +3,11 @@
  * (type arguments stripped) after every address literal is padded to 64 hex digits; a package
  * scores the key types it was asked for that the transaction really created.
  */
+import { canonicalAddress } from '@smi/bytecode';
 
 /** Every `0x…` literal padded to 64 lower-case hex digits. */
 export function normalizeTypeString(t: string): string {
-  return t.trim().replace(/0x([0-9a-fA-F]{1,64})(?![0-9a-fA-F])/g, (_m, hex: string) => '0x' + hex.toLowerCase().padStart(64, '0'));
+  return t.trim().replace(/0x([0-9a-fA-F]{1,64})(?![0-9a-fA-F])/g, (_m, hex: string) => canonicalAddress(hex));
 }
 
 /** A type without its type arguments (`0x…::coin::Coin<0x2::sui::SUI>` → `0x…::coin::Coin`). */

@@ -9,7 +9,7 @@
  * coin of a paused type) and after it (no new owner of such a coin may be denied; any coin
  * of a type other than SUI written to an address makes the transaction read the deny list).
  */
-import { pushUleb128 } from '@smi/bytecode';
+import { pushUleb128, canonicalAddress } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { dynamicFieldId } from '../bcs/digests.js';
 import type { SuiObject } from '../bcs/object.js';
@@ -17,8 +17,8 @@ import { parseTypeTag } from '../bcs/type-tag.js';
 import type { ObjectStore } from './types.js';
 
 /** `0x…403`. */
-export const DENY_LIST_ID = '0x' + '403'.padStart(64, '0');
-const SUI = '0x' + '2'.padStart(64, '0');
+export const DENY_LIST_ID = canonicalAddress('0x403');
+const SUI = canonicalAddress('0x2');
 const CONFIG_KEY = parseTypeTag(`${SUI}::dynamic_object_field::Wrapper<${SUI}::deny_list::ConfigKey>`);
 const ADDRESS_KEY = parseTypeTag(`${SUI}::deny_list::AddressKey`);
 const GLOBAL_PAUSE_KEY = parseTypeTag(`${SUI}::deny_list::GlobalPauseKey`);

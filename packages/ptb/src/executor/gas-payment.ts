@@ -14,6 +14,7 @@
 import { type AccumulatorEvent, parseSuiTypeTag } from '@smi/move-vm';
 import { dynamicFieldId } from '../bcs/digests.js';
 import { parseTypeTag } from '../bcs/type-tag.js';
+import { addressBytes } from '@smi/bytecode';
 
 const SUI_BALANCE = '0x2::balance::Balance<0x2::sui::SUI>';
 const ACCUMULATOR_ROOT = '0x0000000000000000000000000000000000000000000000000000000000000acc';
@@ -36,10 +37,6 @@ export interface GasPlan {
   ephemeralId: string | null;
   /** Accumulator events of the smash: a reservation withdrawn into the coin, or coins deposited into the address balance. */
   smashEvents: AccumulatorEvent[];
-}
-
-function addressBytes(address: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(address.replace(/^0x/, '').padStart(64, '0'), 'hex'));
 }
 
 /** The accumulator object of `address`'s balance of `coinType` (`accumulator::Key<Balance<T>> { address }` under 0xacc). */

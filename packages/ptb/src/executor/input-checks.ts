@@ -18,7 +18,7 @@ import { canonicalType, gaslessObjectInputError, gaslessValidityError, type Gasl
 import { objectTypeTag } from './objects.js';
 import { emptyCommandReason } from './validity.js';
 import type { ObjectStore } from './types.js';
-import { SmiError } from '@smi/bytecode';
+import { SmiError, canonicalAddress } from '@smi/bytecode';
 
 /** Stable codes of {@link TransactionInputError} (upstream `UserInputError` variants). */
 export type TransactionInputErrorCode =
@@ -87,14 +87,14 @@ export interface InputCheckRequest {
 const MAX_WITHDRAW_RESERVATIONS = 10;
 const RANDOM = '0x' + '0'.repeat(63) + '8';
 const CLOCK = '0x' + '0'.repeat(63) + '6';
-const ACCUMULATOR_ROOT = '0x' + '0'.repeat(61) + 'acc';
+const ACCUMULATOR_ROOT = canonicalAddress('0xacc');
 /** System objects any transaction may take mutably. */
-const MUTABLE_SYSTEM = new Set(['5', 'a', 'c', 'd', '403', '9'].map((s) => '0x' + s.padStart(64, '0')));
+const MUTABLE_SYSTEM = new Set(['5', 'a', 'c', 'd', '403', '9'].map((s) => canonicalAddress(s)));
 /** System objects only taken immutably. */
 const IMMUTABLE_SYSTEM = new Set([CLOCK, RANDOM, ACCUMULATOR_ROOT]);
 
 /** Every system object (the authenticator state 0x7 may not be used by user transactions at all). */
-const SYSTEM_OBJECTS = new Set([...MUTABLE_SYSTEM, ...IMMUTABLE_SYSTEM, '0x' + '7'.padStart(64, '0')]);
+const SYSTEM_OBJECTS = new Set([...MUTABLE_SYSTEM, ...IMMUTABLE_SYSTEM, canonicalAddress('0x7')]);
 
 function isSystemObject(id: string): boolean {
   return SYSTEM_OBJECTS.has(id);
