@@ -6,20 +6,9 @@
  */
 import type { Json as MoveJson } from '@smi/move-vm';
 import { PlanError } from '@smi/inhabit';
-import { addressBytes } from '@smi/bytecode';
+import { addressBytes, pushUleb128 } from '@smi/bytecode';
 
 const WIDTHS: Record<string, number> = { u8: 1, u16: 2, u32: 4, u64: 8, u128: 16, u256: 32 };
-
-function uleb128(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) b |= 0x80;
-    out.push(b);
-  } while (n !== 0);
-  return out;
-}
 
 function fail(type: string, value: MoveJson): never {
   throw new PlanError('PLAN_PARSE_ERROR', `a pure ${type} cannot hold ${JSON.stringify(value)}`);
@@ -52,10 +41,10 @@ function encode(type: string, value: MoveJson): number[] {
   if (inner === 'u8' && typeof value === 'string') {
     const hex = value.replace(/^0[xX]/, '');
     if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) fail(type, value);
-    return [...uleb128(hex.length / 2), ...Buffer.from(hex, 'hex')];
+    return [...pushUleb128([], hex.length / 2), ...Buffer.from(hex, 'hex')];
   }
   if (!Array.isArray(value)) fail(type, value);
-  return [...uleb128(value.length), ...value.flatMap((v) => encode(inner, v))];
+  return [...pushUleb128([], value.length), ...value.flatMap((v) => encode(inner, v))];
 }
 
 /** The BCS of `value` as a pure `type`. */
