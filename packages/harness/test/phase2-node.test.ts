@@ -8,7 +8,7 @@
  * the dev-inspect fallback and --require-dry-run, and a whole run's row and run JSON.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, type Json } from '@smi/bytecode';
 import { GraphQLDataSource, GrpcDataSource } from '@smi/network';
 import { startFakeGraphQL } from '../../../test-support/fake-graphql.js';
 import { type FakeGrpcServer, startFakeGrpc } from '../../../test-support/fake-grpc.js';
@@ -22,7 +22,6 @@ import { normalizePlan } from '@smi/inhabit';
 import { parsePlan } from '@smi/inhabit';
 import { plain, runPhase2 } from '../src/index.js';
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 const plan = (spec: Json) => parsePlan(normalizePlan(spec).spec);
 const BUY = { calls: [{ target: `${SHOP}::shop::new_item`, args: [{ u64: 3 }] }, { target: `${SHOP}::shop::buy`, args: [{ result: 0 }] }] };
 const FAIL = { calls: [{ target: `${SHOP}::shop::new_item`, args: [{ u64: 0 }] }, { target: `${SHOP}::shop::buy`, args: [{ result: 0 }] }] };

@@ -9,7 +9,7 @@
  * argument kinds its docs promised but its helper rejected (`pure`, `u128`, `u256`,
  * `vector_u128`, `vector_u256`) are supported.
  */
-import { SmiError, parseAddress } from '@smi/bytecode';
+import { SmiError, parseAddress, type Json } from '@smi/bytecode';
 
 /** One argument of a call, as the simulator takes it. */
 export type PlanArg =
@@ -71,7 +71,6 @@ export class PlanError extends SmiError<'PLAN_PARSE_ERROR' | 'UNSUPPORTED_ARG_KI
   }
 }
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
 
 function isObject(v: unknown): v is JsonObject {

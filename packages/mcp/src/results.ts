@@ -7,9 +7,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type SandboxResponse, sandboxResponseJson } from '@smi/simulation';
 import { sandboxError, type SmiToolError } from './errors.js';
+import { type Json } from '@smi/bytecode';
 
 /** A JSON value. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type { Json };
 
 /** A JSON object: what every tool answers. */
 export type JsonObject = { [key: string]: Json };

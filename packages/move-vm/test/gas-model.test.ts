@@ -25,13 +25,12 @@ import { baseInstructionCost, CHARGE_KIND, OPCODE_BY_NAME, tierAt, COST_SCHEDULE
 import { GasMeter } from '../src/gas/gas-meter.js';
 import { NativeCostSchedule, typeTagAbstractSize, typeSize, type GasStructTag, type GasTypeTag } from '../src/gas/native-costs.js';
 import { budgetBounds, computationCost, halfDigitsRounding, roundComputationUnits } from '../src/gas/transaction-gas.js';
-import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
+import { SmiError, type SmiErrorOptions, type Json } from '@smi/bytecode';
 
 // ---------------------------------------------------------------------------------------
 // Trace values as ValueViews
 // ---------------------------------------------------------------------------------------
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 interface MoveJson {
   type: string;
   value: Json;

@@ -5,8 +5,7 @@
  */
 import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
 import { type CliIo, resolvePath } from '../io.js';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+import { type Json } from '@smi/bytecode';
 
 /** Where transactions are written, line by line. */
 export interface TransactionOutput {

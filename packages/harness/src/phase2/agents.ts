@@ -5,9 +5,7 @@
  */
 import type { MovePackage } from '@smi/bytecode';
 import { baselineCandidates } from './baseline.js';
-import { errorMessage, SmiError, canonicalAddress } from '@smi/bytecode';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+import { errorMessage, SmiError, canonicalAddress, type Json } from '@smi/bytecode';
 
 /** The Phase II agents. */
 export const PHASE2_AGENTS = ['mock-empty', 'mock-perfect', 'mock-planfile', 'baseline-search', 'chain-search', 'template-search', 'real-openai-compatible', 'helper-package'] as const;

@@ -9,9 +9,7 @@
  * Beyond the original: `u128`/`u256` get defaults too (it refused them), and the exclusion
  * reasons are kept per function for the manifest's viability report.
  */
-import { canonicalAddress, type CompiledModule, formatToken, type MovePackage, type SignatureToken } from '@smi/bytecode';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+import { canonicalAddress, type CompiledModule, formatToken, type MovePackage, type SignatureToken, type Json } from '@smi/bytecode';
 
 const SUI = '0x2::sui::SUI';
 const pad = (a: string) => canonicalAddress(a);

@@ -14,7 +14,7 @@
  * found by running the same search as the publisher, and the row says so; `--sender
  * publisher` runs the whole search that way on purpose (an upper bound).
  */
-import { canonicalAddress, type MovePackage, errorMessage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, errorMessage, type Json } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { Benchmark, type BenchmarkRow, FRAMEWORK_IDS, isSystemObject, normalizePlan, parsePlan, planOfRequest, type TargetRef } from '@smi/inhabit';
 import { Creators } from './creators.js';
@@ -23,8 +23,6 @@ import type { PlanSimulation } from './plan-sim.js';
 import type { LastFailure } from './prompts.js';
 import { canonicalBaseType, normalizeTypeString } from './score.js';
 import type { PlanItem, PlanSource } from './worker.js';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** Why chain-search did not create a target type. */
 export const MISS_CAUSES = [

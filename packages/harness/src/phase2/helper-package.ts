@@ -14,7 +14,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalAddress, errorMessage } from '@smi/bytecode';
+import { canonicalAddress, errorMessage, type Json } from '@smi/bytecode';
 import { compileAndPublish, SimulationEnvironmentError, transactionEffectsJson } from '@smi/simulation';
 import { z } from 'zod';
 import { extractJsonValue } from '../phase1/extract.js';
@@ -25,8 +25,6 @@ import type { ModelAgentSettings, PackageView } from './model-agent.js';
 import { askModel, type ModelFailure, type Phase2CallRecord, type Phase2ServerSupport } from './model-call.js';
 import type { LastFailure } from './prompts.js';
 import { type PlanItem, type PlanSource, phase2Package, type Phase2Row } from './worker.js';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** Settings of the helper-package agent. */
 export interface HelperPackageSettings extends ModelAgentSettings {

@@ -6,13 +6,11 @@
  * at least N targets.
  */
 import path from 'node:path';
-import { loadPackageDir, errorMessage } from '@smi/bytecode';
+import { loadPackageDir, errorMessage, type Json } from '@smi/bytecode';
 import { discoverPackages } from '../dataset.js';
 import { keyTypes, packageInterface } from '../phase1/truth.js';
 import { baselineCandidates } from './baseline.js';
 import { onChainTypes } from './score.js';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** What the manifest scan produced. */
 export interface Phase2Manifest {

@@ -9,8 +9,7 @@
  */
 import type { ToolSpec } from '../model/types.js';
 import { type PyJson, pyDumps } from '../py-json.js';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+import { type Json } from '@smi/bytecode';
 
 const pyJson = (v: PyJson): string => pyDumps(v, 2);
 

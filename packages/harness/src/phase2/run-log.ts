@@ -7,8 +7,7 @@
 import { scoreInhabitation } from './score.js';
 import type { PlanRun } from './plan-sim.js';
 import { betterRun, type VariantName } from './worker.js';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+import { type Json } from '@smi/bytecode';
 
 /**
  * Simulations a package's result lists at most: a limit for runaway searches, not a sample

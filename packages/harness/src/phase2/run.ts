@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { loadPackageDir, type MovePackage, errorMessage, SmiError } from '@smi/bytecode';
+import { loadPackageDir, type MovePackage, errorMessage, SmiError, type Json } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { parseStateFile, type StateSnapshot, writeFileAtomic } from '@smi/simulation';
 import { discoverPackages, type PackageRef, selectPackages } from '../dataset.js';
@@ -32,8 +32,6 @@ import { InterfaceIndex } from '@smi/inhabit';
 import { phase2PackageWork, type Phase2WorkSettings } from './package-work.js';
 import { PHASE2_PROMPT_VERSION } from './prompts.js';
 import { phase2RunJson } from './report.js';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** Everything a Phase II run needs. */
 export interface Phase2Options extends RunControlOptions {

@@ -6,7 +6,7 @@
  * whether the result is a mock's (never a real inhabitant). Plans come from a
  * {@link PlanSource}, which hears how the previous one failed (a model's retry prompt).
  */
-import { canonicalAddress, type MovePackage, errorMessage, SmiError, type SmiErrorOptions } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, errorMessage, SmiError, type SmiErrorOptions, type Json } from '@smi/bytecode';
 import { phase2Evaluation } from './evaluation.js';
 import type { PlanRun, PlanSimulation } from './plan-sim.js';
 import { normalizePlan, type Plan, validateCausality, type CausalityValidation } from '@smi/inhabit';
@@ -14,8 +14,6 @@ import { parsePlan } from '@smi/inhabit';
 import type { LastFailure } from './prompts.js';
 import { staticCreatedTypes } from './static-types.js';
 import { scoreInhabitation } from './score.js';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** The original's heuristic variants, in its order. */
 export const VARIANTS = ['base', 'addr_sender', 'ints_0', 'ints_2', 'ints_10', 'ints_100'] as const;

@@ -8,9 +8,10 @@
 import { fromBase64 } from '@mysten/bcs';
 import { digestFromBase58, normalizeAddress, shapeOf, type AnyCodec, type Codec, type FieldShape, type Shape } from './codec.js';
 import { BcsError } from '@smi/move-vm';
+import { type Json } from '@smi/bytecode';
 
 /** A parsed JSON value. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type { Json };
 
 const fail = (message: string, path: string): BcsError => new BcsError('BCS_INVALID_JSON', message, path);
 

@@ -8,14 +8,12 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalAddress, type MovePackage, packageFromBytes, errorMessage } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, packageFromBytes, errorMessage, type Json } from '@smi/bytecode';
 import { type Argument, type Command, formatTypeTag, objectIdOf, suiBcs, type SuiObject, type TransactionData, type TransactionEffects } from '@smi/ptb';
 import { z } from 'zod';
 import { SimulationEnvironmentError } from '../errors.js';
 import { writeFileAtomic } from '../state-file.js';
 import { type FetchedReplay, recordedEffects } from './fetch.js';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 const b64 = (b: Uint8Array): string => Buffer.from(b).toString('base64');
 const unb64 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'base64'));
