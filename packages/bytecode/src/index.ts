@@ -32,10 +32,11 @@ export {
   functionHandleOf,
   isSelfHandle,
   abilityNames,
+  PRIMITIVE_NAME,
   formatToken,
   renderToken,
 } from './module-access.js';
-export type { TokenRenderer } from './module-access.js';
+export type { TokenRenderer, PrimitiveName } from './module-access.js';
 export { BytecodeError, isBytecodeError } from './errors.js';
 export type { BytecodeStatusCode, BytecodeErrorDetails, CodeLocation } from './errors.js';
 export { deserializeModule } from './deserializer.js';

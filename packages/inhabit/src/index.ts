@@ -25,7 +25,7 @@ export type { ValueProfile } from './values.js';
 export { defaultTypeArg, completeTypeArgs } from './type-args.js';
 export type { ChosenTypeArg } from './type-args.js';
 export { formatTy, tyFromToken, datatypeKey } from './types.js';
-export type { Ty, DatatypeTy, PrimName } from './types.js';
+export type { Ty, DatatypeTy } from './types.js';
 export type { Source, Arg, ParamUse, Provenance } from './sources.js';
 export { runBenchmark, runTargets, unfinishedRow } from './runner.js';
 export type { RunOptions, RunResult } from './runner.js';

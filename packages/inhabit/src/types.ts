@@ -4,14 +4,11 @@
  * package's original id), so the same type has the same key in every package that uses it,
  * whatever is loaded. Type parameters stay as `Param` until a function is instantiated.
  */
-import { canonicalAddress, type CompiledModule, type SignatureToken } from '@smi/bytecode';
-
-/** Primitive type names, as in type tags. */
-export type PrimName = 'bool' | 'u8' | 'u16' | 'u32' | 'u64' | 'u128' | 'u256' | 'address' | 'signer';
+import { canonicalAddress, type CompiledModule, type SignatureToken, PRIMITIVE_NAME, type PrimitiveName } from '@smi/bytecode';
 
 /** A Move type. */
 export type Ty =
-  | { readonly $kind: 'Prim'; readonly name: PrimName }
+  | { readonly $kind: 'Prim'; readonly name: PrimitiveName }
   | { readonly $kind: 'Vector'; readonly elem: Ty }
   | { readonly $kind: 'Datatype'; readonly key: string; readonly args: readonly Ty[] }
   | { readonly $kind: 'Param'; readonly index: number }
@@ -20,22 +17,10 @@ export type Ty =
 /** A datatype type. */
 export type DatatypeTy = Extract<Ty, { $kind: 'Datatype' }>;
 
-const PRIMS: Record<string, PrimName> = {
-  Bool: 'bool',
-  U8: 'u8',
-  U16: 'u16',
-  U32: 'u32',
-  U64: 'u64',
-  U128: 'u128',
-  U256: 'u256',
-  Address: 'address',
-  Signer: 'signer',
-};
-
-const primCache = new Map<PrimName, Ty>();
+const primCache = new Map<PrimitiveName, Ty>();
 
 /** The primitive type `name`. */
-export function prim(name: PrimName): Ty {
+export function prim(name: PrimitiveName): Ty {
   let t = primCache.get(name);
   if (t === undefined) {
     t = { $kind: 'Prim', name };
@@ -85,7 +70,7 @@ export function tyFromToken(m: CompiledModule, t: SignatureToken): Ty {
     case 'TypeParameter':
       return { $kind: 'Param', index: t.index };
     default:
-      return prim(PRIMS[t.$kind]);
+      return prim(PRIMITIVE_NAME[t.$kind]);
   }
 }
 

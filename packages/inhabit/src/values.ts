@@ -6,8 +6,8 @@
  */
 import { type Json, type MoveVM, valueFromJson } from '@smi/move-vm';
 import { STD, SUI } from './catalogue.js';
-import { formatTy, isDatatype, type PrimName, type Ty } from './types.js';
-import { errorMessage } from '@smi/bytecode';
+import { formatTy, isDatatype, type Ty } from './types.js';
+import { errorMessage, type PrimitiveName } from '@smi/bytecode';
 
 /** Which values to try: all zeros/empty (the original's), ones, or typical sizes. */
 export type ValueProfile = 'zero' | 'one' | 'large';
@@ -39,7 +39,7 @@ export function isPureTy(t: Ty): boolean {
   }
 }
 
-function primValue(name: PrimName, profile: ValueProfile, sender: string): Json {
+function primValue(name: PrimitiveName, profile: ValueProfile, sender: string): Json {
   if (name === 'bool') return profile !== 'zero';
   if (name === 'address') return profile === 'zero' ? '0x0' : sender;
   if (profile === 'zero') return name === 'u8' || name === 'u16' || name === 'u32' ? 0 : '0';
