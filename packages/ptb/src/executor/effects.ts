@@ -19,9 +19,8 @@ import { coinBalance, type GasLocation, setCoinBalance, suiBalanceEvent } from '
 import { canonicalType, gaslessExecutionError, isGaslessTransaction } from './gasless.js';
 import { ExecutionFailure, simpleFailure } from './errors.js';
 import { checkNewCoinOwners, coinTransfersCharge, DENY_LIST_ID } from './deny-list.js';
-import type { LoadedInputs } from './execute.js';
 import { decodeObject, findNestedObjects, moveObjectTypeOf, objectSizeForGas, objectTypeTag, toBcsOwner } from './objects.js';
-import type { ExecutionState } from './state.js';
+import type { ExecutionState, LoadedInputs } from './state.js';
 import type { CommandResult, ExecutionInput, ExecutionResult, ObjectChange, ObjectStore } from './types.js';
 
 /** Everything {@link finishTransaction} needs. */

@@ -17,25 +17,11 @@ import { publishPackage, runPackageInits, upgradePackage } from './publish.js';
 import { commandPackages, inputReadCharge } from './input-read-gas.js';
 import { unifiedLinkage } from './linkage.js';
 import { checkTransactionStatically } from './static-verify.js';
-import { ExecutionState, type InputObjectInfo, type Slot } from './state.js';
+import { ExecutionState, type InputObjectInfo, type LoadedInputs, type Slot } from './state.js';
 import { type GasPlan, setCoinBalance, smashPlan } from './gas-payment.js';
 import { isGaslessTransaction } from './gasless.js';
 import type { CommandResult, ExecutionInput, ExecutionResult, GasInput, ObjectStore } from './types.js';
 import { errorMessage } from '@smi/bytecode';
-
-/** Objects read while loading the inputs, kept for effects. */
-export interface LoadedInputs {
-  /** Input objects by id, as they were before the transaction. */
-  objects: Map<string, { object: SuiObject; info: InputObjectInfo }>;
-  /** Gas coin ids (the first is the gas object). */
-  gasCoins: string[];
-  /** Objects loaded while running: dynamic-field children and received objects, as they were. */
-  runtimeObjects: Map<string, SuiObject>;
-  /** Versions of the `Receiving` inputs (they count for the lamport version). */
-  receivingVersions: bigint[];
-  /** How gas is paid (`null`: unmetered, no gas payment). */
-  gasPlan: GasPlan | null;
-}
 
 function missingObject(id: string): ExecutionFailure {
   return simpleFailure('InputObjectDeleted', `input object ${id} does not exist`);

@@ -1,6 +1,6 @@
 /** The PTB executor. */
 export { executeProgrammableTransaction } from './execute.js';
-export type { LoadedInputs } from './execute.js';
+export type { LoadedInputs } from './state.js';
 export { ExecutionFailure } from './errors.js';
 export { checkTransactionInput, TransactionInputError } from './input-checks.js';
 export type { InputCheckRequest, TransactionInputErrorCode } from './input-checks.js';

@@ -18,7 +18,8 @@ import {
 } from '@smi/move-vm';
 import type { Argument } from '../bcs/transaction.js';
 import { Cliques } from './entry-rules.js';
-import type { GasCoinTransfer } from './gas-payment.js';
+import type { SuiObject } from '../bcs/object.js';
+import type { GasCoinTransfer, GasPlan } from './gas-payment.js';
 import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
 import { ensureSerializedSize, ptbValueBound } from './value-size.js';
 
@@ -425,4 +426,18 @@ export function vmInputFailure(e: VmError): ExecutionFailure {
     default:
       return simpleFailure('VMInvariantViolation', e.message);
   }
+}
+
+/** Objects read while loading the inputs, kept for effects. */
+export interface LoadedInputs {
+  /** Input objects by id, as they were before the transaction. */
+  objects: Map<string, { object: SuiObject; info: InputObjectInfo }>;
+  /** Gas coin ids (the first is the gas object). */
+  gasCoins: string[];
+  /** Objects loaded while running: dynamic-field children and received objects, as they were. */
+  runtimeObjects: Map<string, SuiObject>;
+  /** Versions of the `Receiving` inputs (they count for the lamport version). */
+  receivingVersions: bigint[];
+  /** How gas is paid (`null`: unmetered, no gas payment). */
+  gasPlan: GasPlan | null;
 }
