@@ -489,6 +489,7 @@ describeWithFixtures('bytecode interface JSON: whole corpus', ['corpus'], () => 
       .sort();
 
   it('renders every package canonically, with every definition present', () => {
+    expect(ids()).toHaveLength(12);
     for (const id of ids()) {
       const modules = loadCorpusPackage(id);
       const pkg = buildInterfaceJson({ packageId: id, modules });

@@ -53,7 +53,9 @@ async function loadTruth(): Promise<void> {
   if (TRUTH.size > 0) return;
   const { discoverPackages, packageInterface } = await import('../src/index.js');
   const { loadPackageDir } = await import('@smi/bytecode');
-  for (const p of discoverPackages(CORPUS).packages) TRUTH.set(p.packageId, keyTypes(packageInterface(p.packageId, loadPackageDir(p.packageDir).modules.map((m) => m.module))));
+  const packages = discoverPackages(CORPUS).packages;
+  if (packages.length === 0) throw new Error(`no packages in ${CORPUS}`);
+  for (const p of packages) TRUTH.set(p.packageId, keyTypes(packageInterface(p.packageId, loadPackageDir(p.packageDir).modules.map((m) => m.module))));
 }
 
 /** A model that answers after `ms`, honouring the signal. */

@@ -60,6 +60,35 @@ describeWithFixtures('Phase II chain-search on the mainnet corpus', ['corpus-mai
     const pubRows = new Map((plain(pub.runJson.packages as never) as Row[]).map((r) => [r.package_id, r]));
     const pubHits = (plain(pub.runJson.aggregate as never) as { hits: number }).hits;
     console.info(`[phase2 chain-search] corpus-mainnet as the publisher: ${pubHits}/${agg.targets}; baseline-search ${baseHits}/${agg.targets}`);
+    // The figures printed. The search is deterministic (local simulations; every function is
+    // tried, so the per-package deadline never cut it short): exact.
+    expect({ hits: agg.hits, baseHits, pubHits }).toEqual({ hits: 17, baseHits: 6, pubHits: 25 });
+    expect(agg.miss_causes).toEqual({ needs_prior_transaction: 2, no_callable_creator: 26, publisher_only: 9, search_failed: 3, unsupported_plan: 1 });
+    expect(Object.fromEntries(rows.map((r) => [r.package_id.slice(0, 10), [r.score.targets, r.score.created_hits]]))).toEqual({
+      '0x009c81fd': [3, 2],
+      '0x00db9a10': [2, 2],
+      '0x02139a2e': [3, 2],
+      '0x0262fe1b': [2, 1],
+      '0x033495b8': [3, 2],
+      '0x039e8600': [2, 0],
+      '0x03e88d43': [3, 0],
+      '0x042d3eb2': [3, 2],
+      '0x06d1d1e6': [0, 0],
+      '0x0cb4bcc0': [1, 1],
+      '0x0cefa59c': [3, 0],
+      '0x33691f76': [3, 1],
+      '0x34cc6762': [1, 1],
+      '0x4300c30f': [0, 0],
+      '0x4330178f': [1, 0],
+      '0x434b5bd8': [0, 0],
+      '0x506a6fc2': [4, 0],
+      '0x56d2bf0e': [6, 0],
+      '0xa8e454fd': [5, 2],
+      '0xba153169': [3, 1],
+      '0xca5fb99a': [4, 0],
+      '0xdb353cb7': [3, 0],
+      '0xdb8fb909': [3, 0],
+    });
     expect(pubHits).toBeGreaterThan(agg.hits);
     // A type only the publisher reaches was created by a publisher's hit: as a plan of its own
     // (hit in that run), or by a hit that is no single plan (it needs a transaction before).

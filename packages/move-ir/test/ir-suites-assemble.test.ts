@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { BytecodeError, deserializeModule, loadBundleFile, serializeModule, type CompiledModule } from '@smi/bytecode';
 import { IrTestAdapter, parseSnapshot, runTransactionalTestFile, type TransactionalTask } from '@smi/move-ir';
-import { describeWithFixtures, fixturePath, hasFixture } from '../../../test-support/fixtures.js';
+import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 
 function mvirFiles(dir: string): string[] {
   return readdirSync(dir)
@@ -63,13 +63,17 @@ class AssembleOnlyAdapter extends IrTestAdapter {
   }
 }
 
+/** What each suite's assembly gives (printed and asserted). */
+const FIGURES: Record<string, Record<string, number>> = {
+  'move-vm-transactional-tests': { files: 114, clean: 113, withModules: 350, assembled: 347, expectedErrors: 3, printed: 10, reloaded: 347, rejectedAsSnap: 0 },
+  'bytecode-verifier-transactional-tests': { files: 510, clean: 505, withModules: 1399, assembled: 1393, expectedErrors: 6, printed: 0, reloaded: 1376, rejectedAsSnap: 17 },
+};
+
 for (const suite of ['move-vm-transactional-tests', 'bytecode-verifier-transactional-tests']) {
   const parts = ['fixtures', 'ir-tests', suite];
   describeWithFixtures(`${suite} assemble`, parts, () => {
     it('assembles every module the suite publishes', () => {
-      const stdlib: CompiledModule[] = hasFixture('fixtures', 'framework', 'move-stdlib')
-        ? loadBundleFile(fixturePath('fixtures', 'framework', 'move-stdlib')).modules.map((m) => m.module)
-        : [];
+      const stdlib: CompiledModule[] = loadBundleFile(fixturePath('fixtures', 'framework', 'move-stdlib')).modules.map((m) => m.module);
       const root = fixturePath(...parts);
       const files = mvirFiles(root);
       let clean = 0;
@@ -128,6 +132,8 @@ for (const suite of ['move-vm-transactional-tests', 'bytecode-verifier-transacti
       // eslint-disable-next-line no-console
       if (problems.length > 0) console.log(problems.join('\n'));
       expect(problems).toEqual([]);
+      // The figures printed.
+      expect({ files: files.length, clean, withModules, assembled, expectedErrors, printed, reloaded, rejectedAsSnap }).toEqual(FIGURES[suite]);
     });
   });
 }

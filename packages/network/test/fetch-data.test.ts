@@ -137,6 +137,7 @@ describeWithFixtures('fetching packages and the framework from a node', ['corpus
       const found = locateFramework({ cacheDir: cache, env: {} });
       expect(found.origin).toBe('cache');
       expect(found.protocolVersion).toBe(version);
+      expect(found.packages.map((p) => p.id).sort(), name).toEqual(framework.map((p) => p.id).sort());
       for (const p of found.packages) {
         const want = framework.find((f) => f.id === p.id) as MovePackage;
         expect(p.modules.map((m) => m.name), p.id).toEqual(want.modules.map((m) => m.name));
@@ -221,6 +222,7 @@ describeWithFixtures('fetching packages and the framework from a node', ['corpus
           expect(r.absent.length).toBe(2);
           const found = locateFramework({ cacheDir: cache, env: {}, protocolVersion: pv });
           const want = history[version - 1] as { packages: MovePackage[] };
+          expect(found.packages.length, `${name} ${pv}`).toBeGreaterThan(0);
           for (const p of found.packages) {
             const w = want.packages.find((x) => x.id === p.id) as MovePackage;
             expect(p.modules.map((m) => Buffer.from(m.bytes).toString('hex')), `${name} ${pv} ${p.id}`).toEqual(w.modules.map((m) => Buffer.from(m.bytes).toString('hex')));
