@@ -12,7 +12,7 @@
  * recorded decoded, and the most calls in flight at once is kept. A simulation's effects carry
  * the chain's BCS and, as `changed_objects`, only the created objects with their types.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import { createServer as createHttp2Server, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { GrpcTypes } from '@mysten/sui/grpc';

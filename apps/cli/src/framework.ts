@@ -58,7 +58,7 @@ export function cacheRoot(): string {
  * The framework a command runs with, found in the documented order: `--framework`,
  * `SMI_FRAMEWORK`, the corpus's own framework packages, the fixtures, the cache.
  */
-export function locateFrameworkFor(io: CliIo, framework: string | undefined, corpus: readonly MovePackage[] = [], closureOf?: readonly string[]): LocatedFramework {
+function locateFrameworkFor(io: CliIo, framework: string | undefined, corpus: readonly MovePackage[] = [], closureOf?: readonly string[]): LocatedFramework {
   const fixtures = fixturesRoot(io);
   return locateFramework({
     ...(framework !== undefined ? { framework: resolveInputPath(io, framework) } : {}),

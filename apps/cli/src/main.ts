@@ -9,7 +9,7 @@ import yargs, { type Argv } from 'yargs';
 import { dashed, didYouMean, firstWord, joinDashValues, wantsJson, closest } from './argv.js';
 import { commandName, type CommandSpec, type Example, optionShapes } from './command.js';
 import { COMMAND_ENTRIES, type CommandEntry } from './commands/registry.js';
-import { CliError, EXIT, errorJson, oneLine, OutputClosedError, toCliError, UsageError } from './errors.js';
+import { type CliError, EXIT, errorJson, oneLine, OutputClosedError, toCliError, UsageError } from './errors.js';
 import { type CliIo, jsonLine } from './io.js';
 import { processIo } from './process-io.js';
 import { EPILOG, GLOBAL_OPTIONS, MAIN_EXAMPLES, USAGE } from './help-text.js';

@@ -34,7 +34,7 @@ export const NETWORK_OPTIONS = {
 } as const;
 
 /** The endpoint the options name. */
-export function endpointOf(args: NetworkArgs): string {
+function endpointOf(args: NetworkArgs): string {
   if (args.testnet && args['rpc-url'] !== undefined && !/^testnet/.test(args['rpc-url'])) throw new UsageError('give either --testnet or --rpc-url', 'USAGE');
   return resolveEndpoint(namedEndpoint(args));
 }

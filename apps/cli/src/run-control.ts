@@ -41,10 +41,10 @@ function seedOf(text: string): bigint {
 }
 
 /** Where `--prefer-signal-package-ids` looks (the original's path, from the working directory). */
-export const SIGNAL_IDS_FILE = path.join('results', 'signal_ids_hit_ge_1.txt');
+const SIGNAL_IDS_FILE = path.join('results', 'signal_ids_hit_ge_1.txt');
 
 /** The ids to run (`--package-ids-file`, `--dataset`/`--subset`, `--prefer-signal-package-ids`), or `undefined` to sample. */
-export async function packageIdsOf(io: CliIo, args: RunControlArgs): Promise<{ ids: string[]; source: string } | undefined> {
+async function packageIdsOf(io: CliIo, args: RunControlArgs): Promise<{ ids: string[]; source: string } | undefined> {
   if (args.subset !== undefined) {
     // The original read --subset and then ignored it; it means --dataset.
     if (args.dataset !== undefined) throw new UsageError('give either --dataset or --subset (its deprecated alias)', 'USAGE');

@@ -5,7 +5,7 @@
  */
 
 /** `camelCase` → `camel_case`. */
-export function snakeKey(k: string): string {
+function snakeKey(k: string): string {
   return k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
 }
 

@@ -43,7 +43,7 @@ describeWithFixtures('smi sandbox-exec single-shot', ['fixtures', 'framework'], 
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\{\n {2}"success": true,/);
     const j = JSON.parse(r.stdout) as Response;
-    expect((j.data?.returns as { value: string }[])[0].value).toBe('1024');
+    expect((j.data?.returns as { value: string }[] | undefined)?.[0].value).toBe('1024');
     expect(j.gas_used).toBeGreaterThan(0);
   });
 

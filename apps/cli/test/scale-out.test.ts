@@ -94,7 +94,7 @@ function job(name: string): Manifest {
   if (m === undefined) throw new Error(`no Job ${name} under examples/k8s`);
   return m;
 }
-const podOf = (m: Manifest): PodSpec => (m.obj.kind === 'Pod' ? m.obj.spec : (m.obj.spec?.template as { spec: PodSpec }).spec) as PodSpec;
+const podOf = (m: Manifest): PodSpec => (m.obj.kind === 'Pod' ? m.obj.spec : (m.obj.spec?.template as { spec: PodSpec } | undefined)?.spec) as PodSpec;
 const containersOf = (pod: PodSpec): Container[] => [...(pod.initContainers ?? []), ...pod.containers];
 function container(jobName: string, name?: string): Container {
   const all = containersOf(podOf(job(jobName)));

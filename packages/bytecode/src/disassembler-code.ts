@@ -187,13 +187,13 @@ export function renderConstantValue(c: Constant): string {
 }
 
 /** Upstream's inline preview: at most 6 bytes kept, else the first 4 characters and `..`. */
-export function previewString(s: string): string {
+function previewString(s: string): string {
   if (utf8Encoder.encode(s).length <= PREVIEW_LEN + 2) return s;
   return Array.from(s).slice(0, PREVIEW_LEN).join('') + '..';
 }
 
 /** `type: value` of constant `index` (inline form, value shortened), as in `LdConst[i](...)`. */
-export function renderConstantInline(m: CompiledModule, index: number): string {
+function renderConstantInline(m: CompiledModule, index: number): string {
   const c = m.constantPool[index];
   if (c === undefined) return `ERROR[Bad constant index ${index}]`;
   return `${renderType(m, c.type, [])}: ${previewString(renderConstantValue(c))}`;

@@ -9,12 +9,9 @@ export const MOVE_MAGIC = 0xa11ceb0b;
 /** Magic bytes of a test-only (unpublishable) module. */
 export const UNPUBLISHABLE_MAGIC = 0xdeadc0de;
 
-export const VERSION_5 = 5;
-export const VERSION_6 = 6;
-export const VERSION_7 = 7;
 /** Oldest and newest binary versions read. */
-export const VERSION_MIN = VERSION_5;
-export const VERSION_MAX = VERSION_7;
+export const VERSION_MIN = 5;
+export const VERSION_MAX = 7;
 /** Flavor byte for Sui, stored in the top byte of the version word from v7 on. */
 export const SUI_FLAVOR = 0x05;
 
@@ -206,7 +203,7 @@ export const SIMPLE_INSTRUCTION: Readonly<Record<SimpleBytecodeKind, Bytecode>> 
 
 /** `true` when the kind takes no operand. */
 export function isSimpleKind(kind: BytecodeKind): kind is SimpleBytecodeKind {
-  return Object.prototype.hasOwnProperty.call(SIMPLE_INSTRUCTION, kind);
+  return Object.hasOwn(SIMPLE_INSTRUCTION, kind);
 }
 
 /** Shared frozen primitive signature tokens. */

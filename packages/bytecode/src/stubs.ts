@@ -351,7 +351,7 @@ export function tomlDependency(source: StubDependencySource): string {
 }
 
 /** A TOML basic string. */
-export function tomlString(s: string): string {
+function tomlString(s: string): string {
   return JSON.stringify(s);
 }
 

@@ -67,7 +67,7 @@ export function snapshotsWithoutIr(dir: string): string[] {
 }
 
 /** Snapshots of upstream's regex-based reference-safety configuration (`<test>@regex.snap`), relative to `dir`. */
-export function regexSnapshots(dir: string): string[] {
+function regexSnapshots(dir: string): string[] {
   const walk = (d: string): string[] =>
     readdirSync(d)
       .sort()

@@ -74,7 +74,7 @@ function snapshotNames(fixturesRoot: string, version: number, address: string): 
 }
 
 /** Why a snapshot does not agree with the calls, or `null` when it does. */
-export function disagreement(fixturesRoot: string, version: number, calls: readonly FrameCall[]): string | null {
+function disagreement(fixturesRoot: string, version: number, calls: readonly FrameCall[]): string | null {
   for (const c of calls) {
     const [address, module] = c.module.split('::') as [string, string];
     const modules = snapshotNames(fixturesRoot, version, address);

@@ -12,7 +12,7 @@ import {
   discoverPackages,
   loadRunJson,
   MemoryRunStore,
-  MergeError,
+  type MergeError,
   mergeRuns,
   packageInterface,
   parseShard,

@@ -37,6 +37,7 @@ describe('json.dumps as Python writes it', () => {
       [1e-5, '1e-05'],
       [0.0001, '0.0001'],
       [1e16, '1e+16'],
+      // biome-ignore lint/correctness/noPrecisionLoss: the float Python prints for this literal
       [123456789012345678, '1.2345678901234568e+17'],
       [2 / 3, '0.6666666666666666'],
       [-0, '-0.0'],
@@ -50,6 +51,7 @@ describe('json.dumps as Python writes it', () => {
       package_id: '0x1',
       modules: { m: { address: '0x1', structs: { S: { fields: [{ name: 'x', type: { kind: 'u64' } }, { name: 'é', type: { kind: 'vector', type: { kind: 'u8' } } }] } } } },
       note: 'Struct abilities are intentionally omitted.',
+      // biome-ignore lint/correctness/noPrecisionLoss: the float Python prints for this literal
       f: [new PyFloat(1), new PyFloat(0.5), new PyFloat(1e-5), new PyFloat(123456789012345678), new PyFloat(-0)],
       e: {},
       l: [],

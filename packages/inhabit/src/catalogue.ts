@@ -77,7 +77,7 @@ export interface PackageInfo {
 
 export const STD = canonicalAddress('0x1');
 export const SUI = canonicalAddress('0x2');
-export const SUI_SYSTEM = canonicalAddress('0x3');
+const SUI_SYSTEM = canonicalAddress('0x3');
 
 /** `true` for 0x1, 0x2 and 0x3 (skipped as targets by default, as the original did). */
 export function isCoreFramework(id: string): boolean {

@@ -10,7 +10,7 @@
 import type { TargetRef } from './benchmark.js';
 
 /** Targets per chunk: small enough to balance two workers, large enough to keep them busy. */
-export const CHUNK_SIZE = 16;
+const CHUNK_SIZE = 16;
 
 /** A chunk: positions in the run's targets, all of one package. */
 export interface Chunk {

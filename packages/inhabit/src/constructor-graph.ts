@@ -45,7 +45,6 @@ export interface GraphStats {
   callable_constructors: number;
 }
 
-const TRANSFER = `${SUI}::transfer`;
 const SETUP_CALLS: Readonly<Record<string, SetupEdge['outcome']>> = {
   share_object: 'shared',
   public_share_object: 'shared',

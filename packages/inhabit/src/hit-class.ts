@@ -47,7 +47,7 @@ export function hitClassOf(args: readonly Arg[], profile: ValueProfile): HitClas
  * from raw BCS), `relaxed` (it ran with dev-inspect rules), `permissive_crypto` (every
  * signature check passed).
  */
-export function notRealBecause(row: BenchmarkRow): 'synthesized' | 'relaxed' | 'permissive_crypto' | null {
+function notRealBecause(row: BenchmarkRow): 'synthesized' | 'relaxed' | 'permissive_crypto' | null {
   if (row.provenance === 'synthesized') return 'synthesized';
   if (row.tier_b_details?.checks !== 'strict') return 'relaxed';
   if (row.permissive_crypto === true) return 'permissive_crypto';

@@ -20,7 +20,7 @@ import { type InventoryObject, isTxContext, mentions, objectTyping, useOf } from
 import { type Arg, chainLength, costOf, type ParamUse, provenanceOf, type Source } from './sources.js';
 import type { StageFailure } from './taxonomy.js';
 import { completeTypeArgs, type ChosenTypeArg, typeArgChoices } from './type-args.js';
-import { deref, formatTy, hasParams, isDatatype, shortKey, substTy, type Ty, unify } from './types.js';
+import { deref, formatTy, shortKey, substTy, type Ty, unify } from './types.js';
 import { bcsRoundTrip, isPureTy, pureValue, type ValueProfile } from './values.js';
 
 /** Options of the search. */

@@ -273,7 +273,7 @@ function siblingKey(source: Extract<Source, { $kind: 'Call' }>): string | null {
  * A `vector<u8>` of `length` bytes: the sender's address bytes when 32 long (ids and
  * addresses are often passed as bytes), else the bytes 1, 2, 3, ...
  */
-export function byteVector(length: number, sender: string): string {
+function byteVector(length: number, sender: string): string {
   if (length === 32) return sender;
   let hex = '0x';
   for (let i = 0; i < length; i++) hex += ((i + 1) & 0xff).toString(16).padStart(2, '0');

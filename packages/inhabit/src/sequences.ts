@@ -124,8 +124,8 @@ export function sequenceSteps(
   return out;
 }
 
-/** The step `key` (a function id) on the call `callee` with objects `objects`, planned; `undefined` when it cannot be. */
-export function sequenceStep(planner: Planner, index: CallIndex, callee: FunctionDecl, objects: readonly ObjectUse[], key: string): PlannedCall | undefined {
+/** The step `key` (a function id) on the objects `objects`, planned; `undefined` when it cannot be. */
+export function sequenceStep(planner: Planner, index: CallIndex, objects: readonly ObjectUse[], key: string): PlannedCall | undefined {
   for (const o of objects) {
     if (o.type.$kind !== 'Datatype') continue;
     for (const m of index.mutators(o.type.key)) {

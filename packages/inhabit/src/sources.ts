@@ -101,7 +101,7 @@ export function costOf(s: Source): number {
 }
 
 /** Total cost of some arguments. */
-export function argsCost(args: readonly Arg[]): number {
+function argsCost(args: readonly Arg[]): number {
   let n = 0;
   for (const a of args) if (a.$kind === 'Value') n += costOf(a.source);
   return n;

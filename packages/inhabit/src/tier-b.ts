@@ -19,7 +19,7 @@ import type { CallIndex } from './call-index.js';
 import { type Catalogue, SUI } from './catalogue.js';
 import { tyFromTag } from './inventory.js';
 import type { Planner, TargetPlan } from './planner.js';
-import { type Consumer, type PreparedObjects, PtbDraft } from './ptb-draft.js';
+import { type Consumer, PtbDraft } from './ptb-draft.js';
 import { type Resolved, resolveArgs, resolveMore } from './resolve.js';
 import { type FailedAt, type FailureFacts, firstVariant, refine, type Variant, variantKey } from './search.js';
 import { consumerOf, type FailureHint, idOf, objectUses, type PlannedCall, sequenceStep, sequenceSteps } from './sequences.js';
@@ -196,8 +196,8 @@ export class TierBRunner {
   private readonly cached: CachedSession;
 
   constructor(
-    private readonly session: SandboxSession,
-    private readonly baseline: Baseline,
+    session: SandboxSession,
+    baseline: Baseline,
     private readonly catalogue: Catalogue,
     private readonly calls: CallIndex,
     private readonly options: TierBOptions,
@@ -297,7 +297,7 @@ export class TierBRunner {
     const objects = objectUses(call.args);
     state.variant.steps.forEach((ref, k) => {
       if (ref.site !== site) return;
-      const step = sequenceStep(state.planner, this.calls, call.fn, objects, ref.key);
+      const step = sequenceStep(state.planner, this.calls, objects, ref.key);
       if (step === undefined) return;
       out.push({ ...step, args: resolveMore(step.args, `step:${site}:${k}`, state.variant.selection, state.resolved) });
       state.sequence.push(`${step.fn.module}::${step.fn.name}`);
@@ -497,7 +497,7 @@ export class TierBRunner {
     const { plan, resolved, variant } = state;
     const profile = variant.profile;
     const values = new Map<Source, Json>();
-    const valueOf = async (s: Source, param: Ty): Promise<Json> => {
+    const valueFor = async (s: Source, param: Ty): Promise<Json> => {
       const path = resolved.paths.get(s) ?? '';
       switch (s.$kind) {
         case 'Pure':
@@ -514,7 +514,7 @@ export class TierBRunner {
         case 'Call': {
           const known = values.get(s);
           if (known !== undefined) return known;
-          const r = await this.call(s.fn, s.typeArgs, s.args, valueOf, state.requests, 'strict');
+          const r = await this.call(s.fn, s.typeArgs, s.args, valueFor, state.requests, 'strict');
           if (!r.success) throw new AttemptFailure('B1', r.error_category === 'ContractAbort' ? 'E402' : 'E401', `constructor ${s.fn.module}::${s.fn.name} failed: ${r.error ?? ''}`, { $kind: 'Chain', path }, r);
           const ret = s.returns[s.returnIndex];
           let v: Json | undefined;
@@ -526,7 +526,7 @@ export class TierBRunner {
         }
       }
     };
-    const r = await this.call(plan.fn, plan.typeArgs.map((a) => a.type), resolved.args, valueOf, state.requests, out.checks);
+    const r = await this.call(plan.fn, plan.typeArgs.map((a) => a.type), resolved.args, valueFor, state.requests, out.checks);
     if (!r.success) {
       const failed = /takes .* arguments|does not resolve|TYPE_MISMATCH/.test(r.error ?? '') && r.error_category !== 'ContractAbort';
       throw new AttemptFailure(failed ? 'B1' : 'B2', failed ? 'E401' : 'E403', `execution failed: ${r.error ?? ''}`, failed ? { $kind: 'Other' } : { $kind: 'Target' }, r);
@@ -553,12 +553,12 @@ export class TierBRunner {
     fn: TargetPlan['fn'],
     typeArgs: readonly Ty[],
     args: readonly Arg[],
-    valueOf: (s: Source, param: Ty) => Promise<Json>,
+    valueFor: (s: Source, param: Ty) => Promise<Json>,
     requests: Json[],
     checks: 'strict' | 'relaxed',
   ): Promise<SandboxResponse> {
     const json: Json[] = [];
-    for (const a of args) if (a.$kind === 'Value') json.push(await valueOf(a.source, a.type));
+    for (const a of args) if (a.$kind === 'Value') json.push(await valueFor(a.source, a.type));
     const request: Record<string, Json> = { action: 'call_function', package: fn.packageId, module: fn.module, function: fn.name, type_args: typeArgs.map(formatTy), args: json };
     if (checks === 'relaxed') request.checks = 'relaxed';
     return this.send(requests, request);

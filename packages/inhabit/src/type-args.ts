@@ -112,7 +112,7 @@ function inventoryBindings(fn: FunctionDecl, inventory: readonly InventoryObject
  * The coin types the state can mint or describe: `T` of every `TreasuryCap<T>` the sender
  * owns (mintable, so a `Coin<T>` need not be zero), then of every `CoinMetadata<T>`.
  */
-export function realCoinTypes(inventory: readonly InventoryObject[]): Ty[] {
+function realCoinTypes(inventory: readonly InventoryObject[]): Ty[] {
   const out: Ty[] = [];
   const seen = new Set<string>();
   for (const name of ['TreasuryCap', 'CoinMetadata']) {

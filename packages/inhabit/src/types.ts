@@ -163,11 +163,6 @@ export function shortKey(key: string): string {
   return parts.length === 3 ? `${parts[1]}::${parts[2]}` : key;
 }
 
-/** The address part of a datatype key. */
-export function keyAddress(key: string): string {
-  return key.split('::')[0];
-}
-
 /** `true` for the datatype `address::module::name` (address canonical). */
 export function isDatatype(t: Ty, address: string, module: string, name: string): boolean {
   return t.$kind === 'Datatype' && t.key === `${address}::${module}::${name}`;

@@ -35,7 +35,7 @@ export interface SmiTool {
 }
 
 /** Any thrown value as a tool error: ours keep their code; anything else is a bug (`INTERNAL`). */
-export function asToolError(e: unknown): SmiToolError {
+function asToolError(e: unknown): SmiToolError {
   if (e instanceof SmiToolError) return e;
   return new SmiToolError('INTERNAL', `internal error: ${errorMessage(e)}`, { cause: e });
 }

@@ -48,7 +48,7 @@ function isStringArray(v: unknown): v is string[] {
 }
 
 /** Narrow the builder's result to a success or a failure; anything else is a `BUILDER_ERROR`. */
-export function narrowDumpResult(result: unknown): DumpSuccess | DumpFailure {
+function narrowDumpResult(result: unknown): DumpSuccess | DumpFailure {
   if (typeof result !== 'object' || result === null) {
     throw new MoveCompileError('BUILDER_ERROR', 'the Move builder returned no result');
   }

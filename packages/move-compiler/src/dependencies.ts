@@ -49,7 +49,7 @@ export interface SourceDependency {
 }
 
 /** The upstream repository the builder fetches the framework from. */
-export const SUI_GIT_URL = 'https://github.com/MystenLabs/sui.git';
+const SUI_GIT_URL = 'https://github.com/MystenLabs/sui.git';
 const FRAMEWORK_DIR = 'crates/sui-framework/packages';
 /** The commit id every git revision resolves to (any fixed value unifies the graph). */
 export const RESOLVED_SHA = '0'.repeat(40);

@@ -182,7 +182,7 @@ export function manifestPackage(manifest: string): ManifestPackage {
 }
 
 /** The string and integer fields of one table (`[published.mainnet]`) of a TOML file, as strings. */
-export function tableFields(text: string, table: string): Record<string, string> | undefined {
+function tableFields(text: string, table: string): Record<string, string> | undefined {
   let current = '';
   let out: Record<string, string> | undefined;
   const wanted = table.replace(/\s+/g, '');

@@ -33,7 +33,7 @@ import { IrCompileError } from './errors.js';
 const TABLE_MAX_SIZE = 0xffff;
 
 /** Upstream `move_core_types::identifier::is_valid`. */
-export function isValidIdentifier(s: string): boolean {
+function isValidIdentifier(s: string): boolean {
   return /^(?:[a-zA-Z][a-zA-Z0-9_]*|_[a-zA-Z0-9_]+)$/.test(s);
 }
 

@@ -322,7 +322,7 @@ export class Lexer {
 }
 
 function nameToken(name: string): Tok {
-  return Object.prototype.hasOwnProperty.call(KEYWORDS, name) ? KEYWORDS[name] : 'NameValue';
+  return Object.hasOwn(KEYWORDS, name) ? KEYWORDS[name] : 'NameValue';
 }
 
 /** Rust's `{:?}` of a `char`. */

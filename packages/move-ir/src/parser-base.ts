@@ -66,7 +66,7 @@ export function parseName(tokens: Lexer): string {
 }
 
 /** A name directly followed by `<` (the `<` is part of the token and dropped). */
-export function parseNameBeginTy(tokens: Lexer): string {
+function parseNameBeginTy(tokens: Lexer): string {
   if (tokens.peek() !== 'NameBeginTyValue') throw invalid(tokens.currentLoc(), 'expected Tok::NameBeginTyValue');
   const s = tokens.content();
   tokens.advance();
@@ -95,7 +95,7 @@ export function parseBindingVar(tokens: Lexer): Var {
 }
 
 /** Canonical form of an address literal (`0x` + 1..64 hex digits), or `undefined`. */
-export function hexLiteralAddress(literal: string): string | undefined {
+function hexLiteralAddress(literal: string): string | undefined {
   if (!literal.startsWith('0x')) return undefined;
   const hex = literal.slice(2);
   if (hex.length === 0 || hex.length > 64 || !/^[0-9a-fA-F]+$/.test(hex)) return undefined;
@@ -210,7 +210,7 @@ export function parseType(tokens: Lexer): Type {
   const start = tokens.startLoc();
   const tok = tokens.peek();
   const content = tokens.content();
-  if (tok === 'NameValue' && Object.prototype.hasOwnProperty.call(PRIMITIVE_TYPES, content)) {
+  if (tok === 'NameValue' && Object.hasOwn(PRIMITIVE_TYPES, content)) {
     tokens.advance();
     return { $kind: PRIMITIVE_TYPES[content], loc: spanFrom(tokens, start) };
   }

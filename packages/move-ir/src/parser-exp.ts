@@ -105,7 +105,7 @@ function withLoc<T extends object>(body: T, loc: Loc): T & { loc: Loc } {
 }
 
 /** An expression. */
-export function parseExp(tokens: Lexer): Exp {
+function parseExp(tokens: Lexer): Exp {
   return parseBinaryRhs(tokens, parseUnaryExp(tokens), 1);
 }
 

@@ -33,7 +33,6 @@ import {
 const TYPE_NAME = moduleId('0x1', 'type_name');
 const FIXED = moduleId('0x1', 'fixed_point32');
 const MAX_U64 = maxOf(64);
-const MAX_U128 = maxOf(128);
 /** `0x2` as type_name spells it: 64 hex digits, no `0x`. */
 const bare = (a: string) => canonicalAddress(a).slice(2);
 

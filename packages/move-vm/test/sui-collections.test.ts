@@ -11,7 +11,7 @@ import { canonicalAddress, loadBundleFile } from '@smi/bytecode';
 import { MoveVM, MoveVector, NativeRegistry, VecKind, registerMoveStdlib, type CallArg, type CallResult, type TypedValue } from '@smi/move-vm';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { OBJECT_RUNTIME_KEY, ObjectRuntime, hashTypeAndKey, parseSuiTypeTag, registerSuiNatives } from '../src/natives/sui/index.js';
-import { bcs, bytesVec, concat, expectAbort, hex, moveString, mutated, ok, ret, stringOf, val } from './support/golden.js';
+import { bcs, bytesVec, concat, expectAbort, hex, moveString, mutated, ok, stringOf, val } from './support/golden.js';
 
 const SUI = canonicalAddress('0x2');
 const DIGEST = Uint8Array.from({ length: 32 }, (_, i) => i + 1);

@@ -12,7 +12,7 @@ import { sha3_256 } from '@noble/hashes/sha3.js';
 import { loadBundleFile } from '@smi/bytecode';
 import { VmError } from '../src/errors.js';
 import { NativeRegistry } from '../src/natives/registry.js';
-import { MoveVector } from '../src/values/vector.js';
+import type { MoveVector } from '../src/values/vector.js';
 import { PROTOCOL_135_CRYPTO_COSTS, registerSuiCrypto, type SuiCryptoOptions } from '../src/natives/sui/crypto/index.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { fakeCtx, hex, utf8, v, native, call, abortCode } from './support/crypto-natives.js';

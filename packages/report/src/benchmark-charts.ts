@@ -10,13 +10,13 @@ import { KIND_COLORS, KIND_LABELS, type ReportKind, REPORT_KINDS, SPLITS, SUMMAR
 import { shortId } from './html.js';
 
 /** The taxonomy dimensions, as charted. */
-export const TAXONOMY = ['failure stage', 'error code', 'abort category'] as const;
+const TAXONOMY = ['failure stage', 'error code', 'abort category'] as const;
 
 /** The rates charted, in order: the headline's, then the loose ones. */
-export const RATES = ['real structured', 'real', 'Tier B (loose)', 'Tier A (loose)'] as const;
+const RATES = ['real structured', 'real', 'Tier B (loose)', 'Tier A (loose)'] as const;
 
 /** Packages a per-package chart shows at most (the table lists all). */
-export const MAX_CHART_PACKAGES = 40;
+const MAX_CHART_PACKAGES = 40;
 
 /** The rates of each input (`RATES`, by `series`). */
 export function rateData(views: readonly BenchmarkView[]): Datum[] {
@@ -28,12 +28,12 @@ export function rateData(views: readonly BenchmarkView[]): Datum[] {
 }
 
 /** The kinds a per-package chart's legend lists: the summary's six, and the older rows' kinds when present. */
-export function chartKinds(v: BenchmarkView): ReportKind[] {
+function chartKinds(v: BenchmarkView): ReportKind[] {
   return REPORT_KINDS.filter((k) => SUMMARY_KINDS.includes(k) || (v.kinds[k] ?? 0) > 0);
 }
 
 /** The packages a per-package chart shows: those with most Tier B hits (then functions), in the table's order. */
-export function chartPackages(v: BenchmarkView): BenchmarkView['packages'] {
+function chartPackages(v: BenchmarkView): BenchmarkView['packages'] {
   if (v.packages.length <= MAX_CHART_PACKAGES) return v.packages;
   const keep = new Set([...v.packages].sort((a, b) => b.tier_b_hits - a.tier_b_hits || b.functions - a.functions).slice(0, MAX_CHART_PACKAGES));
   return v.packages.filter((p) => keep.has(p));

@@ -28,7 +28,7 @@ export function packageBounds(p: BenchmarkPackage): { real: boolean; structured:
 }
 
 /** A split as text: `value n (share) · …`, in the split's order. */
-export function splitText(counts: Record<string, number>, order: readonly string[], total: number): string {
+function splitText(counts: Record<string, number>, order: readonly string[], total: number): string {
   const keys = [...order.filter((k) => counts[k] !== undefined), ...Object.keys(counts).filter((k) => !order.includes(k))];
   return keys.map((k) => `${k} ${int(counts[k])} (${share(counts[k], total)})`).join(' · ') || '—';
 }

@@ -98,7 +98,7 @@ export function headlineGaps(rows: readonly BenchmarkRow[], kinds: Partial<Recor
 }
 
 /** The value a split shows for a field an older row does not record. */
-export const NOT_RECORDED = 'not recorded';
+const NOT_RECORDED = 'not recorded';
 
 /** The splits of Tier B hits: each dimension with its values in the order shown. */
 export const SPLITS = [

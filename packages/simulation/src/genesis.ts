@@ -145,7 +145,7 @@ function addCreation(tx: PtbBuilder, vm: MoveVM, config: ProtocolConfig, s: Syst
  * (`active_validator_addresses`, the obvious public caller, came later). A system transaction
  * may call a private function and leave its returned reference unused, as dev-inspect may.
  */
-export const SYSTEM_STATE_UPGRADE = '0x3::sui_system::load_inner_maybe_upgrade';
+const SYSTEM_STATE_UPGRADE = '0x3::sui_system::load_inner_maybe_upgrade';
 
 /**
  * The second genesis transaction (see {@link SYSTEM_STATE_UPGRADE}) on the SuiSystemState

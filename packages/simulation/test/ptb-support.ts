@@ -177,5 +177,5 @@ export function balanceOf(env: SimulationEnvironment, id: string): bigint {
 
 /** `value` field of a stored helper `Obj`. */
 export function objValue(env: SimulationEnvironment, id: string): string {
-  return (env.getObject(id)?.value as { value: string }).value;
+  return (env.getObject(id)!.value as { value: string }).value;
 }

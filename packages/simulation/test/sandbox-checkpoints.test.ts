@@ -5,7 +5,7 @@
  * checkpoints survive `reset`.
  */
 import { expect, it } from 'vitest';
-import { CheckpointError, fromFixtures, SandboxSession, type SandboxResponse } from '@smi/simulation';
+import { type CheckpointError, fromFixtures, SandboxSession, type SandboxResponse } from '@smi/simulation';
 import { describeWithFixtures, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
 
 const COUNTER = `module demo::counter;

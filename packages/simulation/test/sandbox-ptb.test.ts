@@ -115,7 +115,7 @@ describeWithFixtures('sandbox execute_ptb', ['fixtures', 'framework'], () => {
       }),
     );
     const made = r.effects?.mutated[0].id as string;
-    expect((s.env.getObject(made)?.value as { balance: { value: string } }).balance.value).toBe('5010');
+    expect((s.env.getObject(made)?.value as { balance: { value: string } } | undefined)?.balance.value).toBe('5010');
     const payer = await coin(s, 10_000_000_000);
     const paid = await s.handle({ action: 'execute_ptb', gas_coin: payer, inputs: [], commands: [{ type: 'move_call', package: '0x1', module: 'u64', function: 'max', args: [] }] });
     // A call with the wrong arity fails, but is charged: the payer is mutated.
@@ -144,7 +144,7 @@ describeWithFixtures('sandbox execute_ptb', ['fixtures', 'framework'], () => {
     expect(r.failed_command_description).toBe('SplitCoins (1 amounts)');
     expect(r.commands_succeeded).toBe(1);
     expect(r.effects?.status).toBe('failure');
-    expect((s.env.getObject(a)?.value as { balance: { value: string } }).balance.value).toBe('10');
+    expect((s.env.getObject(a)?.value as { balance: { value: string } } | undefined)?.balance.value).toBe('10');
   });
 
   it('requests that cannot run leave nothing behind', async () => {

@@ -34,7 +34,7 @@ function u64(flag: string, text: string | undefined): bigint | undefined {
 }
 
 /** `--random-seed`: hex (`0x` optional), at most 32 bytes, zero-padded at the end. */
-export function parseSeed(text: string | undefined): Uint8Array | null {
+function parseSeed(text: string | undefined): Uint8Array | null {
   if (text === undefined) return null;
   let hex = text.trim().replace(/^0x/i, '');
   if (hex.length === 0 || hex.length > 64 || !/^[0-9a-fA-F]+$/.test(hex)) throw new UsageError(`--random-seed ${text}: expected hex, at most 64 digits`, 'INVALID_SEED');

@@ -51,7 +51,7 @@ export function benchmarkSpec(parts: {
 }
 
 /** Where a run's spec is kept. */
-export function specFile(rowsFile: string): string {
+function specFile(rowsFile: string): string {
   return `${rowsFile}.spec.json`;
 }
 

@@ -14,7 +14,7 @@ import { bytecodeDependency, frameworkDependencies, parseDeps, writePackageDir }
 import { header } from './registry.js';
 
 /** A clear error for a directory that is not a Move package (no Move.toml, or no `.move` file under `sources/`). */
-export function checkMovePackageDir(dir: string): void {
+function checkMovePackageDir(dir: string): void {
   if (!existsSync(path.join(dir, 'Move.toml'))) throw new UsageError(`${dir}: no Move.toml (not a Move package)`, 'NOT_A_MOVE_PACKAGE');
   const hasSource = (rel: string): boolean =>
     readdirSync(path.join(dir, rel)).some((e) => (statSync(path.join(dir, rel, e)).isDirectory() ? hasSource(path.join(rel, e)) : e.endsWith('.move')));
@@ -35,7 +35,7 @@ export async function compileErrorToCli<T>(run: () => Promise<T>, what = 'compil
 }
 
 /** Warnings on stderr unless quiet. */
-export function printWarnings(io: CliIo, warnings: string | undefined, quiet: boolean): void {
+function printWarnings(io: CliIo, warnings: string | undefined, quiet: boolean): void {
   if (warnings && !quiet) io.stderr(warnings.endsWith('\n') ? warnings : warnings + '\n');
 }
 

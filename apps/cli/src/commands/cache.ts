@@ -18,7 +18,7 @@ interface CacheArgs {
 }
 
 /** `30d`, `12h`, `90m`, `45s` in ms. */
-export function parseAge(text: string): number {
+function parseAge(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([smhd])\s*$/.exec(text);
   if (!m) throw new UsageError(`--older-than ${text}: expected a number and a unit (s, m, h, d), as 30d or 12h`, 'INVALID_NUMBER');
   return Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'];

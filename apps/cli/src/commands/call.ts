@@ -58,7 +58,7 @@ export function packagesFor(io: CliIo, corpus: readonly string[], frameworkDir?:
  * The first integer of JSON text `text` that a JSON number cannot hold exactly (beyond
  * 2^53), as typed, or `null` (strings are skipped: a quoted number is exact).
  */
-export function bigJsonNumber(text: string): string | null {
+function bigJsonNumber(text: string): string | null {
   for (const m of text.matchAll(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)) {
     const t = m[0];
     if (t.startsWith('"') || !/^-?\d+$/.test(t)) continue;
@@ -68,7 +68,7 @@ export function bigJsonNumber(text: string): string | null {
 }
 
 /** JSON printed by `smi call --json`. */
-export function callResultJson(vm: MoveVM, r: CallResult): Record<string, Json> {
+function callResultJson(vm: MoveVM, r: CallResult): Record<string, Json> {
   switch (r.$kind) {
     case 'Success':
       return {

@@ -103,7 +103,7 @@ export const phase1Command = defineCommand<Phase1Args>({
       if (!args.quiet) io.stderr(`phase1: warning: ${msg}\n`);
     };
     if (args['rust-bin'] !== undefined || args['build-rust']) warn('--rust-bin/--build-rust are ignored: smi reads the bytecode itself');
-    if (args['out'] === '-' && args.json) throw new UsageError('--json and --out - both print on standard output: give --out a file', 'USAGE');
+    if (args.out === '-' && args.json) throw new UsageError('--json and --out - both print on standard output: give --out a file', 'USAGE');
     if (args['retry-errors'] && !args.resume) throw new UsageError('--retry-errors continues a run: add --resume', 'USAGE');
     if (args['package-ids-file'] !== undefined && args.dataset !== undefined) throw new UsageError('give either --package-ids-file or --dataset', 'USAGE');
     if (!/^-?\d+$/.test(args.seed.trim())) throw new UsageError(`--seed ${args.seed}: expected an integer`, 'INVALID_NUMBER');

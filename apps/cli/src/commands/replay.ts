@@ -21,7 +21,7 @@ interface ReplayArgs {
 const mark = (ok: boolean): string => (ok ? 'ok' : 'DIFFERS');
 
 /** The report as JSON (the execution result itself is left out). */
-export function replayJson(r: ReplayReport): Record<string, unknown> {
+function replayJson(r: ReplayReport): Record<string, unknown> {
   const { result: _result, ...rest } = r;
   return snakeKeys(rest) as Record<string, unknown>;
 }

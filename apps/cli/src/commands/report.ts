@@ -19,7 +19,7 @@ interface ReportArgs {
 }
 
 /** `report.html` → `report.md` (the Markdown beside the page). */
-export function markdownPathOf(out: string): string {
+function markdownPathOf(out: string): string {
   const ext = path.extname(out);
   return (ext === '' ? out : out.slice(0, -ext.length)) + '.md';
 }

@@ -39,7 +39,7 @@ const DROPPED_WITH_VALUE = new Set([
 const DROPPED_FLAGS = new Set(['--resume', '--retry-errors', '--force', '--no-log', '--replay', '--prefer-signal-package-ids', '--json', '--quiet', '--no-quiet', '--no-json']);
 
 /** The recorded command line without the options the rescore sets itself. */
-export function rescoreArgv(recorded: readonly string[]): string[] {
+function rescoreArgv(recorded: readonly string[]): string[] {
   const args = recorded[0] === 'smi' ? recorded.slice(1) : [...recorded];
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {

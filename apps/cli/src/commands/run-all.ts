@@ -27,7 +27,7 @@ interface RunAllArgs extends SimulationArgs {
 }
 
 /** The files of `--out-dir`, named as the original named them. */
-export const RUN_ALL_FILES = {
+const RUN_ALL_FILES = {
   phase1: 'phase1.json',
   phase2_ids: 'phase2_ids.txt',
   phase2_plan: 'phase2_plan.json',

@@ -20,7 +20,7 @@ export function isUnconditionalBranch(ins: Bytecode): boolean {
 }
 
 /** `true` for every instruction that ends a basic block. */
-export function isBranch(ins: Bytecode): boolean {
+function isBranch(ins: Bytecode): boolean {
   return ins.$kind === 'BrTrue' || ins.$kind === 'BrFalse' || isUnconditionalBranch(ins);
 }
 
@@ -39,7 +39,7 @@ export function jumpTargets(ins: Bytecode, jumpTables: readonly VariantJumpTable
 }
 
 /** Successors of the instruction at `pc`, ascending (duplicate jump-table targets kept). */
-export function instructionSuccessors(pc: number, code: readonly Bytecode[], jumpTables: readonly VariantJumpTable[]): number[] {
+function instructionSuccessors(pc: number, code: readonly Bytecode[], jumpTables: readonly VariantJumpTable[]): number[] {
   const ins = code[pc];
   const v = jumpTargets(ins, jumpTables);
   const next = pc + 1;

@@ -80,7 +80,7 @@ export function decodeConstant(type: SignatureToken, data: Uint8Array): number |
 }
 
 /** `true` for the types a constant may have (primitives but signer, vectors of them). */
-export function isValidConstantType(t: SignatureToken): boolean {
+function isValidConstantType(t: SignatureToken): boolean {
   switch (t.$kind) {
     case 'Bool':
     case 'U8':

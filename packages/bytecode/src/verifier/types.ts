@@ -7,9 +7,9 @@ import { Ability, type AbilitySet, type CompiledModule, type SignatureToken } fr
 /** Abilities of `bool`, integers and `address`. */
 export const PRIMITIVE_ABILITIES: AbilitySet = Ability.Copy | Ability.Drop | Ability.Store;
 /** Abilities of references. */
-export const REFERENCE_ABILITIES: AbilitySet = Ability.Copy | Ability.Drop;
+const REFERENCE_ABILITIES: AbilitySet = Ability.Copy | Ability.Drop;
 /** Abilities of `signer`. */
-export const SIGNER_ABILITIES: AbilitySet = Ability.Drop;
+const SIGNER_ABILITIES: AbilitySet = Ability.Drop;
 /** Every ability. */
 export const ALL_ABILITIES: AbilitySet = 0xf;
 
@@ -40,7 +40,7 @@ function grantedBy(argument: AbilitySet): AbilitySet {
  * Abilities of a generic type from its declared abilities and its non-phantom arguments'
  * abilities (upstream `AbilitySet::polymorphic_abilities`).
  */
-export function polymorphicAbilities(declared: AbilitySet, phantom: readonly boolean[], args: readonly AbilitySet[]): AbilitySet {
+function polymorphicAbilities(declared: AbilitySet, phantom: readonly boolean[], args: readonly AbilitySet[]): AbilitySet {
   let out = declared;
   for (let i = 0; i < args.length; i++) if (!phantom[i]) out &= grantedBy(args[i]);
   return out;
@@ -167,11 +167,4 @@ export function preorder(t: SignatureToken, visit: (t: SignatureToken) => void):
         break;
     }
   }
-}
-
-/** Number of nodes of a token. */
-export function tokenSize(t: SignatureToken): number {
-  let n = 0;
-  preorder(t, () => n++);
-  return n;
 }

@@ -136,7 +136,7 @@ function big(value: unknown, what: string): bigint {
 }
 
 function isPrimitiveKind(s: string): s is PrimitiveTokenKind {
-  return Object.prototype.hasOwnProperty.call(PRIMITIVE_TOKEN, s);
+  return Object.hasOwn(PRIMITIVE_TOKEN, s);
 }
 
 /** Convert one template signature token. */
@@ -167,7 +167,7 @@ export function tokenFromTemplate(t: TemplateToken): SignatureToken {
 }
 
 function isKind(s: string): s is BytecodeKind {
-  return Object.prototype.hasOwnProperty.call(OPCODE, s);
+  return Object.hasOwn(OPCODE, s);
 }
 
 /** Little-endian byte array to an unsigned bigint. */

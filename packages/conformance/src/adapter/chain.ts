@@ -40,10 +40,10 @@ export interface Account {
 }
 
 /** Upstream's `GAS_VALUE_FOR_TESTING`. */
-export const GAS_FOR_TESTING = 300_000_000_000_000n;
+const GAS_FOR_TESTING = 300_000_000_000_000n;
 /** Upstream's default gas budget and price, and the reference gas price of its test network. */
-export const DEFAULT_GAS_BUDGET = 5_000_000_000n;
-export const DEFAULT_GAS_PRICE = 1000n;
+const DEFAULT_GAS_BUDGET = 5_000_000_000n;
+const DEFAULT_GAS_PRICE = 1000n;
 export const REFERENCE_GAS_PRICE = 500n;
 
 /** Objects whose ids are printed as they are (`0x…6`). */
@@ -451,12 +451,12 @@ function compareKeys(a: [number, string, string], b: [number, string, string]): 
 }
 
 /** Rust's `String` order (bytes). */
-export function byRust(a: string, b: string): number {
+function byRust(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
 /** The object's type as upstream's `MoveObjectType` Display prints it (short addresses). */
-export function typeOfObject(o: SuiObject): string {
+function typeOfObject(o: SuiObject): string {
   if (o.data.$kind !== 'Move') return '';
   return objectTypeTag(o).replace(/0x([0-9a-f]{64})/g, (_m, h: string) => '0x' + (h.replace(/^0+/, '') || '0'));
 }

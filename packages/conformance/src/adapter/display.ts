@@ -5,7 +5,7 @@
  * named address, by `fake(task,index)` of an enumerated object, or by `_`. Runner errors
  * get upstream's `process_error` pass instead (`@A`, `object(2,0)`).
  */
-import { isInteger, type MoveVM, MoveVector, primitiveName, type Type, TypeKind, VariantValue } from '@smi/move-vm';
+import { isInteger, type MoveVM, type MoveVector, primitiveName, type Type, TypeKind, type VariantValue } from '@smi/move-vm';
 import type { Event, GasCostSummary, Owner, StructTag, TypeTag } from '@smi/ptb';
 import { formatFakeId, type FakeId } from './values.js';
 
@@ -174,7 +174,7 @@ export function ownerDisplay(o: Owner): string {
 }
 
 /** `TypeTag`'s Debug. */
-export function typeTagDebug(t: TypeTag): string {
+function typeTagDebug(t: TypeTag): string {
   switch (t.$kind) {
     case 'bool':
       return 'Bool';
@@ -202,7 +202,7 @@ export function typeTagDebug(t: TypeTag): string {
 }
 
 /** `StructTag`'s Debug. */
-export function structTagDebug(s: StructTag): string {
+function structTagDebug(s: StructTag): string {
   return `StructTag { address: ${s.address}, module: Identifier("${s.module}"), name: Identifier("${s.name}"), type_params: [${s.typeParams.map(typeTagDebug).join(', ')}] }`;
 }
 
@@ -214,9 +214,4 @@ export function eventDebug(e: Event): string {
 /** `GasCostSummary`'s Display. */
 export function gasSummaryDisplay(g: GasCostSummary): string {
   return `computation_cost: ${g.computationCost}, storage_cost: ${g.storageCost},  storage_rebate: ${g.storageRebate}, non_refundable_storage_fee: ${g.nonRefundableStorageFee}`;
-}
-
-/** `true` for a vector value (for callers that print raw values). */
-export function isVector(v: unknown): v is MoveVector {
-  return v instanceof MoveVector;
 }

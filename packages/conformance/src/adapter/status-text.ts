@@ -76,7 +76,7 @@ function upgradeDisplay(u: PackageUpgradeError): string {
 }
 
 /** Clever abort code parts (upstream `ErrorBitset`), or `null` for a plain code. */
-export function cleverCode(code: bigint): { line: number; errorCode: number | null } | null {
+function cleverCode(code: bigint): { line: number; errorCode: number | null } | null {
   const version = Number((code >> 60n) & 0xfn);
   if (version !== 0b1000 && version !== 0b1100) return null;
   const errorCode = Number((code >> 48n) & 0xffn);

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson } from '@smi/bytecode';
-import { type ChatMessage, type GenerateOptions, type GenerateParams, type GenerateResult, type ModelClient, type ModelUsage, type ToolCall } from './types.js';
+import type { ChatMessage, GenerateOptions, GenerateParams, GenerateResult, ModelClient, ModelUsage, ToolCall } from './types.js';
 
 /** What a cache key covers. */
 export interface CacheKeyInput {

@@ -113,7 +113,7 @@ export function generateParams(c: ModelConfig): GenerateParams {
 }
 
 /** `max_tokens` of every request unless `SMI_MAX_TOKENS` says otherwise (the original's default). */
-export const DEFAULT_MAX_TOKENS = 4096;
+const DEFAULT_MAX_TOKENS = 4096;
 
 /** `models.yaml`: aliases → model ids, the default alias, provider settings. */
 export interface ModelsFile {

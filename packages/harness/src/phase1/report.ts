@@ -6,7 +6,7 @@
  * and cost at list price (the same whether answers came from the cache or not).
  */
 import { type PyJson, PyFloat } from '../py-json.js';
-import { type RunJson } from '../run/checkpoint.js';
+import type { RunJson } from '../run/checkpoint.js';
 import { passAtKTable } from '../run/pass-at-k.js';
 import { isFailure, OUTCOMES, type Outcome, type PackageResult } from '../run/types.js';
 import { bootstrapInterval, type KeyTypeScore, mean, microScores } from './judge.js';

@@ -3,7 +3,7 @@
  * or calls (up to three calls deep, in the loaded packages) a function that does. Read from
  * the bytecode alone; a type only `init` packs has no creator after the publish, for anyone.
  */
-import { canonicalAddress, type CompiledModule, type MovePackage, moduleName } from '@smi/bytecode';
+import { canonicalAddress, type MovePackage, moduleName } from '@smi/bytecode';
 import { type Catalogue, type FunctionDecl, isCallable } from '@smi/inhabit';
 
 /** How many calls deep a creator's helpers are searched. */

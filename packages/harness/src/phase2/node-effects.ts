@@ -31,7 +31,7 @@ function jsonText(v: unknown): string {
 }
 
 /** A failure as Sui's JSON-RPC wrote it (`status.error`). */
-export function failureText(error: ExecutionFailureStatus, command: bigint | null): string {
+function failureText(error: ExecutionFailureStatus, command: bigint | null): string {
   const where = command === null ? '' : ` in command ${command}`;
   if (error.$kind === 'MoveAbort') {
     const [loc, code] = (error as { MoveAbort: MoveAbort }).MoveAbort;

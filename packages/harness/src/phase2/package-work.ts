@@ -6,7 +6,7 @@
  * per epoch (pass@k is computed from them). The row of epoch 0 is the package's row: later
  * epochs never replace it with a better one.
  */
-import { canonicalAddress, type MovePackage, errorMessage } from '@smi/bytecode';
+import { type MovePackage, errorMessage } from '@smi/bytecode';
 import type { InterfaceIndex } from '@smi/inhabit';
 import type { GenerateParams, ModelClient } from '../model/types.js';
 import { keyTypes } from '../phase1/truth.js';

@@ -19,7 +19,7 @@ import { executePackages, type PackageContext, type PackageJob, type PackageWork
 import { closeSession, openRun, runTotals, type RunTotals, statusOf, touchSession } from '../run/session.js';
 import { openRunOptions, type RunControlOptions } from '../run/control.js';
 import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
-import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
+import type { PackageResult, RunStatus, StopReason } from '../run/types.js';
 import { MODEL_PHASE2_AGENTS, type Phase2Agent } from './agents.js';
 import { ChainSearch } from './chain-search.js';
 import { writeSampleFiles } from '../run/samples.js';

@@ -72,7 +72,7 @@ export function mergeRuns(dirs: readonly string[], outDir: string, builders: Rea
   }
   const out = DiskRunStore.at(outDir);
   if (out.readSpec() !== null) throw new MergeError('RUN_EXISTS', `${outDir} holds a run already: merge into a new directory`);
-  const runJsons = stores.map((s, i) => {
+  const runJsons = stores.map((s) => {
     const f = path.join(s.dir, 'run.json');
     return existsSync(f) ? parseRunJson(readFileSync(f, 'utf8'), f, { phase: spec.benchmark === 'phase2' ? 2 : 1 }) : null;
   });

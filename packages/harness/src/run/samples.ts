@@ -70,7 +70,7 @@ export function samplesCsv(samples: readonly Sample[]): string {
 
 function xml(t: string): string {
   // Characters XML 1.0 cannot hold at all are dropped; the rest escaped.
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters dropped
   return t.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 

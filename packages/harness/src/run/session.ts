@@ -192,7 +192,7 @@ export interface RunTotals {
  * The calls of a ledger: every answered call, and every request sent whose answer never came
  * (the session was killed while it was in flight) at its estimate, marked `estimated`.
  */
-export function settledCalls(entries: readonly LedgerEntry[]): (LedgerEntry & { estimated?: true })[] {
+function settledCalls(entries: readonly LedgerEntry[]): (LedgerEntry & { estimated?: true })[] {
   const answered = new Set(entries.filter((e) => e.sent !== true && e.id !== undefined).map((e) => e.id));
   const out: (LedgerEntry & { estimated?: true })[] = [];
   for (const e of entries) {

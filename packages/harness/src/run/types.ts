@@ -45,12 +45,6 @@ export function packageUsage(t: UsageTotals): PackageUsage {
   return { calls: t.calls, cache_hits: t.cacheHits, ...t.usage, cost_usd: t.costUsd };
 }
 
-/** Stored usage back as {@link UsageTotals}. */
-export function usageTotals(u: PackageUsage): UsageTotals {
-  const usage: ModelUsage = { input: u.input, output: u.output, cached: u.cached, reasoning: u.reasoning, total: u.total, ...(u.unknown === true ? { unknown: true as const } : {}) };
-  return { calls: u.calls, cacheHits: u.cache_hits, usage, costUsd: u.cost_usd };
-}
-
 /** An earlier try of a package (kept when `--retry-errors` runs it again). */
 export interface EarlierTry {
   outcome: Outcome;

@@ -16,7 +16,7 @@ import { defineTool, type SmiTool } from '../tool.js';
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The `<address name>::<module>` of the first module declared in `source`, if any. */
-export function declaredModule(source: string): { address: string; module: string } | null {
+function declaredModule(source: string): { address: string; module: string } | null {
   const m = /\bmodule\s+([A-Za-z_][A-Za-z0-9_]*)::([A-Za-z_][A-Za-z0-9_]*)/.exec(source.replace(/\/\/[^\n]*/g, ''));
   return m === null ? null : { address: m[1], module: m[2] };
 }

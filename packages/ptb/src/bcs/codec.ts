@@ -8,7 +8,7 @@
  * lowercase hex digits, digests are base58 strings, byte vectors are `Uint8Array`s, enums
  * are `{ $kind: 'Variant', Variant: payload }` (unit variants have payload `true`).
  */
-import { BcsReader, BcsType, BcsWriter, compareBcsBytes, fromBase58, toBase58 } from '@mysten/bcs';
+import { BcsReader, BcsType, type BcsWriter, compareBcsBytes, fromBase58, toBase58 } from '@mysten/bcs';
 import { toBcsError } from './errors.js';
 import { base58Of32, writeUleb } from './fast-encode.js';
 import { BcsError } from '@smi/move-vm';

@@ -140,7 +140,7 @@ export function callFailure(r: Exclude<CallResult, { $kind: 'Success' }>): Execu
 }
 
 /** A value layout with too many nodes, as Sui reports it (without a location). */
-export function layoutFailure(e: VmError): ExecutionFailure {
+function layoutFailure(e: VmError): ExecutionFailure {
   if (e.code === 'VM_MAX_TYPE_NODES_REACHED') return new ExecutionFailure({ $kind: 'MovePrimitiveRuntimeError', MovePrimitiveRuntimeError: null } as never, e.message);
   return simpleFailure('VMVerificationOrDeserializationError', e.message);
 }

@@ -163,7 +163,7 @@ export function checkNewCoinOwners(store: ObjectStore, written: readonly { typeT
 }
 
 /** Upstream `CONFIG_SETTING_DYNAMIC_FIELD_SIZE_FOR_GAS`: the bytes a deny-list check is deemed to read per owner. */
-export const CONFIG_SETTING_DYNAMIC_FIELD_SIZE_FOR_GAS = 1000;
+const CONFIG_SETTING_DYNAMIC_FIELD_SIZE_FOR_GAS = 1000;
 
 /**
  * Upstream `charge_coin_transfers`: each new owner of a coin other than SUI costs the read

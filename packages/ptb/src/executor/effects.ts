@@ -11,7 +11,7 @@ import { transactionEffectsDigest, transactionEventsDigest, objectDigest } from 
 import type { EffectsObjectChange, Event, GasCostSummary, TransactionEffects, UnchangedConsensusKind } from '../bcs/effects.js';
 import type { ExecutionStatus } from '../bcs/execution-status.js';
 import type { Owner, SuiObject } from '../bcs/object.js';
-import { parseStructTag, type TypeTag } from '../bcs/type-tag.js';
+import { parseStructTag } from '../bcs/type-tag.js';
 import { normalizeAddress } from '../bcs/codec.js';
 import { type CommandEnv, writesLayoutFailure } from './commands.js';
 import { accumulatorChanges, fundsRecipients } from './accumulators.js';

@@ -6,7 +6,6 @@
 import { type InputObject, type MoveVector, type MoveVM, ObjectRuntime, computationBudgetInternal, type Type, TypeKind, type VariantValue } from '@smi/move-vm';
 import { digestFromBase58 } from '../bcs/codec.js';
 import { formatTypeTag } from '../bcs/type-tag.js';
-import type { ObjectRef, SuiObject } from '../bcs/object.js';
 import type { CallArg, Command } from '../bcs/transaction.js';
 import { objectDigest } from '../bcs/digests.js';
 import { moveCall, transferObjects, splitCoins, mergeCoins, makeMoveVec, type CommandEnv } from './commands.js';

@@ -45,7 +45,7 @@ export function balanceAccumulatorId(address: string, coinType: string): string 
 }
 
 /** The accumulator object of `address`'s SUI balance. */
-export function suiBalanceAccumulatorId(address: string): string {
+function suiBalanceAccumulatorId(address: string): string {
   return balanceAccumulatorId(address, '0x2::sui::SUI');
 }
 

@@ -11,7 +11,7 @@ import type { ProtocolConfig } from '@smi/move-vm';
 import type { ObjectRef, SuiObject } from '../bcs/object.js';
 import type { FundsWithdrawalArg, ObjectArg, ProgrammableTransaction } from '../bcs/transaction.js';
 import { addressDenied, addressDeniedV1, coinDenyConfig, coinTypeOf, denyListCoinType, globallyPaused, isSuiType } from './deny-list.js';
-import { formatTypeTag, type TypeTag, typeTagAddresses } from '../bcs/type-tag.js';
+import { formatTypeTag, typeTagAddresses } from '../bcs/type-tag.js';
 import { normalizeAddress } from '../bcs/codec.js';
 import { balanceAccumulatorId } from './gas-payment.js';
 import { canonicalType, gaslessObjectInputError, gaslessValidityError, type GaslessTokens, isGaslessTransaction } from './gasless.js';

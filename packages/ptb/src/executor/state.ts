@@ -14,7 +14,7 @@ import {
   readRef,
   type Type,
   TypeKind,
-  VmError,
+  type VmError,
 } from '@smi/move-vm';
 import type { Argument } from '../bcs/transaction.js';
 import { Cliques } from './entry-rules.js';

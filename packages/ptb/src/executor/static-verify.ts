@@ -18,7 +18,7 @@
  * Dev-inspect skips what upstream's arbitrary-values mode skips.
  */
 import { Ability } from '@smi/bytecode';
-import { formatType, type LoadedFunction, type MoveVM, type Type, TypeKind } from '@smi/move-vm';
+import { type LoadedFunction, type MoveVM, type Type, TypeKind } from '@smi/move-vm';
 import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
 import { isPureType, type Slot } from './state.js';
 import type { Command } from '../bcs/transaction.js';
@@ -131,7 +131,7 @@ function verifyInputs(env: VerifyEnv, tx: TypedTransaction): void {
     if (!isValidReceiving(r.type)) throw withCommandIdx(argumentError(r.arg, 'TypeMismatch', 'a Receiving input is only a 0x2::transfer::Receiving<T: key>'), r.command);
   }
   const sendFunds = env.flag('enable_accumulators');
-  eachCommand(tx, (c, i) => {
+  eachCommand(tx, (c) => {
     for (const a of c.args) {
       const l = a.usage.loc;
       if (l.kind === 'object') {
@@ -158,7 +158,7 @@ function txContextError(idx: number, msg: string): ExecutionFailure {
 
 /** 2. Move functions. */
 function verifyFunctions(env: VerifyEnv, tx: TypedTransaction): void {
-  eachCommand(tx, (c, i) => {
+  eachCommand(tx, (c) => {
     const f = c.call;
     if (f === null) return;
     if (!env.flag('allow_references_in_ptbs') && !env.relaxed) {
@@ -511,7 +511,7 @@ function verifyEntryArguments(env: VerifyEnv, tx: TypedTransaction): void {
 }
 
 /** Run the verification passes in upstream's order; throws the first failure. */
-export function verifyTypedTransaction(env: VerifyEnv, tx: TypedTransaction): void {
+function verifyTypedTransaction(env: VerifyEnv, tx: TypedTransaction): void {
   verifyInputs(env, tx);
   verifyFunctions(env, tx);
   const resultType = (l: Location): Type | null => (l.kind === 'result' ? tx.commands[l.command].results[l.index] : null);
@@ -520,11 +520,6 @@ export function verifyTypedTransaction(env: VerifyEnv, tx: TypedTransaction): vo
   refineCopies(tx);
   verifyDrops(env, tx);
   verifyEntryArguments(env, tx);
-}
-
-/** Argument indices typed commands use (for tests). */
-export function typedArgs(c: TypedCommand): number[] {
-  return c.args.map((a) => a.idx);
 }
 
 /**

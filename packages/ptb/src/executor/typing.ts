@@ -384,11 +384,6 @@ function typeCommand(t: Typer, env: TypingEnv, c: Command, loaded: TypedFunction
   }
 }
 
-/** The location an argument's usage reads. */
-export function usageLocation(u: Usage): Location {
-  return u.loc;
-}
-
 /**
  * Load and type a transaction's commands. Throws the first loading error (any command),
  * then the first typing error, each with its command index.

@@ -13,7 +13,7 @@ import { transactionFailure } from './errors.js';
 import type { SandboxEffects, SandboxEvent, SandboxObjectEffect, SandboxResponse, SandboxReturnValues } from './protocol.js';
 
 /** The original's owner strings: `address:0x…`, `object:0x…`, `shared`, `immutable`. */
-export function ownerString(o: Owner): string {
+function ownerString(o: Owner): string {
   switch (o.$kind) {
     case 'AddressOwner':
       return `address:${o.AddressOwner}`;

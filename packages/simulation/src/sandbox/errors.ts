@@ -85,7 +85,7 @@ export function errorResponse(e: unknown): SandboxResponse {
 }
 
 /** Category of a transaction's failure status. */
-export function failureCategory(error: ExecutionFailureStatus): SandboxErrorCategory {
+function failureCategory(error: ExecutionFailureStatus): SandboxErrorCategory {
   switch (error.$kind) {
     case 'MoveAbort':
       return 'ContractAbort';

@@ -33,7 +33,7 @@ function isObject(v: unknown): v is Obj {
   return proto === Object.prototype || proto === null;
 }
 
-const has = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const has = (o: Obj, k: string): boolean => Object.hasOwn(o, k);
 
 function isIndex(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 65_535;

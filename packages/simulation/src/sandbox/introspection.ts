@@ -24,7 +24,7 @@ import { RequestError } from './request.js';
 const interfaces = new WeakMap<CompiledModule, ModuleInterface>();
 
 /** The interface of a module (cached per module). */
-export function interfaceOf(m: CompiledModule): ModuleInterface {
+function interfaceOf(m: CompiledModule): ModuleInterface {
   let i = interfaces.get(m);
   if (i === undefined) {
     i = buildModuleInterface(m);
@@ -58,14 +58,14 @@ function parseAddress(text: string, what: string): string {
 }
 
 /** Parse `0x2::coin` into a package address and a module name. */
-export function parseModulePath(path: string): { address: string; module: string } {
+function parseModulePath(path: string): { address: string; module: string } {
   const parts = path.split('::');
   if (parts.length !== 2 || parts[1] === '') throw new RequestError(`module path "${path}" is not <address>::<module>`);
   return { address: parseAddress(parts[0], 'module path'), module: parts[1] };
 }
 
 /** Parse `0x2::coin::Coin` (type arguments allowed and returned as text). */
-export function parseTypePath(path: string): { address: string; module: string; name: string; typeArgs: string | null } {
+function parseTypePath(path: string): { address: string; module: string; name: string; typeArgs: string | null } {
   const lt = path.indexOf('<');
   const head = (lt < 0 ? path : path.slice(0, lt)).trim();
   const parts = head.split('::');
@@ -87,7 +87,7 @@ export function packageAt(env: SimulationEnvironment, address: string): MovePack
 }
 
 /** A module of a loaded package. */
-export function moduleAt(env: SimulationEnvironment, address: string, module: string): { pkg: MovePackage; module: CompiledModule } {
+function moduleAt(env: SimulationEnvironment, address: string, module: string): { pkg: MovePackage; module: CompiledModule } {
   const pkg = packageAt(env, address);
   const m = pkg.modules.find((x) => x.name === module);
   if (m === undefined) throw new SimulationEnvironmentError('MISSING_PACKAGE', `module ${pkg.id}::${module} does not exist`, { address: pkg.id, module });
@@ -95,7 +95,7 @@ export function moduleAt(env: SimulationEnvironment, address: string, module: st
 }
 
 /** Every loaded module, by package storage id. */
-export function* allModules(env: SimulationEnvironment): Generator<{ pkg: MovePackage; name: string; iface: ModuleInterface }> {
+function* allModules(env: SimulationEnvironment): Generator<{ pkg: MovePackage; name: string; iface: ModuleInterface }> {
   for (const id of env.vm.packageIds()) {
     const pkg = env.vm.packageById(id);
     if (pkg === undefined) continue;

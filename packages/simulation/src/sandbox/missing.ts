@@ -47,7 +47,7 @@ export function requestedVersions(req: SandboxRequest): Map<string, bigint> {
  * dependency is missing): the newest version a loaded package links against that is not
  * loaded itself, else `id`.
  */
-export function storageIdFor(env: SimulationEnvironment, id: string): string {
+function storageIdFor(env: SimulationEnvironment, id: string): string {
   let best: { id: string; version: number } | null = null;
   for (const pid of env.vm.packageIds()) {
     const link = env.vm.packageById(pid)?.linkageTable[id];

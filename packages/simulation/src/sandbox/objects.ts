@@ -15,7 +15,7 @@ import { RequestError, type RequestOf } from './request.js';
 import { resolveTypeString } from './values.js';
 
 /** An owner parameter (`shared`, `immutable`, an address, `object:<id>`). */
-export function parseOwner(text: string | undefined, isShared: boolean | undefined): OwnerSpec | undefined {
+function parseOwner(text: string | undefined, isShared: boolean | undefined): OwnerSpec | undefined {
   if (text === undefined) return isShared ? { $kind: 'Shared' } : undefined;
   if (text === 'shared') return { $kind: 'Shared' };
   if (text === 'immutable') return { $kind: 'Immutable' };
@@ -24,7 +24,7 @@ export function parseOwner(text: string | undefined, isShared: boolean | undefin
 }
 
 /** The original's `ownership` word. */
-export function ownershipOf(o: OwnerJson): string {
+function ownershipOf(o: OwnerJson): string {
   switch (o.$kind) {
     case 'Shared':
       return 'shared';

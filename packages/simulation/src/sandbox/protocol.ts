@@ -184,7 +184,7 @@ export function numberOrString(n: bigint): number | string {
  * Make any value JSON-safe: bigints become numbers (exact) or decimal strings, byte arrays
  * hex, `undefined` fields disappear. A last line of defence: handlers build JSON already.
  */
-export function toJsonSafe(v: unknown): Json {
+function toJsonSafe(v: unknown): Json {
   if (v === null || typeof v === 'boolean' || typeof v === 'string') return v;
   if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
   if (typeof v === 'bigint') return numberOrString(v);

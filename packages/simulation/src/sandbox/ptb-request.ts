@@ -65,7 +65,7 @@ export const ptbArg = z
 const address = z.string().regex(/^(0x)?[0-9a-fA-F]{1,64}$/, 'expected an address (hex, 0x optional)');
 
 /** How an object input is used. */
-export const objectMode = z.enum(['mutable', 'mut', 'immutable', 'imm', 'owned', 'value', 'shared', 'receiving']);
+const objectMode = z.enum(['mutable', 'mut', 'immutable', 'imm', 'owned', 'value', 'shared', 'receiving']);
 
 export const ptbInput = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pure'), value: jsonValue, value_type: z.string().min(1) }),

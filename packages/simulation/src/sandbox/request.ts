@@ -136,7 +136,7 @@ export class RequestError extends SmiError<'INVALID_REQUEST'> {
 }
 
 function isAction(a: string): a is SandboxAction {
-  return Object.prototype.hasOwnProperty.call(ACTION_SCHEMAS, a);
+  return Object.hasOwn(ACTION_SCHEMAS, a);
 }
 
 function pathText(path: readonly PropertyKey[]): string {

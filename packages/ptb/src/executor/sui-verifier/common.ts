@@ -10,7 +10,7 @@ export const STD_ADDRESS = '0x' + '0'.repeat(63) + '1';
 export const SUI_ADDRESS = '0x' + '0'.repeat(63) + '2';
 export const SUI_SYSTEM_ADDRESS = '0x' + '0'.repeat(63) + '3';
 export const BRIDGE_ADDRESS = '0x' + '0'.repeat(63) + 'b';
-export const DEEPBOOK_ADDRESS = '0x' + '0'.repeat(60) + 'dee9';
+const DEEPBOOK_ADDRESS = '0x' + '0'.repeat(60) + 'dee9';
 
 /** Upstream `SYSTEM_PACKAGE_ADDRESSES`. */
 export const SYSTEM_PACKAGE_ADDRESSES: readonly string[] = [STD_ADDRESS, SUI_ADDRESS, SUI_SYSTEM_ADDRESS, BRIDGE_ADDRESS, DEEPBOOK_ADDRESS];
@@ -48,11 +48,6 @@ export function selfName(m: CompiledModule): string {
 /** Upstream `ModuleId` Display: `<64 hex digits>::<name>`. */
 export function moduleIdDisplay(m: CompiledModule): string {
   return `${addressDisplay(selfAddress(m))}::${selfName(m)}`;
-}
-
-/** Name of the function a definition defines. */
-export function functionDefName(m: CompiledModule, functionHandle: number): string {
-  return m.identifiers[m.functionHandles[functionHandle].name];
 }
 
 /** Address, module and name of a datatype handle (upstream `resolve_struct`). */

@@ -8,7 +8,7 @@
  */
 import { formatToken } from '@smi/bytecode';
 import type { CompiledModule, FunctionDefinition, SignatureToken } from '@smi/bytecode';
-import { type ExecutionFailure } from '../errors.js';
+import type { ExecutionFailure } from '../errors.js';
 import {
   addressDisplay,
   invariantViolation,
