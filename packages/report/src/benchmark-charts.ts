@@ -4,6 +4,7 @@
  * class), the failure taxonomy (stage, E-code, abort category), and per package its Tier B
  * hits by kind and its functions by loose tier.
  */
+import { ABORT_CATEGORIES, ERROR_CODES, STAGE_CODES } from '@smi/inhabit';
 import type { BenchmarkView } from './benchmark-view.js';
 import { type Chart, type Datum, groupedBars, renderChart, stackedBars, stackedDimensions } from './charts.js';
 import { KIND_COLORS, KIND_LABELS, type ReportKind, REPORT_KINDS, SPLITS, SUMMARY_KINDS } from './hit-kinds.js';
@@ -88,7 +89,13 @@ export async function benchmarkCharts(views: readonly BenchmarkView[]): Promise<
     charts.push(await renderChart('bl-splits', 'Tier B hits split (loose: every hit)', stackedDimensions(data, dims, { xTitle: 'Tier B hits' })));
   }
   const taxonomy = taxonomyData(views);
-  const dims = TAXONOMY.filter((d) => taxonomy.some((r) => r.dimension === d)).map((name) => ({ name }));
+  // Each dimension's values in the taxonomy's order (stages A1…B2, codes E101…, the categories' order), the ones the data has:
+  // the legend lists them in the order they stack, left to right, and each keeps its colour from report to report.
+  const canonical: Record<(typeof TAXONOMY)[number], readonly string[]> = { 'failure stage': Object.keys(STAGE_CODES), 'error code': Object.keys(ERROR_CODES), 'abort category': ABORT_CATEGORIES };
+  const dims = TAXONOMY.filter((d) => taxonomy.some((r) => r.dimension === d)).map((name) => {
+    const present = new Set(taxonomy.filter((r) => r.dimension === name).map((r) => String(r.value)));
+    return { name, values: canonical[name].filter((v) => present.has(v)) };
+  });
   if (dims.length > 0) charts.push(await renderChart('bl-taxonomy', 'Failure taxonomy', stackedDimensions(taxonomy, dims)));
   const first = views[0];
   const shown = chartPackages(first);

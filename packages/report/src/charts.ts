@@ -77,24 +77,45 @@ export interface Dimension {
 }
 
 /**
+ * The order of the values of a stack: `values` (those given first, in their order), else by
+ * total count, largest first (ties by name). The legend lists them in this order and the
+ * bars stack in it, from the axis outwards (left to right).
+ */
+export function stackOrder(data: readonly Datum[], field: string, values?: readonly string[]): string[] {
+  const totals = new Map<string, number>();
+  for (const r of data) {
+    const v = String(r[field]);
+    totals.set(v, (totals.get(v) ?? 0) + (typeof r.count === 'number' ? r.count : 0));
+  }
+  const known = [...(values ?? [])];
+  const rest = [...totals.keys()].filter((v) => !known.includes(v)).sort((a, b) => (totals.get(b) ?? 0) - (totals.get(a) ?? 0) || a.localeCompare(b));
+  return [...known, ...rest];
+}
+
+/**
  * Stacked horizontal bars, one chart per dimension stacked vertically, each with its own
- * colours and legend: `count` of each `value` of a `dimension`, one bar per `series`.
+ * colours and legend: `count` of each `value` of a `dimension`, one bar per `series`. The
+ * legend lists the values in the order they stack, left to right ({@link stackOrder}).
  */
 export function stackedDimensions(data: Datum[], dimensions: readonly Dimension[], o: { xTitle?: string } = {}): TopLevelSpec {
   return {
-    vconcat: dimensions.map((d) => ({
-      title: d.name,
-      data: { values: data.filter((r) => r.dimension === d.name) },
-      width: 460,
-      ...(d.values ? { transform: [{ calculate: `indexof(${JSON.stringify(d.values)}, datum.value)`, as: 'value_order' }] } : {}),
-      mark: { type: 'bar', tooltip: true },
-      encoding: {
-        y: { field: 'series', type: 'nominal', title: null },
-        x: { field: 'count', type: 'quantitative', title: o.xTitle ?? 'rows', stack: 'zero', axis: { tickMinStep: 1 } },
-        color: { field: 'value', type: 'nominal', title: null, legend: { columns: 3, orient: 'right', direction: 'horizontal' }, ...(d.values ? { scale: { domain: [...d.values], ...(d.colors ? { range: [...d.colors] } : {}) } } : {}) },
-        order: d.values ? { field: 'value_order', type: 'quantitative' } : { field: 'count', type: 'quantitative', sort: 'descending' },
-      },
-    })),
+    vconcat: dimensions.map((d) => {
+      const rows = data.filter((r) => r.dimension === d.name);
+      const values = stackOrder(rows, 'value', d.values);
+      return {
+        title: d.name,
+        data: { values: rows },
+        width: 460,
+        transform: [{ calculate: `indexof(${JSON.stringify(values)}, datum.value)`, as: 'value_order' }],
+        mark: { type: 'bar', tooltip: true },
+        encoding: {
+          y: { field: 'series', type: 'nominal', title: null },
+          x: { field: 'count', type: 'quantitative', title: o.xTitle ?? 'rows', stack: 'zero', axis: { tickMinStep: 1 } },
+          color: { field: 'value', type: 'nominal', title: null, legend: { columns: 3, orient: 'right', direction: 'horizontal' }, scale: { domain: values, ...(d.colors ? { range: [...d.colors] } : {}) } },
+          order: { field: 'value_order', type: 'quantitative' },
+        },
+      };
+    }),
     resolve: { scale: { color: 'independent' }, legend: { color: 'independent' } },
   } as TopLevelSpec;
 }
@@ -116,19 +137,71 @@ export function stackedBars(data: Datum[], o: { y: string; part: string; parts: 
   } as TopLevelSpec;
 }
 
-/** A histogram of `value` in [0, 1], bars of each `series` side by side. */
+/** A bin of a histogram: [start, end) (the last one closed), with its count. */
+export interface HistogramBin {
+  start: number;
+  end: number;
+  count: number;
+}
+
+/**
+ * Bins of equal width `step` over the whole range [min, max]: every bin is there, empty ones
+ * with count 0. A value on an inner edge goes to the bin it starts; `max` to the last bin;
+ * values outside the range to the nearest end bin.
+ */
+export function histogramBins(values: readonly number[], o: { min?: number; max?: number; step?: number } = {}): HistogramBin[] {
+  const min = o.min ?? 0;
+  const max = o.max ?? 1;
+  const step = o.step ?? 0.1;
+  const n = Math.max(1, Math.round((max - min) / step));
+  const bins: HistogramBin[] = Array.from({ length: n }, (_, i) => ({ start: round(min + i * step), end: round(min + (i + 1) * step), count: 0 }));
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    // The epsilon keeps 0.3 (0.3 / 0.1 = 2.9999…) in the bin that starts at 0.3.
+    const i = Math.min(n - 1, Math.max(0, Math.floor((v - min) / step + 1e-9)));
+    bins[i].count++;
+  }
+  return bins;
+}
+
+const round = (x: number): number => Math.round(x * 1e9) / 1e9;
+
+/**
+ * A histogram of `value` in [0, 1] on a continuous axis: ten bins of width 0.1, every one
+ * drawn (an empty bin is a bar of height 0) and its edges labelled; the bars of each `series`
+ * side by side inside each bin, in `seriesOrder`.
+ */
 export function histogram(data: Datum[], o: { title: string; seriesOrder?: readonly string[] }): TopLevelSpec {
+  // The series the data has, in `seriesOrder` (a run without values here takes no slot; colours still follow `seriesOrder`).
+  const present = new Set(data.map((r) => String(r.series)));
+  const series = [...(o.seriesOrder ?? []).filter((s) => present.has(s)), ...[...present].filter((s) => !(o.seriesOrder ?? []).includes(s)).sort()];
+  const rows: Datum[] = [];
+  series.forEach((name, si) => {
+    const values = data.filter((r) => String(r.series) === name && typeof r.value === 'number').map((r) => r.value as number);
+    for (const b of histogramBins(values)) {
+      const width = (b.end - b.start) / series.length;
+      // A small gap at each bin's edges keeps neighbouring bins apart.
+      const pad = series.length === 1 ? width * 0.04 : 0;
+      rows.push({ series: name, bin: `${b.start.toFixed(1)}–${b.end.toFixed(1)}`, x: b.start + si * width + pad, x2: b.start + (si + 1) * width - pad, count: b.count });
+    }
+  });
+  const edges = histogramBins([]).flatMap((b, i) => (i === 0 ? [b.start, b.end] : [b.end]));
   return {
-    data: { values: data },
+    data: { values: rows },
     width: 460,
     height: 200,
-    transform: [{ bin: { extent: [0, 1], step: 0.1 }, field: 'value', as: ['bin_start', 'bin_end'] }, { calculate: "format(datum.bin_start, '.1f') + '–' + format(datum.bin_end, '.1f')", as: 'bin' }],
-    mark: { type: 'bar', tooltip: true },
+    mark: { type: 'bar' },
     encoding: {
-      x: { field: 'bin', type: 'ordinal', title: o.title, axis: { labelAngle: 0 } },
-      xOffset: { field: 'series', type: 'nominal' },
-      y: { aggregate: 'count', type: 'quantitative', title: 'packages' },
+      x: { field: 'x', type: 'quantitative', title: o.title, scale: { domain: [0, 1], nice: false, zero: false }, axis: { values: edges, format: '.1f', grid: false } },
+      x2: { field: 'x2' },
+      y: { field: 'count', type: 'quantitative', title: 'packages', axis: { tickMinStep: 1 } },
+      y2: { datum: 0 },
       color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'vertical' }, ...seriesScale(o.seriesOrder) },
+      tooltip: [
+        { field: 'series', type: 'nominal' },
+        { field: 'bin', type: 'nominal', title: o.title },
+        { field: 'count', type: 'quantitative', title: 'packages' },
+      ],
     },
   } as TopLevelSpec;
 }

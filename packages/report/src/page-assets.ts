@@ -33,6 +33,11 @@ table.splits td { padding:3px 0; }
 figure.chart { margin:0; } figure.chart figcaption { font-weight:600; margin-bottom:4px; }
 figure.chart svg { max-width:100%; height:auto; }
 .note { color:var(--muted); font-size:12px; }
+table.glossary { border-collapse:collapse; font-size:13px; margin-bottom:8px; width:100%; max-width:1100px; }
+table.glossary th, table.glossary td { text-align:left; padding:4px 10px 4px 0; border-bottom:1px solid var(--line); vertical-align:top; }
+table.glossary tbody th { white-space:nowrap; font-family:ui-monospace,SFMono-Regular,Menlo,monospace; font-size:12px; }
+table.glossary td.num, table.glossary th.num { text-align:right; font-variant-numeric:tabular-nums; }
+table.glossary tr.absent { color:var(--muted); opacity:.7; }
 table.data { border-collapse:collapse; width:100%; font-size:13px; }
 table.data th, table.data td { padding:5px 8px; border-bottom:1px solid var(--line); text-align:left; vertical-align:top; }
 table.data td.err { max-width:420px; overflow:hidden; text-overflow:ellipsis; white-space:nowrap; }

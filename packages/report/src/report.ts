@@ -7,6 +7,7 @@ import { type BenchmarkView, benchmarkView } from './benchmark-view.js';
 import { benchmarkCharts } from './benchmark-charts.js';
 import { benchmarkHtml } from './benchmark-section.js';
 import { ReportError } from './errors.js';
+import { glossaryHtml } from './glossary.js';
 import { page } from './html.js';
 import type { ReportInput } from './inputs.js';
 import { markdownReport } from './markdown.js';
@@ -78,6 +79,9 @@ export async function buildReport(inputs: readonly ReportInput[], options: Repor
     chartIds.push(...charts.map((c) => c.id));
     transcripts += g.inputs.reduce((s, i) => s + i.results.length, 0);
   }
+  // What the tiers, statuses, stages, codes, categories and outcomes of the page mean.
+  body.push(glossaryHtml(benchmarks, phases.length > 0));
+  nav.push(['glossary', 'Glossary']);
   const damaged = inputs.flatMap((i) => i.damaged.map((d) => `${i.label}: ${d}`));
   const subtitle = [`Generated ${generated} from ${inputs.length} input${inputs.length === 1 ? '' : 's'}: ${inputs.map((i) => i.label).join(', ')}`];
   if (damaged.length > 0) subtitle.push(`Unreadable results (not in this report): ${damaged.join('; ')}`);

@@ -85,6 +85,11 @@ describeBoth('the report in headless Chromium', (executablePath) => {
     expect(await page.locator('#benchmark-local .cards.headline .card small').first().textContent()).toMatch(/^\d+ of \d+ functions counted once$/);
     // The bars by kind name the kinds in their legend.
     for (const k of ['real structured', 'real pure-only', 'real no-args', 'relaxed', 'synthesized', 'permissive crypto']) expect(await page.locator('#bl-kinds svg text', { hasText: new RegExp(`^${k}$`) }).count(), k).toBe(1);
+    // The glossary: the navigation reaches it; every stage and code the taxonomy chart shows is defined there.
+    await page.locator('nav a[href="#glossary"]').click();
+    await expect.poll(() => page.locator('#glossary').isVisible()).toBe(true);
+    for (const t of ['Tier A', 'Tier B', 'A1', 'B2', 'E101', 'E403']) expect(await page.locator(`#glossary tr[data-term="${t}"] td`).count(), t).toBeGreaterThan(0);
+    for (const t of await page.locator('#bl-taxonomy .role-legend-label text').allTextContents()) expect(await page.locator(`#glossary tr[data-term="${t}"]`).count(), t).toBe(1);
     await screenshot(page, 'report-benchmark-local');
     // The table opens sorted by real structured rate; sort by the loose Tier B rate: descending, then ascending.
     const structured = PACKAGE_COLUMNS.indexOf('real structured rate');
