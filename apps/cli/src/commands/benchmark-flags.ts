@@ -6,8 +6,41 @@
 import { availableParallelism } from 'node:os';
 import { DEFAULT_MAX_ATTEMPTS, type RunOptions } from '@smi/inhabit';
 import { UsageError } from '../errors.js';
-import type { BenchmarkLocalArgs } from './benchmark-local.js';
+import type { NetworkArgs } from '../network-setup.js';
 import { errorMessage } from '@smi/bytecode';
+
+/** The flags of `smi benchmark-local`, as parsed. */
+export interface BenchmarkLocalArgs extends NetworkArgs {
+  'target-corpus': string[];
+  sample: boolean;
+  output: string;
+  'tier-a-only': boolean;
+  'restricted-state': boolean;
+  'use-mm2': boolean;
+  'static-only': boolean;
+  'max-chain-depth': number;
+  'phase-errors': boolean;
+  'error-distribution': boolean;
+  'function-filter'?: string;
+  'module-filter'?: string;
+  'use-ptb': boolean;
+  'strict-crypto': boolean;
+  'clock-base-ms'?: string;
+  'random-seed'?: string;
+  corpus: string[];
+  'package-ids-file'?: string;
+  'include-framework': boolean;
+  jobs?: number;
+  shard?: string;
+  summary?: string;
+  resume: boolean;
+  timings: boolean;
+  'max-attempts'?: number;
+  'gas-budget'?: string;
+  'timeout-ms': number;
+  framework?: string;
+  'protocol-version'?: number;
+}
 
 /** The run options the flags decide (everything but the packages and protocol config). */
 export type BenchmarkFlags = Omit<RunOptions, 'framework' | 'dependencies' | 'targets' | 'protocolConfig'> & { jobs: number };

@@ -13,43 +13,13 @@ import { frameworkPackages, loadCorpora, protocolConfigFor } from '../framework.
 import { type CliIo, jsonLine, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
 import { Progress } from '../progress.js';
 import { RowFile } from '../row-file.js';
-import { dataSourceOf, type NetworkArgs, NETWORK_OPTIONS } from '../network-setup.js';
+import { dataSourceOf, NETWORK_OPTIONS } from '../network-setup.js';
 import { sampleCorpus } from '../sample-corpus.js';
-import { parseBenchmarkFlags } from './benchmark-flags.js';
+import { type BenchmarkLocalArgs, parseBenchmarkFlags } from './benchmark-flags.js';
 import { benchmarkSpec, checkAndKeepSpec } from './benchmark-spec.js';
 import { header } from './registry.js';
 
-export interface BenchmarkLocalArgs extends NetworkArgs {
-  'target-corpus': string[];
-  sample: boolean;
-  output: string;
-  'tier-a-only': boolean;
-  'restricted-state': boolean;
-  'use-mm2': boolean;
-  'static-only': boolean;
-  'max-chain-depth': number;
-  'phase-errors': boolean;
-  'error-distribution': boolean;
-  'function-filter'?: string;
-  'module-filter'?: string;
-  'use-ptb': boolean;
-  'strict-crypto': boolean;
-  'clock-base-ms'?: string;
-  'random-seed'?: string;
-  corpus: string[];
-  'package-ids-file'?: string;
-  'include-framework': boolean;
-  jobs?: number;
-  shard?: string;
-  summary?: string;
-  resume: boolean;
-  timings: boolean;
-  'max-attempts'?: number;
-  'gas-budget'?: string;
-  'timeout-ms': number;
-  framework?: string;
-  'protocol-version'?: number;
-}
+export type { BenchmarkLocalArgs } from './benchmark-flags.js';
 
 /**
  * A row for a target package that could not be read, with the reader's own status (a module's
