@@ -96,7 +96,7 @@ export function frameworkSourceExtras(address: string, moduleName: string): Modu
 }
 
 /** Bumped when the stub generator or the build's package-graph rules change (what compiles, and how, for the same sources). */
-const STUB_GENERATOR_REVISION = 3;
+const STUB_GENERATOR_REVISION = 4;
 
 let fingerprint: string | undefined;
 

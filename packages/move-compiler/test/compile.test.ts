@@ -151,7 +151,7 @@ describeWithFixtures('stubs of the real framework', ['fixtures', 'framework'], (
     expect(files.get('sources/object.move')).toContain('public use fun uid_to_inner as UID.to_inner;');
     expect(files.get('sources/table.move')).toMatch(/#\[syntax\(index\)\]\n\s+public fun borrow</);
     const std = generateMoveStubs(frameworkDependency('move-stdlib', 'MoveStdlib').modules, { addressName: 'std' });
-    expect(std.get('sources/vector.move')).toMatch(/^\/\/.*\n#\[defines_primitive\(vector\)\]\nmodule std::vector \{/);
+    expect(std.get('sources/vector.move')).toMatch(/^\/\/.*\n#\[defines_primitive\(vector\)\]\n#\[allow\(unused\)\]\nmodule std::vector \{/);
     // Natives become ordinary functions; private functions are left out.
     expect(std.get('sources/vector.move')).toContain('public fun length<T0>(_a0: &vector<T0>): u64 { abort 0 }');
     expect(std.get('sources/string.move')).not.toContain('internal_check_utf8');

@@ -22,7 +22,7 @@ import { NodeSimulation } from './node.js';
 import type { PlanSimulation } from './plan-sim.js';
 import { type ModelAgentLimits, type ModelAgentSettings, type PackageView, ProgressivePlanner, TemplatePlanner } from './model-agent.js';
 import type { ModelFailure, Phase2ServerSupport } from './model-call.js';
-import type { Phase2Options } from './run.js';
+import type { Phase2Options } from './options.js';
 import { SimulationLog } from './run-log.js';
 import { onChainTypes } from './score.js';
 import { listPlans, phase2Package, type Phase2Row } from './worker.js';
