@@ -5,112 +5,39 @@
  * dev-inspect modes, a node checked beforehand by `prepareNode`), and the row. The run JSON is
  * the original's `schema_version: 2`.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { loadPackageDir, type MovePackage, errorMessage, SmiError, type Json } from '@smi/bytecode';
-import type { ProtocolConfig } from '@smi/move-vm';
-import { parseStateFile, type StateSnapshot, writeFileAtomic } from '@smi/simulation';
+import { loadPackageDir, type MovePackage, errorMessage } from '@smi/bytecode';
+import { writeFileAtomic } from '@smi/simulation';
 import { discoverPackages, type PackageRef, selectPackages } from '../dataset.js';
-import type { ModelPrice } from '../accounting.js';
-import type { GenerateParams, ModelClient } from '../model/types.js';
-import type { PyJson } from '../py-json.js';
+import type { GenerateParams } from '../model/types.js';
 import { renderRunJson, type RunJson } from '../run/checkpoint.js';
 import { executePackages, type PackageContext, type PackageJob, type PackageWork } from '../run/executor.js';
-import { closeSession, openRun, runTotals, type RunTotals, statusOf, touchSession } from '../run/session.js';
-import { openRunOptions, type RunControlOptions } from '../run/control.js';
+import { closeSession, openRun, runTotals, statusOf, touchSession } from '../run/session.js';
+import { openRunOptions } from '../run/control.js';
 import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
-import type { PackageResult, RunStatus, StopReason } from '../run/types.js';
-import { MODEL_PHASE2_AGENTS, type Phase2Agent } from './agents.js';
+import type { PackageResult } from '../run/types.js';
+import { MODEL_PHASE2_AGENTS } from './agents.js';
 import { ChainSearch } from './chain-search.js';
 import { writeSampleFiles } from '../run/samples.js';
 import { type MissingDependencies, missingDependencies } from './dependencies.js';
-import type { SummaryMode } from './interface-summary.js';
 import { DEFAULT_MODEL_AGENT_LIMITS, type ModelAgentLimits } from './model-agent.js';
 import type { Phase2ServerSupport } from './model-call.js';
 import type { NodeContext } from './node-setup.js';
+import { Phase2Error, type Phase2Options, type Phase2Outcome } from './options.js';
 import { InterfaceIndex } from '@smi/inhabit';
 import { phase2PackageWork, type Phase2WorkSettings } from './package-work.js';
 import { PHASE2_PROMPT_VERSION } from './prompts.js';
 import { phase2RunJson } from './report.js';
 
-/** Everything a Phase II run needs. */
-export interface Phase2Options extends RunControlOptions {
-  agent: Phase2Agent;
-  planFile?: ReadonlyMap<string, Json>;
-  /** The framework packages (from the fixtures) and the protocol the simulation runs. */
-  framework: readonly MovePackage[];
-  protocolConfig: ProtocolConfig;
-  /** Where plans run: our simulator (`local`, `build-only`) or a node (`dry-run`, `dev-inspect`: needs `node`). */
-  simulationMode: 'local' | 'build-only' | 'dry-run' | 'dev-inspect';
-  /** The node of the dry-run and dev-inspect modes, checked by `prepareNode` (its sender is the run's). */
-  node?: NodeContext;
-  sender: string;
-  publisher: string;
-  senderCoins: number;
-  coinBalance: bigint;
-  gasBudget: bigint;
-  gasBudgetLadder: readonly bigint[];
-  maxHeuristicVariants: number;
-  baselineMaxCandidates: number;
-  /** Samples per package (pass@k); 1 by default. */
-  epochs?: number;
-  /** The model of the model agents, its generation parameters and price. */
-  model?: ModelClient;
-  params?: GenerateParams;
-  price?: ModelPrice;
-  /** Stop starting packages once this much is spent (needs `price`). */
-  budgetUsd?: number | null;
-  /** Fields of the `agent_effective_config` event (the model's configuration, key redacted). */
-  effectiveConfig?: { [key: string]: PyJson };
-  /** The model agents' limits (the original's defaults for those not given). */
-  maxPlanningCalls?: number;
-  maxPlanAttempts?: number;
-  summaryMode?: Exclude<SummaryMode, 'focused'>;
-  needMore?: 'auto' | 'json';
-  maxFunctions?: number;
-  maxRepairRounds?: number;
-  /** Objects prepared with `smi sandbox-exec` (its state file, read by {@link phase2State}), in every simulation. */
-  state?: Phase2State;
-  /** `missing`: ids not in the corpus; `missingDependencies`: packages to run that link to packages neither the corpus nor the framework holds. */
-  onStart?: (info: { total: number; done: number; todo: number; missing: string[]; missingDependencies: MissingDependencies[] }) => void;
-  onResult?: (result: PackageResult) => void;
-}
+export { Phase2Error, phase2State } from './options.js';
+export type { Phase2Options, Phase2Outcome, Phase2State } from './options.js';
 
-/** A state file of `smi sandbox-exec`, read once: its content and its identity in the run spec. */
-export interface Phase2State {
-  snapshot: StateSnapshot;
-  /** SHA-256 (hex) of the file's bytes. */
-  sha256: string;
-}
-
-/** A state file's bytes (a file's or standard input's) as a {@link Phase2State}; `source` names it in errors. */
-export function phase2State(bytes: Uint8Array, source: string): Phase2State {
-  return { snapshot: parseStateFile(Buffer.from(bytes).toString('utf8'), source), sha256: createHash('sha256').update(bytes).digest('hex') };
-}
-
-/** How a Phase II session ended. */
-export interface Phase2Outcome {
-  runJson: RunJson;
-  text: string;
-  status: RunStatus;
-  stopReason: StopReason | null;
-  totals: RunTotals;
-  missing: string[];
-}
-
-/** Why a Phase II run cannot start. */
-export class Phase2Error extends SmiError<'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_PRICE' | 'NEEDS_NODE' | 'NEEDS_LOCAL'> {
-  override readonly name = 'Phase2Error';
-  constructor(
-    code: 'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_PRICE' | 'NEEDS_NODE' | 'NEEDS_LOCAL',
-    message: string,
-  ) {
-    super(code, message);
-  }
-}
-
-/** Run (or resume) Phase II. */
-export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
+/**
+ * The options a run cannot start with: an agent without its model, a budget without a price,
+ * a node mode without its node (or with a node for another mode), local-only agents and state
+ * files on a node. Returns the node plans run on (`undefined`: a local simulation).
+ */
+function checkedNode(o: Phase2Options): NodeContext | undefined {
   if (MODEL_PHASE2_AGENTS.includes(o.agent) && o.model === undefined) throw new Phase2Error('NEEDS_MODEL', `the ${o.agent} agent needs a model (SMI_MODEL and an API key)`);
   if (o.budgetUsd != null && o.price === undefined) throw new Phase2Error('NEEDS_PRICE', `--budget-usd needs the model's price: add it to a prices.yaml (--prices)`);
   const onNode = o.simulationMode === 'dry-run' || o.simulationMode === 'dev-inspect';
@@ -120,10 +47,13 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
   if (onNode && o.agent === 'chain-search') throw new Phase2Error('NEEDS_LOCAL', 'the chain-search agent searches on a local simulation and names its objects: use --simulation-mode local');
   if (onNode && o.agent === 'helper-package') throw new Phase2Error('NEEDS_LOCAL', 'the helper-package agent publishes its helper into a local simulation: use --simulation-mode local');
   if (onNode && o.state !== undefined) throw new Phase2Error('NEEDS_LOCAL', 'a state file prepares a local simulation: on a node, the sender\'s own objects are used');
-  const epochs = Math.max(1, o.epochs ?? 1);
-  const params = o.params ?? {};
+  return node;
+}
+
+/** The model agents' limits: the options', the original's defaults for those not given. */
+function modelAgentLimits(o: Phase2Options): ModelAgentLimits {
   const d = DEFAULT_MODEL_AGENT_LIMITS;
-  const limits: ModelAgentLimits = {
+  return {
     maxPlanningCalls: o.maxPlanningCalls ?? d.maxPlanningCalls,
     maxPlanAttempts: o.maxPlanAttempts ?? d.maxPlanAttempts,
     summaryMode: o.summaryMode ?? d.summaryMode,
@@ -131,11 +61,19 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     maxFunctions: o.maxFunctions ?? d.maxFunctions,
     maxRepairRounds: o.maxRepairRounds ?? d.maxRepairRounds,
   };
-  const { packages } = discoverPackages(o.corpusRoot);
-  const { picked, missing } = selectPackages(packages, { ...(o.ids ? { ids: o.ids.ids } : {}), samples: o.samples, seed: o.seed });
-  if (picked.length === 0) throw new Phase2Error('NO_PACKAGES', `no packages to run under ${o.corpusRoot}`);
-  const dirs = new Map(picked.map((p: PackageRef) => [p.packageId, p.packageDir]));
-  const spec: RunSpec = {
+}
+
+/** What a run is settled once (its configuration): a session that resumes it must match it. */
+interface Phase2Settled {
+  node: NodeContext | undefined;
+  epochs: number;
+  params: GenerateParams;
+  limits: ModelAgentLimits;
+}
+
+/** The run's spec: the packages picked (and their hashes), the agent, model and limits, the code's version. */
+function phase2RunSpec(o: Phase2Options, picked: readonly PackageRef[], { node, epochs, params, limits }: Phase2Settled): RunSpec {
+  return {
     spec_version: 1,
     benchmark: 'phase2',
     ids: picked.map((p) => p.packageId),
@@ -177,8 +115,12 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     code: { git_commit: gitCommit(path.dirname(new URL(import.meta.url).pathname)), harness_version: harnessVersion(), packages: packageVersions() },
     epochs,
   };
+}
+
+/** The session's metadata (the original's `run_metadata`): when it started, where plans run, how. */
+function phase2Metadata(o: Phase2Options, node: NodeContext | undefined, limits: ModelAgentLimits) {
   const startedAt = Math.floor(Date.now() / 1000);
-  const metadata = {
+  return {
     schema_version: 1,
     benchmark: 'phase2_inhabitation',
     started_at_unix_seconds: startedAt,
@@ -199,12 +141,14 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     cwd: o.cwd ?? null,
     run_id: o.runId,
   };
-  const run = openRun(openRunOptions(o, spec, metadata, dirs));
-  const firstStart = Math.floor(Date.parse(run.state.sessions[0].started_at) / 1000);
-  o.store.event('run_started', { started_at_unix_seconds: firstStart, agent: o.agent, seed: Number(o.seed), run_id: o.runId, resumed: run.resumed, done: run.done.size, todo: run.todo.length, spec_hash: run.specHash });
+}
 
-  if (o.effectiveConfig !== undefined) o.store.event('agent_effective_config', o.effectiveConfig);
-  // Every corpus package is loaded in each simulation: dependencies may be any of them.
+/**
+ * Every corpus package, loaded (by directory; an unreadable one is left out, to be that
+ * package's `infra_error` when its turn comes), and what each simulation loads: the framework
+ * packages the corpus does not replace, then the corpus (dependencies may be any of them).
+ */
+function loadCorpus(packages: readonly PackageRef[], framework: readonly MovePackage[]): { byDir: Map<string, MovePackage>; loaded: MovePackage[] } {
   const byDir = new Map<string, MovePackage>();
   for (const p of packages) {
     try {
@@ -214,9 +158,11 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     }
   }
   const corpus = [...byDir.values()];
-  const loaded = [...o.framework.filter((f) => !corpus.some((c) => c.id === f.id)), ...corpus];
-  // Said before the run: packages whose dependencies are missing cannot run their code.
-  const todo = new Set(run.todo.map((j) => j.packageId));
+  return { byDir, loaded: [...framework.filter((f) => !corpus.some((c) => c.id === f.id)), ...corpus] };
+}
+
+/** The packages still to run whose dependencies are missing (they cannot run their code), said before the run (`missing_dependencies`). */
+function announceMissingDependencies(o: Phase2Options, picked: readonly PackageRef[], todo: ReadonlySet<string>, byDir: ReadonlyMap<string, MovePackage>, loaded: readonly MovePackage[]): MissingDependencies[] {
   const unlinked = missingDependencies(
     picked.flatMap((p) => {
       const pkg = todo.has(p.packageId) ? byDir.get(p.packageDir) : undefined;
@@ -225,30 +171,12 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     loaded,
   );
   if (unlinked.length > 0) o.store.event('missing_dependencies', { packages: unlinked.length, missing: unlinked.map((u) => ({ package_id: u.package_id, missing: u.missing })) });
-  o.onStart?.({ total: run.ids.length, done: run.done.size, todo: run.todo.length, missing, missingDependencies: unlinked });
-  const all = new Map(run.done);
-  const info = {
-    startedAt: firstStart,
-    corpusRootName: path.basename(path.resolve(o.corpusRoot)),
-    seed: o.seed,
-    agent: o.agent,
-    simulationMode: o.simulationMode,
-    sender: o.sender,
-    gasBudget: o.gasBudget,
-    model: o.model?.model ?? null,
-    ...(node === undefined ? { senderIsPublisher: o.sender.toLowerCase() === o.publisher.toLowerCase() } : {}),
-    ...(node !== undefined ? { rpcUrl: node.source.endpoint, gasCoin: node.gasCoin?.objectId ?? null } : {}),
-  };
-  const writeRun = (final: boolean): { runJson: RunJson; text: string } => {
-    const runJson = phase2RunJson({ ...info, finishedAt: Math.floor(Date.now() / 1000) }, [...all.values()]);
-    const text = renderRunJson(runJson);
-    o.store.writeRunJson(text);
-    if (final) writeSampleFiles(o.store, 'smi.phase2', [...all.values()]);
-    if (o.out != null) writeFileAtomic(o.out, text);
-    o.store.event('checkpoint_written', { path: o.out ?? (o.store.dir === null ? null : path.join(o.store.dir, 'run.json')), packages_count: all.size, final });
-    return { runJson, text };
-  };
-  const settings: Phase2WorkSettings = {
+  return unlinked;
+}
+
+/** What every package's work gets (see `package-work.ts`): the simulation, the agent, the model and their limits. */
+function phase2WorkSettings(o: Phase2Options, loaded: MovePackage[], { node, epochs, params, limits }: Phase2Settled): Phase2WorkSettings {
+  return {
     agent: o.agent,
     ...(o.planFile ? { planFile: o.planFile } : {}),
     loaded,
@@ -270,9 +198,41 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     ...(o.state !== undefined ? { state: o.state } : {}),
     chainSearch: o.agent === 'chain-search' ? new ChainSearch({ loaded, protocolConfig: o.protocolConfig, sender: o.sender, publisher: o.publisher }) : null,
   };
+}
+
+/**
+ * The writer of the run's `run.json` (and `--out`) from the results so far: a checkpoint, or
+ * the final one (with the sample files). Each write is a `checkpoint_written` event.
+ */
+function phase2RunWriter(o: Phase2Options, firstStart: number, node: NodeContext | undefined, all: ReadonlyMap<string, PackageResult>): (final: boolean) => { runJson: RunJson; text: string } {
+  const info = {
+    startedAt: firstStart,
+    corpusRootName: path.basename(path.resolve(o.corpusRoot)),
+    seed: o.seed,
+    agent: o.agent,
+    simulationMode: o.simulationMode,
+    sender: o.sender,
+    gasBudget: o.gasBudget,
+    model: o.model?.model ?? null,
+    ...(node === undefined ? { senderIsPublisher: o.sender.toLowerCase() === o.publisher.toLowerCase() } : {}),
+    ...(node !== undefined ? { rpcUrl: node.source.endpoint, gasCoin: node.gasCoin?.objectId ?? null } : {}),
+  };
+  return (final) => {
+    const runJson = phase2RunJson({ ...info, finishedAt: Math.floor(Date.now() / 1000) }, [...all.values()]);
+    const text = renderRunJson(runJson);
+    o.store.writeRunJson(text);
+    if (final) writeSampleFiles(o.store, 'smi.phase2', [...all.values()]);
+    if (o.out != null) writeFileAtomic(o.out, text);
+    o.store.event('checkpoint_written', { path: o.out ?? (o.store.dir === null ? null : path.join(o.store.dir, 'run.json')), packages_count: all.size, final });
+    return { runJson, text };
+  };
+}
+
+/** One package's work: its package (loaded with the corpus, or an `infra_error` row when it cannot be read) through {@link phase2PackageWork}. */
+function phase2Work(byDir: ReadonlyMap<string, MovePackage>, settings: Phase2WorkSettings, loaded: readonly MovePackage[]): (job: PackageJob, ctx: PackageContext) => Promise<PackageWork> {
   const support: Phase2ServerSupport = { tools: true };
   const interfaces = new InterfaceIndex(new Map(loaded.map((p) => [p.id, p])));
-  const work = async (job: PackageJob, ctx: PackageContext): Promise<PackageWork> => {
+  return async (job, ctx) => {
     let pkg: MovePackage;
     try {
       // Loaded once with the corpus; read again only to report why it could not be.
@@ -283,6 +243,29 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
     }
     return phase2PackageWork(pkg, ctx, settings, support, interfaces);
   };
+}
+
+/** Run (or resume) Phase II. */
+export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
+  const node = checkedNode(o);
+  const settled: Phase2Settled = { node, epochs: Math.max(1, o.epochs ?? 1), params: o.params ?? {}, limits: modelAgentLimits(o) };
+  const { packages } = discoverPackages(o.corpusRoot);
+  const { picked, missing } = selectPackages(packages, { ...(o.ids ? { ids: o.ids.ids } : {}), samples: o.samples, seed: o.seed });
+  if (picked.length === 0) throw new Phase2Error('NO_PACKAGES', `no packages to run under ${o.corpusRoot}`);
+  const dirs = new Map(picked.map((p: PackageRef) => [p.packageId, p.packageDir]));
+  const spec = phase2RunSpec(o, picked, settled);
+  const metadata = phase2Metadata(o, node, settled.limits);
+  const run = openRun(openRunOptions(o, spec, metadata, dirs));
+  const firstStart = Math.floor(Date.parse(run.state.sessions[0].started_at) / 1000);
+  o.store.event('run_started', { started_at_unix_seconds: firstStart, agent: o.agent, seed: Number(o.seed), run_id: o.runId, resumed: run.resumed, done: run.done.size, todo: run.todo.length, spec_hash: run.specHash });
+
+  if (o.effectiveConfig !== undefined) o.store.event('agent_effective_config', o.effectiveConfig);
+  const { byDir, loaded } = loadCorpus(packages, o.framework);
+  const unlinked = announceMissingDependencies(o, picked, new Set(run.todo.map((j) => j.packageId)), byDir, loaded);
+  o.onStart?.({ total: run.ids.length, done: run.done.size, todo: run.todo.length, missing, missingDependencies: unlinked });
+  const all = new Map(run.done);
+  const writeRun = phase2RunWriter(o, firstStart, node, all);
+  const work = phase2Work(byDir, phase2WorkSettings(o, loaded, settled), loaded);
   const checkpointEvery = o.checkpointEvery ?? 10;
   const outcome = await executePackages({
     store: o.store,
