@@ -28,11 +28,10 @@ if (major < MIN_NODE_MAJOR) {
   // them again. Only a cache: a stale or missing entry is compiled as before.
   const { enableCompileCache } = await import('node:module');
   enableCompileCache?.();
-  // The process's streams and signals first: Ctrl-C while the rest loads exits 130.
-  const { processIo } = await import('./process-io.js');
-  const io = processIo();
   const { runCli } = await import('./main.js');
+  const { processIo } = await import('./process-io.js');
   const { EXIT, OutputClosedError } = await import('./errors.js');
+  const io = processIo();
   let code = await runCli(process.argv.slice(2), io).catch((e: unknown) => {
     process.stderr.write(`smi: internal error: ${errorMessage(e)}\n`);
     return EXIT.internal;

@@ -6,7 +6,7 @@
 import type { Json as MoveJson } from '@smi/move-vm';
 import type { PtbBuilder } from '@smi/simulation';
 import { padAddress, type Plan, type PlanArg, type PlanCall, PlanError, PURE_KINDS, type PureKind } from './plan.js';
-import { type Json } from '@smi/bytecode';
+import type { Json } from '@smi/bytecode';
 
 type Argument = ReturnType<PtbBuilder['pureBytes']>;
 type CommandOutput = ReturnType<PtbBuilder['moveCall']>;

@@ -7,7 +7,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type SandboxResponse, sandboxResponseJson } from '@smi/simulation';
 import { sandboxError, type SmiToolError } from './errors.js';
-import { type Json } from '@smi/bytecode';
+import type { Json } from '@smi/bytecode';
 
 /** A JSON value. */
 export type { Json };

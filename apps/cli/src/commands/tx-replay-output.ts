@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
 import { type CliIo, resolvePath } from '../io.js';
-import { type Json } from '@smi/bytecode';
+import type { Json } from '@smi/bytecode';
 
 /** Where transactions are written, line by line. */
 export interface TransactionOutput {

@@ -18,7 +18,7 @@ import { focusedSummary, type InventoryItem, inventorySummary, resolveRequests, 
 import { askModel, type ModelFailure, type Phase2CallRecord, type Phase2ServerSupport } from './model-call.js';
 import { type LastFailure, NEED_MORE_TOOL, PHASE2_SYSTEM, planningPrompt, retryPrompt, templatePrompt } from './prompts.js';
 import type { PlanItem, PlanSource } from './worker.js';
-import { type Json } from '@smi/bytecode';
+import type { Json } from '@smi/bytecode';
 
 /** The limits of the model agents (part of a run's spec). */
 export interface ModelAgentLimits {

@@ -9,7 +9,7 @@
  */
 import type { ToolSpec } from '../model/types.js';
 import { type PyJson, pyDumps } from '../py-json.js';
-import { type Json } from '@smi/bytecode';
+import type { Json } from '@smi/bytecode';
 
 const pyJson = (v: PyJson): string => pyDumps(v, 2);
 

@@ -7,7 +7,7 @@
 import { scoreInhabitation } from './score.js';
 import type { PlanRun } from './plan-sim.js';
 import { betterRun, type VariantName } from './worker.js';
-import { type Json } from '@smi/bytecode';
+import type { Json } from '@smi/bytecode';
 
 /**
  * Simulations a package's result lists at most: a limit for runaway searches, not a sample

@@ -8,7 +8,7 @@
 import { fromBase64 } from '@mysten/bcs';
 import { digestFromBase58, normalizeAddress, shapeOf, type AnyCodec, type Codec, type FieldShape, type Shape } from './codec.js';
 import { BcsError } from '@smi/move-vm';
-import { type Json } from '@smi/bytecode';
+import type { Json } from '@smi/bytecode';
 
 /** A parsed JSON value. */
 export type { Json };
