@@ -21,14 +21,7 @@ import { parseModuleBundle } from '../src/package-loader.js';
 // The reference deserializer's module object (the fields this test reads)
 // ---------------------------------------------------------------------------------------
 
-type TToken =
-  | string
-  | { Vector: TToken }
-  | { Reference: TToken }
-  | { MutableReference: TToken }
-  | { TypeParameter: number }
-  | { Datatype: number }
-  | { DatatypeInstantiation: [number, TToken[]] };
+type TToken = string | { Vector: TToken } | { Reference: TToken } | { MutableReference: TToken } | { TypeParameter: number } | { Datatype: number } | { DatatypeInstantiation: [number, TToken[]] };
 interface TField {
   name: number;
   signature: TToken;
@@ -86,8 +79,7 @@ function typeOf(t: TModule, tok: TToken): unknown {
 }
 
 const fieldsOf = (t: TModule, fields: readonly TField[]): unknown[] => fields.map((f) => ({ name: t.identifiers[f.name], type: typeOf(t, f.signature) }));
-const datatypeParams = (ps: readonly { constraints: number; is_phantom: boolean }[]): unknown[] =>
-  ps.map((p) => ({ constraints: abilityList(p.constraints), is_phantom: p.is_phantom }));
+const datatypeParams = (ps: readonly { constraints: number; is_phantom: boolean }[]): unknown[] => ps.map((p) => ({ constraints: abilityList(p.constraints), is_phantom: p.is_phantom }));
 
 /** Little-endian unsigned integer of `bytes`, as a bigint. */
 function uintLe(bytes: readonly number[]): bigint {
@@ -183,7 +175,10 @@ function expectedModule(t: TModule): { name: string; iface: Record<string, unkno
       const h = t.datatype_handles[d.struct_handle];
       const info = d.field_information;
       const declared = typeof info === 'object' && 'Declared' in info ? info.Declared : null;
-      return [t.identifiers[h.name], { abilities: abilityList(h.abilities), type_params: datatypeParams(h.type_parameters), is_native: declared === null, fields: declared === null ? [] : fieldsOf(t, declared) }];
+      return [
+        t.identifiers[h.name],
+        { abilities: abilityList(h.abilities), type_params: datatypeParams(h.type_parameters), is_native: declared === null, fields: declared === null ? [] : fieldsOf(t, declared) },
+      ];
     }),
   );
   const enums = Object.fromEntries(
@@ -191,7 +186,11 @@ function expectedModule(t: TModule): { name: string; iface: Record<string, unkno
       const h = t.datatype_handles[d.enum_handle];
       return [
         t.identifiers[h.name],
-        { abilities: abilityList(h.abilities), type_params: datatypeParams(h.type_parameters), variants: d.variants.map((v) => ({ name: t.identifiers[v.variant_name], fields: fieldsOf(t, v.fields) })) },
+        {
+          abilities: abilityList(h.abilities),
+          type_params: datatypeParams(h.type_parameters),
+          variants: d.variants.map((v) => ({ name: t.identifiers[v.variant_name], fields: fieldsOf(t, v.fields) })),
+        },
       ];
     }),
   );
@@ -237,7 +236,9 @@ function corpusPackages(): RealPackage[] {
     .sort()
     .map((id) => {
       const dir = path.join(root, id, 'bytecode_modules');
-      const files = readdirSync(dir).filter((f) => f.endsWith('.mv')).sort();
+      const files = readdirSync(dir)
+        .filter((f) => f.endsWith('.mv'))
+        .sort();
       return { label: `corpus ${id}`, modules: files.map((f) => new Uint8Array(readFileSync(path.join(dir, f)))) };
     });
 }

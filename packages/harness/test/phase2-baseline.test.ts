@@ -45,7 +45,7 @@ describeWithFixtures('baseline-search on the shared corpus', ['corpus'], () => {
       targets += row.score.targets;
       hits += row.score.created_hits;
       if (row.dry_run_ok) ok++;
-      perPackage[pkg.id.slice(0, 10)] = [plans.length, row.score.targets, row.score.created_hits, row.dry_run_ok];
+      perPackage[pkg.id.slice(0, 10)] = [plans.length, row.score.targets, row.score.created_hits, row.dry_run_ok === true];
       reasons[pkg.id.slice(0, 10)] = row.error === null ? null : String(row.error).replace(/ to put for .*$/, '');
       // Every row is complete and honest: hits never exceed targets, a hit needs a successful run.
       expect(row.score.created_hits).toBeLessThanOrEqual(row.score.targets);
