@@ -25,7 +25,7 @@ import { baseInstructionCost, CHARGE_KIND, OPCODE_BY_NAME, tierAt, COST_SCHEDULE
 import { GasMeter } from '../src/gas/gas-meter.js';
 import { NativeCostSchedule, typeTagAbstractSize, typeSize, type GasStructTag, type GasTypeTag } from '../src/gas/native-costs.js';
 import { budgetBounds, computationCost, halfDigitsRounding, roundComputationUnits } from '../src/gas/transaction-gas.js';
-import { SmiError, type SmiErrorOptions, type Json } from '@smi/bytecode';
+import { SmiError, type SmiErrorOptions, type Json, shortAddress } from '@smi/bytecode';
 
 // ---------------------------------------------------------------------------------------
 // Trace values as ValueViews
@@ -182,13 +182,9 @@ function readTrace(file: string): TraceRecord[] {
 // Native costs of the traces
 // ---------------------------------------------------------------------------------------
 
-function shortAddress(a: string): string {
-  return a.replace(/^0x/, '').replace(/^0+/, '') || '0';
-}
-
 /** Cost the native reports, with the old VM's size functions; `undefined` when we have no formula. */
 function nativeCost(natives: NativeCostSchedule, frame: FrameJson, returns: TraceValue[]): number | undefined {
-  const name = `${shortAddress(frame.module.address)}::${frame.module.name}::${frame.function_name}`;
+  const name = `${shortAddress(frame.module.address).slice(2)}::${frame.module.name}::${frame.function_name}`;
   const args = frame.parameters;
   const ty = frame.type_instantiation;
   const vecLen = (tv: TraceValue): number => (moveValue(tv).value as unknown as Json[]).length;
