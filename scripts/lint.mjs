@@ -6,10 +6,17 @@
 // - every package and app is publishable: not private, an `exports` map whose every entry
 //   names its `types` first, `sideEffects` declared, the repository's LICENSE (Apache-2.0)
 //   beside it, identical, and in `files`;
-// - no fixture data copied into the repo (.mv files, framework bundles).
+// - no fixture data copied into the repo (.mv files, framework bundles);
+// - layering (scripts/layers.mjs): every `@smi/*` import (sources, tests, examples) and every
+//   `@smi/*` package.json entry names a package of a lower layer; a source's `@smi/*` import is
+//   a dependency (or peer) of its package (tests and examples: any lower layer); no file imports its own package's barrel
+//   (src/index.ts); no file-level import cycle inside a package's src (type-only imports
+//   count); the directory rules of layers.mjs (move-vm: loader/ and gas/ never import interpreter/).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { cycles, fileGraph, filesUnder, importsOf, resolveRelative } from './import-graph.mjs';
+import { DIRECTORY_RULES, LAYERS, layerOf } from './layers.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const problems = [];
@@ -76,6 +83,55 @@ for (const { group, dir } of units) {
     else if (lines > 600) warnings.push(`${f}: ${lines} lines (about 600 is the aim)`);
   }
 }
+
+/** The layering rules (see the header and scripts/layers.mjs) of one package or app. */
+function checkLayers(rel, dir) {
+  const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const self = pkg.name;
+  const mine = layerOf(self);
+  if (mine === undefined) return problems.push(`${rel}: ${self} is in no layer of scripts/layers.mjs`);
+  const below = (name) => layerOf(name) !== undefined && layerOf(name) < mine;
+  const runtime = new Set(['dependencies', 'peerDependencies', 'optionalDependencies'].flatMap((f) => Object.keys(pkg[f] ?? {})));
+  for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+    for (const dep of Object.keys(pkg[field] ?? {})) {
+      if (!dep.startsWith('@smi/')) continue;
+      if (layerOf(dep) === undefined) problems.push(`${rel}/package.json: ${field} names ${dep}, a package that does not exist (or is in no layer)`);
+      else if (!below(dep)) problems.push(`${rel}/package.json: ${field} names ${dep} (layer ${layerOf(dep)}), not below ${self} (layer ${mine})`);
+    }
+  }
+  const barrel = path.join(dir, 'src', 'index.ts');
+  for (const file of filesUnder(dir)) {
+    const f = path.relative(root, file);
+    const inSrc = file.startsWith(path.join(dir, 'src') + path.sep);
+    for (const imp of importsOf(file)) {
+      if (imp.spec.startsWith('@smi/')) {
+        const target = imp.spec.split('/').slice(0, 2).join('/');
+        if (target === self) {
+          if (inSrc) problems.push(`${f}:${imp.line}: imports its own package by name (${imp.spec}); import the module`);
+          continue;
+        }
+        if (layerOf(target) === undefined) problems.push(`${f}:${imp.line}: imports ${target}, a package that does not exist`);
+        else if (!below(target)) problems.push(`${f}:${imp.line}: imports ${target} (layer ${layerOf(target)}) from ${self} (layer ${mine}): only lower layers (scripts/layers.mjs)`);
+        else if (inSrc && !runtime.has(target)) problems.push(`${f}:${imp.line}: imports ${target}, not in ${rel}/package.json dependencies (or peer)`);
+      } else if (inSrc && file !== barrel && resolveRelative(file, imp.spec) === barrel) {
+        problems.push(`${f}:${imp.line}: imports the package's own barrel (src/index.ts): import the module that defines the names`);
+      } else if (inSrc) {
+        const target = resolveRelative(file, imp.spec);
+        if (target === undefined) continue;
+        for (const rule of DIRECTORY_RULES) {
+          if (rule.pkg !== self || !file.startsWith(path.join(dir, rule.from))) continue;
+          if (rule.not.some((n) => target.startsWith(path.join(dir, n)))) problems.push(`${f}:${imp.line}: imports ${path.relative(root, target)}: ${rule.from} never imports ${rule.not.join(', ')} (${rule.why})`);
+        }
+      }
+    }
+  }
+  for (const c of cycles(fileGraph(path.join(dir, 'src')))) {
+    problems.push(`${rel}/src: import cycle (type-only imports count) between ${c.map((x) => path.relative(path.join(dir, 'src'), x)).join(', ')}`);
+  }
+}
+
+for (const { dir } of units) checkLayers(path.relative(root, dir), dir);
+if (new Set(LAYERS.flat()).size !== units.length) problems.push(`scripts/layers.mjs: ${LAYERS.flat().length} packages in layers, ${units.length} in the workspace`);
 
 // Files git would commit (tracked, or new and not ignored): outputs of example commands
 // (build/, out/, ...) are ignored, not part of the repo.
