@@ -8,6 +8,7 @@
  * - 1   it ran, and its result is a failure or a difference (a replay that differs, a suite
  *       with failing tasks, a corpus with unreadable modules);
  * - 2   bad input: options, files, bytecode, JSON, types; nothing was done;
+ * - 69  the Sui node did not answer (unreachable, unavailable): `UNAVAILABLE`, in every network command;
  * - 70  an internal error of smi (a bug: please report it, with `SMI_DEBUG=1` for the stack);
  * - 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM; what was finished is kept;
  * - 141 the reader of standard output went away (`| head`), as for any program killed by SIGPIPE.
@@ -18,6 +19,7 @@ export const EXIT = {
   ok: 0,
   failure: 1,
   usage: 2,
+  unavailable: 69,
   internal: 70,
   interrupted: 130,
   outputClosed: 141,
@@ -46,6 +48,16 @@ export class UsageError extends CliError {
   constructor(message: string, code = 'USAGE', options?: { cause?: unknown; diagnostics?: string }) {
     super(code, message, EXIT.usage, options);
   }
+}
+
+/** A folder given on the command line (`--corpus`, `--framework`, …) that does not exist or is not a directory: `NOT_A_DIRECTORY`, exit 2, in every command. */
+export function notADirectory(what: string): UsageError {
+  return new UsageError(`${what}: not a directory`, 'NOT_A_DIRECTORY');
+}
+
+/** A corpus folder with no package in it: `NO_PACKAGES`, exit 2, in every command that takes a corpus. */
+export function noPackages(what: string): UsageError {
+  return new UsageError(`${what}: no packages (a package directory has bytecode_modules/*.mv)`, 'NO_PACKAGES');
 }
 
 /** Ctrl-C (SIGINT, exit 130) or SIGTERM (exit 143) stopped the command. */
@@ -104,12 +116,18 @@ function codeOf(e: Error): string | undefined {
   const code = (e as { code?: unknown }).code;
   const cause = e.cause as { name?: unknown; code?: unknown } | undefined;
   if (code === 'INVALID_MODULE' && cause?.name === 'BytecodeError' && typeof cause.code === 'string') return cause.code;
+  // A folder that is not there has one code whatever the library that looked for it.
+  if (code === 'CORPUS_NOT_FOUND' || (code === 'PACKAGE_NOT_FOUND' && / not a directory$/.test(e.message))) return 'NOT_A_DIRECTORY';
   return typeof code === 'string' && code !== '' ? code : undefined;
 }
 
 /** Any thrown value as a {@link CliError}: input errors keep their code (exit 2), the rest is internal (exit 70). */
 export function toCliError(e: unknown): CliError {
   if (e instanceof CliError) return e;
+  // The node did not answer: one code and exit status in every command that asks it.
+  if (e instanceof Error && e.name === 'DataSourceError' && (e as { code?: unknown }).code === 'UNAVAILABLE') {
+    return new CliError('UNAVAILABLE', e.message, EXIT.unavailable, { cause: e });
+  }
   if (e instanceof Error && INPUT_ERRORS.has(e.name)) {
     const err = e as Error;
     const code = codeOf(err) ?? 'INVALID_INPUT';

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { findPackageDirs, loadPackageDir, type MovePackage, SYSTEM_PACKAGES } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { type LocatedFramework, locateFramework, locateProtocolConfig, smiCacheDir } from '@smi/simulation';
-import { inputError } from './errors.js';
-import { type CliIo, resolveInputPath, resolvePath, UsageError } from './io.js';
+import { inputError, noPackages, notADirectory } from './errors.js';
+import { type CliIo, resolveInputPath, resolvePath } from './io.js';
 
 /**
  * The checkout this `smi` runs from (the folder with `pnpm-workspace.yaml` above
@@ -60,6 +60,10 @@ export function cacheRoot(): string {
  */
 function locateFrameworkFor(io: CliIo, framework: string | undefined, corpus: readonly MovePackage[] = [], closureOf?: readonly string[]): LocatedFramework {
   const fixtures = fixturesRoot(io);
+  if (framework !== undefined) {
+    const dir = resolveInputPath(io, framework);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw notADirectory(`--framework ${framework}`);
+  }
   return locateFramework({
     ...(framework !== undefined ? { framework: resolveInputPath(io, framework) } : {}),
     corpus,
@@ -97,9 +101,9 @@ export function loadCorpora(io: CliIo, roots: readonly string[]): MovePackage[] 
   const out: MovePackage[] = [];
   for (const r of roots) {
     const dir = resolveInputPath(io, r);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--corpus ${r}: not a directory`);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw notADirectory(`--corpus ${r}`);
     const dirs = existsSync(path.join(dir, 'bytecode_modules')) ? [dir] : findPackageDirs(dir);
-    if (dirs.length === 0) throw new UsageError(`--corpus ${r}: no package directories (bytecode_modules/) found`);
+    if (dirs.length === 0) throw noPackages(`--corpus ${r}`);
     for (const d of dirs) out.push(loadPackageDir(d));
   }
   return out;

@@ -91,10 +91,10 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
   const missing = path.join(os.tmpdir(), 'smi-does-not-exist');
   /** One bad invocation per command, and the code it must give. */
   const BAD: Record<string, { args: string[]; code: string }> = {
-    extract: { args: ['extract', '--package-dir', missing], code: 'PACKAGE_NOT_FOUND' },
+    extract: { args: ['extract', '--package-dir', missing], code: 'NOT_A_DIRECTORY' },
     corpus: { args: ['corpus', 'check', '--corpus', missing], code: 'NOT_A_DIRECTORY' },
     disasm: { args: ['disasm', missing], code: 'FILE_NOT_FOUND' },
-    stubs: { args: ['stubs', missing, '--out', missing], code: 'PACKAGE_NOT_FOUND' },
+    stubs: { args: ['stubs', missing, '--out', missing], code: 'NOT_A_DIRECTORY' },
     build: { args: ['build', missing, '--out', missing], code: 'NOT_A_MOVE_PACKAGE' },
     'build-all': { args: ['build-all', missing, '--out', missing], code: 'NOT_A_DIRECTORY' },
     call: { args: ['call', '0x1::no_such_module::f'], code: 'MISSING_DEPENDENCY' },
@@ -108,11 +108,11 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
     mcp: { args: ['mcp', '--state-file', '-'], code: 'INVALID_FILE' },
     completion: { args: ['completion', 'fish'], code: 'INVALID_CHOICE' },
     'benchmark-local': { args: ['benchmark-local', '--target-corpus', missing], code: 'NOT_A_DIRECTORY' },
-    phase1: { args: ['phase1', '--corpus-root', missing, '--no-log'], code: 'CORPUS_NOT_FOUND' },
-    phase2: { args: ['phase2', '--corpus-root', missing, '--no-log'], code: 'CORPUS_NOT_FOUND' },
-    'phase2-manifest': { args: ['phase2-manifest', '--corpus-root', missing, '--out-ids', missing, '--out-plan', missing], code: 'CORPUS_NOT_FOUND' },
+    phase1: { args: ['phase1', '--corpus-root', missing, '--no-log'], code: 'NOT_A_DIRECTORY' },
+    phase2: { args: ['phase2', '--corpus-root', missing, '--no-log'], code: 'NOT_A_DIRECTORY' },
+    'phase2-manifest': { args: ['phase2-manifest', '--corpus-root', missing, '--out-ids', missing, '--out-plan', missing], code: 'NOT_A_DIRECTORY' },
     'manifest-filter': { args: ['manifest-filter', missing], code: 'FILE_NOT_FOUND' },
-    'run-all': { args: ['run-all', '--corpus-root', missing, '--out-dir', missing], code: 'CORPUS_NOT_FOUND' },
+    'run-all': { args: ['run-all', '--corpus-root', missing, '--out-dir', missing], code: 'NOT_A_DIRECTORY' },
     merge: { args: ['merge', missing, '--out-dir', missing], code: 'RUN_NOT_FOUND' },
     'merge-rows': { args: ['merge-rows', missing], code: 'FILE_NOT_FOUND' },
     report: { args: ['report', missing, '--out', missing], code: 'FILE_NOT_FOUND' },

@@ -101,7 +101,8 @@ describeWithFixtures('smi without the fixtures: data found or fetched', ['corpus
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout)).toMatchObject({ error_code: 'INVALID_ADDRESS' });
     const dead = await runSmi(['fetch', 'packages', '0xabc', '--out', 'x', '--rpc-retries', '0', '--json'], { cwd, env: bare(tmp('smi-home-'), 'http://127.0.0.1:9') });
-    expect(dead.code).toBe(1);
+    // Nothing fetched, the node did not answer: 69, as in every network command.
+    expect(dead.code).toBe(69);
     expect(dead.stderr).not.toMatch(STACK_TRACE);
     const deadReport = JSON.parse(dead.stdout) as { status: string; failed: { code: string }[] };
     expect(deadReport).toMatchObject({ status: 'partial', failed: [{ code: 'UNAVAILABLE' }] });

@@ -227,7 +227,8 @@ export function summaryText(s: BenchmarkSummary, options: { errorDistribution?: 
   const broken = s.packages_failed_to_load ?? [];
   if (broken.length > 0) {
     lines.push(`packages that could not be read (not counted: their functions are unknown): ${broken.length}`);
-    for (const b of broken.slice(0, 5)) lines.push(`  ${b.package}: ${b.error_code}: ${b.reason}`);
+    // The reason names the code already when it comes from a module (`module m: MALFORMED: …`): not twice.
+    for (const b of broken.slice(0, 5)) lines.push(`  ${b.package}: ${b.reason.includes(`${b.error_code}: `) ? b.reason : `${b.error_code}: ${b.reason}`}`);
     if (broken.length > 5) lines.push(`  … and ${broken.length - 5} more (the summary JSON lists them)`);
   }
   lines.push(`loose (every row: ${s.rows})`);

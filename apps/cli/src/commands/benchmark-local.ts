@@ -8,7 +8,7 @@ import path from 'node:path';
 import { findPackageDirs, loadPackageDir, type MovePackage, PackageError, canonicalAddress } from '@smi/bytecode';
 import { type BenchmarkRow, type BenchmarkSummary, DEFAULT_MAX_ATTEMPTS, rowLine, runBenchmark, runTargets, summaryText } from '@smi/inhabit';
 import { defineCommand } from '../command.js';
-import { EXIT, OutputClosedError } from '../errors.js';
+import { EXIT, noPackages, notADirectory, OutputClosedError } from '../errors.js';
 import { frameworkPackages, loadCorpora, protocolConfigFor } from '../framework.js';
 import { type CliIo, jsonLine, readInput, resolveInputPath, resolvePath, UsageError, writeOutput } from '../io.js';
 import { Progress } from '../progress.js';
@@ -42,9 +42,9 @@ function loadTargets(io: CliIo, roots: readonly string[]): { packages: MovePacka
   const seen = new Set<string>();
   for (const root of roots) {
     const dir = resolveInputPath(io, root);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--target-corpus ${root}: not a directory`, 'NOT_A_DIRECTORY');
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw notADirectory(`--target-corpus ${root}`);
     const dirs = existsSync(path.join(dir, 'bytecode_modules')) ? [dir] : findPackageDirs(dir);
-    if (dirs.length === 0) throw new UsageError(`--target-corpus ${root}: no packages (a package directory has bytecode_modules/*.mv)`, 'NO_PACKAGES');
+    if (dirs.length === 0) throw noPackages(`--target-corpus ${root}`);
     for (const d of dirs) {
       try {
         const p = loadPackageDir(d);

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { BytecodeError, deserializeModule, findPackageDirs, serializeModule } from '@smi/bytecode';
 import { defineCommand } from '../command.js';
-import { type CliError, OutputClosedError, UsageError } from '../errors.js';
+import { type CliError, noPackages, notADirectory, OutputClosedError } from '../errors.js';
 import { endStopped, jsonLine, resolvePath, stopRequested } from '../io.js';
 import { Progress } from '../progress.js';
 import { header } from './registry.js';
@@ -75,8 +75,9 @@ export const corpusCommand = defineCommand<{ action: 'check'; corpus: string }>(
   longRunning: true,
   run: async (args, io) => {
     const root = resolvePath(io, args.corpus);
-    if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`--corpus ${args.corpus}: not a directory`, 'NOT_A_DIRECTORY');
+    if (!existsSync(root) || !statSync(root).isDirectory()) throw notADirectory(`--corpus ${args.corpus}`);
     const dirs = findPackageDirs(root);
+    if (dirs.length === 0) throw noPackages(`--corpus ${args.corpus}`);
     const progress = new Progress(io, 'corpus check', dirs.length, args.quiet);
     const summary = emptySummary(dirs.length);
     let stopped: CliError | null = null;

@@ -141,6 +141,8 @@ export const doctorCommand = defineCommand<DoctorArgs>({
         else if (!e.probes[0]?.ok) io.stdout(`  -> use ${working[0]?.url}\n`);
       }
     }
-    return frameworkOk && reachable ? EXIT.ok : EXIT.failure;
+    // The node did not answer: the exit of every network command then (69).
+    if (!reachable) return EXIT.unavailable;
+    return frameworkOk ? EXIT.ok : EXIT.failure;
   },
 });

@@ -2,7 +2,7 @@
  * `smi extract`: the bytecode interface JSON of one package directory, or of every
  * package under a corpus root.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   buildInterfaceJson,
@@ -12,7 +12,7 @@ import {
   renderInterfaceJson,
 } from '@smi/bytecode';
 import { defineCommand } from '../command.js';
-import { type CliError, OutputClosedError } from '../errors.js';
+import { type CliError, noPackages, notADirectory, OutputClosedError } from '../errors.js';
 import { type CliIo, endStopped, jsonLine, resolveInputPath, resolvePath, stopRequested, UsageError, writeOutput } from '../io.js';
 import { Progress } from '../progress.js';
 import { header } from './registry.js';
@@ -67,7 +67,9 @@ interface CorpusSummary {
 async function runCorpus(io: CliIo, args: ExtractArgs & { json: boolean; quiet: boolean }): Promise<number> {
   if (args['out-dir'] === undefined) throw new UsageError('--corpus needs --out-dir <dir>', 'MISSING_ARGUMENT');
   const root = resolvePath(io, args.corpus as string);
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw notADirectory(`--corpus ${args.corpus}`);
   const dirs = findPackageDirs(root);
+  if (dirs.length === 0) throw noPackages(`--corpus ${args.corpus}`);
   const outDir = resolvePath(io, args['out-dir']);
   const progress = new Progress(io, 'extract', dirs.length, args.quiet);
   const summary: CorpusSummary = { packages: dirs.length, ok: 0, failed: 0, modules: 0, out_dir: outDir, elapsed_ms: 0, errors: [] };

@@ -171,6 +171,8 @@ export const fetchCommand = defineCommand<FetchArgs>({
       const reason: unknown = io.signal.reason;
       if (reason instanceof Error && 'exitCode' in reason && typeof reason.exitCode === 'number') return reason.exitCode;
     }
+    // Nothing fetched because the node did not answer: the exit of every network command then.
+    if (r.failed.length > 0 && r.fetched.length === 0 && r.failed.every((f) => f.code === 'UNAVAILABLE')) return EXIT.unavailable;
     return r.failed.length > 0 ? EXIT.failure : EXIT.ok;
   },
 });

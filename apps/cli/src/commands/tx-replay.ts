@@ -177,6 +177,8 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
     const started = performance.now();
     const outcomes: ReplayOutcome[] = [];
     let fetchFailures = 0;
+    /** Fetches that failed because the node did not answer. */
+    let unavailable = 0;
     let skipped = 0;
     const output = openOutput(io, args.output);
     const writeOutput = (f: FetchedReplay): void => output?.write(fetchedReplayJson(f));
@@ -250,6 +252,7 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
             continue;
           }
           fetchFailures++;
+          if (e instanceof DataSourceError && e.code === 'UNAVAILABLE') unavailable++;
           const message = e instanceof DataSourceError ? `${e.code}: ${e.message}` : errorMessage(e);
           io.stderr(`tx-replay: ${d}: ${message}\n`);
           if (args.json) io.stdout(jsonLine({ digest: d, error: message }));
@@ -280,6 +283,8 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
       else io.stdout(text);
     }
     if (io.signal?.aborted) return EXIT.interrupted;
+    // Nothing replayed because the node did not answer: the exit of every network command then.
+    if (unavailable > 0 && unavailable === fetchFailures && outcomes.length === 0) return EXIT.unavailable;
     return fetchFailures > 0 || outcomes.some((o) => !o.match) ? EXIT.failure : EXIT.ok;
   },
 });
