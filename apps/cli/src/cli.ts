@@ -28,10 +28,11 @@ if (major < MIN_NODE_MAJOR) {
   // them again. Only a cache: a stale or missing entry is compiled as before.
   const { enableCompileCache } = await import('node:module');
   enableCompileCache?.();
-  const { runCli } = await import('./main.js');
+  // The process's streams and signals first: Ctrl-C while the rest loads exits 130.
   const { processIo } = await import('./process-io.js');
-  const { EXIT, OutputClosedError } = await import('./errors.js');
   const io = processIo();
+  const { runCli } = await import('./main.js');
+  const { EXIT, OutputClosedError } = await import('./errors.js');
   let code = await runCli(process.argv.slice(2), io).catch((e: unknown) => {
     process.stderr.write(`smi: internal error: ${errorMessage(e)}\n`);
     return EXIT.internal;

@@ -16,6 +16,12 @@ function invocationDir(): string {
   return viaScript ? (process.env.INIT_CWD as string) : process.cwd();
 }
 
+/** Exit at once with `code` (temp files of unfinished writes removed). */
+function stopNow(code: number): never {
+  removePendingTemps();
+  process.exit(code);
+}
+
 /** The process's own streams and signals. */
 export function processIo(): CliIo {
   const controller = new AbortController();
@@ -31,23 +37,26 @@ export function processIo(): CliIo {
   process.stderr.on('error', () => {});
   process.on('exit', removePendingTemps);
 
+  // One listener per signal for the life of the process (removing one would drop a signal
+  // that arrived while the code was busy): until a long-running command traps them, Ctrl-C
+  // and SIGTERM stop at once with the exit status they are documented to give (130, 143),
+  // not death by the signal; after, the first one stops the command after its current step.
   let trapped = false;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      const reason: unknown = controller.signal.reason;
+      if (!trapped) stopNow(new InterruptedError(sig).exitCode);
+      if (reason instanceof InterruptedError) {
+        // A second signal: stop at once.
+        stopNow(reason.exitCode);
+      }
+      if (process.stderr.isTTY) process.stderr.write('\n');
+      process.stderr.write(`smi: ${sig}: stopping after the current step (send it again to stop at once)\n`);
+      stop(new InterruptedError(sig));
+    });
+  }
   const trapSignals = (): void => {
-    if (trapped) return;
     trapped = true;
-    for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-      process.on(sig, () => {
-        const reason: unknown = controller.signal.reason;
-        if (reason instanceof InterruptedError) {
-          // A second signal: stop at once.
-          removePendingTemps();
-          process.exit(reason.exitCode);
-        }
-        if (process.stderr.isTTY) process.stderr.write('\n');
-        process.stderr.write(`smi: ${sig}: stopping after the current step (send it again to stop at once)\n`);
-        stop(new InterruptedError(sig));
-      });
-    }
   };
 
   return {

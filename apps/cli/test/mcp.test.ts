@@ -121,7 +121,7 @@ describeWithFixtures('smi mcp', ['corpus'], () => {
   it('keeps the session in --state-file for the next one', async () => {
     const stateFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'smi-mcp-cli-')), 'state.json');
     const first = await runSmi(['mcp', '--state-file', stateFile], {
-      stdin: lines(INIT, INITIALIZED, toolCall(2, 'create_object', { type: '0x2::coin::Coin<0x2::sui::SUI>', fields: { balance: '77' } })),
+      stdin: lines(INIT, INITIALIZED, toolCall(2, 'create_object', { object_type: '0x2::coin::Coin<0x2::sui::SUI>', fields: { balance: '77' } })),
     });
     expect(first.code, first.stderr).toBe(0);
     const made = JSON.parse(((protocolLines(first.stdout)[1].result as Obj).content as { text: string }[])[0].text) as Obj;

@@ -9,6 +9,9 @@ import { z } from 'zod';
 /** A package id or object id. */
 export const address = (what: string): z.ZodString => z.string().min(1).describe(`${what}: 0x followed by up to 64 hex digits (short forms such as 0x2 are fine)`);
 
+/** A module by path, as the sandbox's actions name it. */
+export const modulePathArg = z.string().regex(/^0x[0-9a-fA-F]{1,64}::[A-Za-z_][A-Za-z0-9_]*$/, 'expected "0xpackage::module"').describe('Module path "0xpackage::module", e.g. "0x2::coin" (short package ids are fine)');
+
 /** A module name. */
 export const moduleName = z.string().min(1).describe('Module name, e.g. "coin"');
 
@@ -73,7 +76,10 @@ export const ptbCommand = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('move_call'),
-      target: z.string().min(1).describe('"0xpackage::module::function"'),
+      package: z.string().min(1).optional().describe('Package id (with module and function; or target)'),
+      module: z.string().min(1).optional().describe('Module name'),
+      function: z.string().min(1).optional().describe('Function name'),
+      target: z.string().min(1).optional().describe('"0xpackage::module::function", instead of package, module and function'),
       type_args: typeArgs,
       args: z.array(ptbArg).default([]).describe('Arguments (a &mut TxContext parameter is supplied, not passed)'),
     })

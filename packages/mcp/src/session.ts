@@ -149,4 +149,10 @@ export class SmiSession {
     if (newest === undefined) throw new SmiToolError('MISSING_PACKAGE', `package ${id} is not loaded (list_packages lists those that are)`);
     return newest;
   }
+
+  /** A `0xpackage::module` path with the package resolved as {@link packageAt} does (short ids, original ids). */
+  modulePath(path: string): string {
+    const at = path.lastIndexOf('::');
+    return `${this.packageAt(path.slice(0, at)).id}::${path.slice(at + 2)}`;
+  }
 }

@@ -110,14 +110,14 @@ describeWithFixtures('smi MCP server (in-process)', ['corpus'], () => {
     expect((without.packages as Obj[]).every((p) => p.origin !== 'framework')).toBe(true);
 
     expect(await ok(client, 'list_modules', { package: ORACLE })).toEqual({ modules: [`${ORACLE}::oracle`], count: 1 });
-    const fns = await ok(client, 'list_functions', { package: ORACLE, module: 'oracle', callable_only: true });
+    const fns = await ok(client, 'list_functions', { module_path: `${ORACLE}::oracle`, callable_only: true });
     const names = (fns.functions as Obj[]).map((f) => f.name);
     expect(names).toEqual(expect.arrayContaining(['get_token_price', 'register_token_price']));
     const price = (fns.functions as Obj[]).find((f) => f.name === 'get_token_price') as Obj;
     expect(price).toMatchObject({ visibility: 'public', is_entry: false });
     expect(price.params).toEqual(expect.arrayContaining([expect.stringMatching(/::oracle::PriceOracle$/)]));
 
-    const structs = await ok(client, 'list_structs', { package: '0x2', module: 'coin' });
+    const structs = await ok(client, 'list_structs', { module_path: '0x2::coin' });
     const coin = (structs.structs as Obj[]).find((s) => s.name === 'Coin') as Obj;
     expect(coin).toMatchObject({ abilities: ['store', 'key'], is_object: true });
     expect(coin.fields).toEqual([
@@ -183,7 +183,7 @@ describeWithFixtures('smi MCP server (in-process)', ['corpus'], () => {
     const listed = await ok(client, 'list_objects');
     expect((listed.objects as Obj[]).some((o) => o.object_id === split.id)).toBe(true);
 
-    const made = await ok(client, 'create_object', { type: '0x2::coin::Coin<0x2::sui::SUI>', fields: { balance: '42' } });
+    const made = await ok(client, 'create_object', { object_type: '0x2::coin::Coin<0x2::sui::SUI>', fields: { balance: '42' } });
     const read = await ok(client, 'read_object', { object_id: String(made.object_id) });
     expect(read.decoded).toMatchObject({ balance: { value: '42' } });
     const failed = await ok(client, 'execute_ptb', { commands: [{ type: 'move_call', target: '0x1::option::destroy_some', type_args: ['u8'], args: [0] }], inputs: [{ type: 'pure', value: null, value_type: '0x1::option::Option<u8>' }] });
@@ -224,7 +224,7 @@ describeWithFixtures('smi MCP server (in-process)', ['corpus'], () => {
     const a = await ok(client, 'run_inhabit', { package: ORACLE, module: 'oracle', function: 'register_token_price', include_transactions: true });
     expect(Array.isArray(a.transactions)).toBe(true);
     await fails(client, 'run_inhabit', { package: ORACLE, module: 'oracle', function: 'no_such_function' }, 'MISSING_PACKAGE');
-    const all = await ok(client, 'list_functions', { package: '0x2', module: 'transfer' });
+    const all = await ok(client, 'list_functions', { module_path: '0x2::transfer' });
     const internal = (all.functions as Obj[]).find((f) => f.visibility !== 'public' && f.is_entry !== true) as Obj;
     await fails(client, 'run_inhabit', { package: '0x2', module: 'transfer', function: String(internal.name) }, 'NOT_A_TARGET');
   }, 120_000);
@@ -239,13 +239,13 @@ describeWithFixtures('smi MCP server (in-process)', ['corpus'], () => {
     expect(await ok(client, 'sandbox_request', { request: { action: 'restore_checkpoint', name: 'mcp' } })).toMatchObject({ success: true });
     expect(await ok(client, 'get_state')).not.toMatchObject({ timestamp_ms: 1_700_000_000_000 });
     expect(await ok(client, 'set_clock', { timestamp_ms: 1_700_000_000_000 })).toMatchObject({ timestamp_ms: 1_700_000_000_000 });
-    const ctors = await ok(client, 'find_constructors', { type: '0x2::coin::Coin' });
+    const ctors = await ok(client, 'find_constructors', { type_path: '0x2::coin::Coin' });
     expect(ctors.count).toBeGreaterThan(0);
     const found = await ok(client, 'search_functions', { pattern: '0x1::u64::max' });
     expect(found).toMatchObject({ count: 1 });
-    const caps = await ok(client, 'search_types', { pattern: '*Cap', abilities: ['key'] });
+    const caps = await ok(client, 'search_types', { pattern: '*Cap', ability_filter: ['key'] });
     expect((caps.count as number) > 0).toBe(true);
-    const dis = await ok(client, 'disassemble_function', { package: '0x1', module: 'option', function: 'extract' });
+    const dis = await ok(client, 'disassemble_function', { module_path: '0x1::option', function_name: 'extract' });
     expect(String(dis.disassembly)).toMatch(/Abort/);
   });
 });
@@ -256,7 +256,7 @@ describeWithFixtures('smi MCP server: the state file', ['corpus'], () => {
     const first = await connectInProcess(createSmiMcpServer(options({ stateFile })));
     await ok(first, 'list_packages');
     expect(existsSync(stateFile)).toBe(false);
-    const made = await ok(first, 'create_object', { type: '0x2::coin::Coin<0x2::sui::SUI>', fields: { balance: '9' } });
+    const made = await ok(first, 'create_object', { object_type: '0x2::coin::Coin<0x2::sui::SUI>', fields: { balance: '9' } });
     expect(existsSync(stateFile)).toBe(true);
     await first.close();
     const second = await connectInProcess(createSmiMcpServer(options({ stateFile })));

@@ -203,7 +203,8 @@ export const sandboxExecCommand = defineCommand<SandboxExecArgs>({
     'tries again, lists it in the response\'s "fetched" and keeps it in the state file; at most 25 fetches per request, and a ' +
     'failed fetch is an error naming what could not be fetched ("fetch_error"). Without it the network options are ignored. ' +
     'With --json a single response is printed on one line. Exit codes: 0 handled, ' +
-    '2 invalid request (ParseError) or bad options, 1 state not saved, 130 interrupted (the answered requests are saved).',
+    '2 invalid request (ParseError) or bad options, 1 state not saved, 130 stopped by Ctrl-C (SIGINT) and 143 by SIGTERM, waiting for input or ' +
+    'answering a request (that request is answered and saved first; a second signal stops at once).',
   longRunning: true,
   run: async (args, io) => {
     const session = await startSession(io, args);

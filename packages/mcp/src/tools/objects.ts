@@ -30,9 +30,9 @@ export const createObject: SmiTool = defineTool({
   title: 'Create an object',
   description:
     'Put an object of any struct with key into the session, its fields given as JSON by name (the id is made for you), encoded with the ' +
-    'struct\'s real layout: e.g. {"type": "0x2::coin::Coin<0x2::sui::SUI>", "fields": {"balance": "1000"}}. Owned by the sender unless owner says otherwise.',
+    'struct\'s real layout: e.g. {"object_type": "0x2::coin::Coin<0x2::sui::SUI>", "fields": {"balance": "1000"}}. Owned by the sender unless owner says otherwise.',
   input: {
-    type: z.string().min(1).describe('The object type, with its type arguments'),
+    object_type: z.string().min(1).describe('The object type, with its type arguments'),
     fields: z.record(z.string(), moveValue).default({}).describe('Field values by name (id left out)'),
     owner: z.string().min(1).optional().describe('"shared", "immutable", an address "0x…", or "object:0x…" (a child of that object); default: the sender'),
     object_id: address('Object id to use (default: a fresh one)').optional(),
@@ -42,7 +42,7 @@ export const createObject: SmiTool = defineTool({
     sandboxData(
       await session.request({
         action: 'create_object',
-        object_type: args.type,
+        object_type: args.object_type,
         fields: args.fields,
         ...(args.owner === undefined ? {} : { owner: args.owner }),
         ...(args.object_id === undefined ? {} : { object_id: args.object_id }),

@@ -7,14 +7,8 @@ import { buildInterfaceJson } from '@smi/bytecode';
 import { z } from 'zod';
 import { SmiToolError } from '../errors.js';
 import { isJsonObject, type Json, type JsonObject, sandboxData, toJson, toJsonObject } from '../results.js';
-import { address, moduleName } from '../schemas.js';
-import type { SmiSession } from '../session.js';
+import { address, moduleName, modulePathArg } from '../schemas.js';
 import { defineTool, type SmiTool } from '../tool.js';
-
-/** The `0x…::module` path of a module of a loaded package. */
-function modulePath(session: SmiSession, pkg: string, module: string): string {
-  return `${session.packageAt(pkg).id}::${module}`;
-}
 
 function names(data: JsonObject, key: string): string[] {
   const v = data[key];
@@ -65,13 +59,12 @@ export const listFunctions: SmiTool = defineTool({
     'The functions of a module with their signatures: visibility, is_entry, type parameters (with constraints), parameter and return types ' +
     '(full addresses; type parameters as T0, T1, …). Public and entry functions can be called with call_function or in a PTB.',
   input: {
-    package: address('Package id'),
-    module: moduleName,
+    module_path: modulePathArg,
     callable_only: z.boolean().default(false).describe('Only public and entry functions (default false: all, private ones included)'),
   },
   mutates: false,
   run: async (session, args) => {
-    const path = modulePath(session, args.package, args.module);
+    const path = session.modulePath(args.module_path);
     const listed = sandboxData(await session.request({ action: 'list_functions', module_path: path }));
     const functions: Json[] = [];
     for (const name of names(listed, 'functions')) {
@@ -90,10 +83,10 @@ export const listStructs: SmiTool = defineTool({
   description:
     'The structs of a module: abilities (a struct with key is an object type), type parameters and fields with their types. ' +
     'find_constructors (or sandbox_request) tells which functions build one.',
-  input: { package: address('Package id'), module: moduleName },
+  input: { module_path: modulePathArg },
   mutates: false,
   run: async (session, args) => {
-    const path = modulePath(session, args.package, args.module);
+    const path = session.modulePath(args.module_path);
     const listed = sandboxData(await session.request({ action: 'list_structs', module_path: path }));
     const structs: Json[] = [];
     for (const name of names(listed, 'structs')) {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { sandboxData } from '../results.js';
-import { address, moduleName } from '../schemas.js';
+import { modulePathArg } from '../schemas.js';
 import { defineTool, type SmiTool } from '../tool.js';
 
 export const findConstructors: SmiTool = defineTool({
@@ -14,9 +14,9 @@ export const findConstructors: SmiTool = defineTool({
   description:
     'Public or entry functions of any loaded package that return the given type, those of its own module first, fewest parameters first: ' +
     'how to get a value of a type you need as an argument.',
-  input: { type: z.string().min(1).describe('The type, "0xpackage::module::Name" (type arguments are ignored)') },
+  input: { type_path: z.string().min(1).describe('The type, "0xpackage::module::Name" (type arguments are ignored)') },
   mutates: false,
-  run: async (session, args) => sandboxData(await session.request({ action: 'find_constructors', type_path: args.type })),
+  run: async (session, args) => sandboxData(await session.request({ action: 'find_constructors', type_path: args.type_path })),
 });
 
 export const searchFunctions: SmiTool = defineTool({
@@ -37,19 +37,18 @@ export const searchTypes: SmiTool = defineTool({
   description: 'Structs and enums of every loaded package whose name matches a glob pattern, optionally only those with some abilities (key: object types).',
   input: {
     pattern: z.string().min(1).describe('Glob pattern, case-insensitive, e.g. "*Cap" or "0x2::coin::*"'),
-    abilities: z.array(z.enum(['copy', 'drop', 'store', 'key'])).optional().describe('Abilities every match must have'),
+    ability_filter: z.array(z.enum(['copy', 'drop', 'store', 'key'])).optional().describe('Abilities every match must have'),
   },
   mutates: false,
   run: async (session, args) =>
-    sandboxData(await session.request({ action: 'search_types', pattern: args.pattern, ...(args.abilities === undefined ? {} : { ability_filter: args.abilities }) })),
+    sandboxData(await session.request({ action: 'search_types', pattern: args.pattern, ...(args.ability_filter === undefined ? {} : { ability_filter: args.ability_filter }) })),
 });
 
 export const disassembleFunction: SmiTool = defineTool({
   name: 'disassemble_function',
   title: 'Disassemble a function',
   description: 'The bytecode of one function, disassembled as `sui move disassemble` prints it: what it checks (and with which abort codes), calls and returns.',
-  input: { package: address('Package id'), module: moduleName, function: z.string().min(1).describe('Function name') },
+  input: { module_path: modulePathArg, function_name: z.string().min(1).describe('Function name') },
   mutates: false,
-  run: async (session, args) =>
-    sandboxData(await session.request({ action: 'disassemble_function', module_path: `${session.packageAt(args.package).id}::${args.module}`, function_name: args.function })),
+  run: async (session, args) => sandboxData(await session.request({ action: 'disassemble_function', module_path: session.modulePath(args.module_path), function_name: args.function_name })),
 });
