@@ -3,7 +3,7 @@
  * replay of every Tier B row in a fresh sandbox session, and rows that do not depend on
  * the order targets run in.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { packageFromBytes, serializeModule } from '@smi/bytecode';
 import { Benchmark, type BenchmarkOptions, type BenchmarkRow, rowLine } from '@smi/inhabit';
 import { SandboxSession } from '@smi/simulation';
@@ -309,7 +309,7 @@ describeWithFixtures('benchmark: a module that does not verify', ['fixtures', 'f
   });
 });
 
-describe('benchmark: nothing to run', () => {
+describeWithFixtures('benchmark: nothing to run', ['fixtures', 'framework'], () => {
   it('a filter that keeps nothing gives no rows', async () => {
     expect(await run({ functionFilter: /^$/ })).toEqual([]);
   });
