@@ -8,10 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, expect, it } from 'vitest';
 import {
-  bytesToHex,
   checkpointContentsDigest,
-  checkpointExecutionDigests,
-  decodeCheckpointBlob,
   decodeCheckpointFile,
   deriveObjectId,
   digestFromBase58,
@@ -25,10 +22,28 @@ import {
   transactionEventsDigest,
   type CheckpointData,
 } from '@smi/ptb';
+import { bytesToHex } from '../src/bcs/codec.js';
+import { checkpointExecutionDigests, decodeCheckpointBlob } from '../src/bcs/checkpoint.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { checkObjectDigests, explainCreatedIds } from './support/checkpoint-checks.js';
 
 const FILES = ['20958462.chk', '20958462.bcs', '15918264.chk', '16005062.chk', 'ocs/1137.chk'] as const;
+
+/** Per checkpoint file: transactions, events digests, objects referenced by digest, input and output objects (printed and asserted). */
+const FIGURES: Record<(typeof FILES)[number], { transactions: number; events: number; referenced: number; objects: number }> = {
+  '20958462.chk': { transactions: 125, events: 14, referenced: 536, objects: 582 },
+  '20958462.bcs': { transactions: 125, events: 14, referenced: 536, objects: 582 },
+  '15918264.chk': { transactions: 2, events: 1, referenced: 218, objects: 220 },
+  '16005062.chk': { transactions: 2, events: 1, referenced: 218, objects: 220 },
+  'ocs/1137.chk': { transactions: 9, events: 0, referenced: 1028, objects: 1028 },
+};
+
+/** Per checkpoint file: created ids, those derived by derive_id, those of dynamic fields. */
+const CREATED: Record<string, { created: number; fresh: number; dynamicField: number }> = {
+  '20958462.chk': { created: 113, fresh: 109, dynamicField: 4 },
+  '15918264.chk': { created: 210, fresh: 105, dynamicField: 105 },
+  '16005062.chk': { created: 210, fresh: 105, dynamicField: 105 },
+};
 
 describeWithFixtures('Sui checkpoints: BCS round trip and digests', ['fixtures', 'checkpoints'], () => {
   const raw = new Map<string, Uint8Array>();
@@ -80,6 +95,7 @@ describeWithFixtures('Sui checkpoints: BCS round trip and digests', ['fixtures',
     });
     // eslint-disable-next-line no-console
     console.log(`[bcs-checkpoints] ${f}: ${c.transactions.length}/${c.transactions.length} tx and effects digests, ${events} events digests, contents digest`);
+    expect({ transactions: c.transactions.length, events }).toEqual({ transactions: FIGURES[f].transactions, events: FIGURES[f].events });
   });
 
   it.each(FILES)('%s: object digests equal the references in the transactions and effects', (f) => {
@@ -95,7 +111,7 @@ describeWithFixtures('Sui checkpoints: BCS round trip and digests', ['fixtures',
     // eslint-disable-next-line no-console
     console.log(`[bcs-checkpoints] ${f}: object digests ${matching}/${referenced} referenced (${objects} input+output objects)`);
     expect(matching).toBe(referenced);
-    expect(referenced).toBeGreaterThan(0);
+    expect({ referenced, objects }).toEqual({ referenced: FIGURES[f].referenced, objects: FIGURES[f].objects });
   });
 
   it('ocs/1137.chk: derive_id(tx digest, n) gives all 1,010 created ids', () => {
@@ -149,6 +165,7 @@ describeWithFixtures('Sui checkpoints: BCS round trip and digests', ['fixtures',
       `[bcs-checkpoints] ${f}: ${total.created} created ids: ${total.fresh} derive_id, ${total.dynamicField} dynamic fields, ${total.unexplained.length} unexplained`,
     );
     expect(total.fresh + total.dynamicField + total.unexplained.length).toBe(total.created);
+    expect({ created: total.created, fresh: total.fresh, dynamicField: total.dynamicField }).toEqual(CREATED[f]);
     expect(total.unexplained).toEqual([]);
   });
 });
