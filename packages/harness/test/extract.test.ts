@@ -4,7 +4,7 @@
  * balanced value of that shape anywhere in the answer.
  */
 import { describe, expect, it } from 'vitest';
-import { extractJsonValue } from '../src/index.js';
+import { extractJsonValue } from '../src/phase1/extract.js';
 
 const calls = (x: unknown): boolean => Array.isArray(x);
 

@@ -9,9 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeReply, type FakeServer, startFakeOpenAi } from '../../../test-support/fake-openai.js';
 import {
-  backoffMs,
   CachedModel,
-  cacheKey,
   ModelConfigError,
   ModelError,
   OpenAiCompatibleModel,
@@ -23,9 +21,10 @@ import {
   resolveModelConfig,
   ResponseCache,
   ScriptedModel,
-  withRetries,
-  costOf,
 } from '../src/index.js';
+import { backoffMs, withRetries } from '../src/model/retry.js';
+import { cacheKey } from '../src/model/cache.js';
+import { costOf } from '../src/accounting.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 
 let server: FakeServer | null = null;

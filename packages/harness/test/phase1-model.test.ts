@@ -14,7 +14,6 @@ import {
   DiskRunStore,
   type GenerateOptions,
   type GenerateResult,
-  keyTypes,
   type ModelClient,
   ModelError,
   MemoryRunStore,
@@ -25,8 +24,9 @@ import {
   ResponseCache,
   runPhase1,
   ScriptedModel,
-  sleep,
 } from '../src/index.js';
+import { keyTypes } from '../src/phase1/truth.js';
+import { sleep } from '../src/model/retry.js';
 import { stable, tempDir } from './support.js';
 
 const CORPUS = fixturePath('corpus');
@@ -51,7 +51,8 @@ const TRUTH = new Map<string, string[]>();
 
 async function loadTruth(): Promise<void> {
   if (TRUTH.size > 0) return;
-  const { discoverPackages, packageInterface } = await import('../src/index.js');
+  const { discoverPackages } = await import('../src/index.js');
+  const { packageInterface } = await import('../src/phase1/truth.js');
   const { loadPackageDir } = await import('@smi/bytecode');
   const packages = discoverPackages(CORPUS).packages;
   if (packages.length === 0) throw new Error(`no packages in ${CORPUS}`);

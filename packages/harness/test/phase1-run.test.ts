@@ -14,15 +14,15 @@ import {
   MemoryRunStore,
   type MergeError,
   mergeRuns,
-  packageInterface,
   parseShard,
   plain,
   RUN_JSON_BUILDERS,
   runPhase1,
   RunStoreError,
-  shardOf,
   SpecMismatchError,
 } from '../src/index.js';
+import { packageInterface } from '../src/phase1/truth.js';
+import { shardOf } from '../src/run/shard.js';
 import { eventNames, jsonl, stable, tempDir } from './support.js';
 
 const CORPUS = fixturePath('corpus');

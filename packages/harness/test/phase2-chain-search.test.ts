@@ -8,7 +8,8 @@
 import { expect, it } from 'vitest';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { phase2Options } from '../../../test-support/phase2-options.js';
-import { MISS_CAUSES, plain, runPhase2, phase2SummaryText } from '../src/index.js';
+import { plain, runPhase2, phase2SummaryText } from '../src/index.js';
+import { MISS_CAUSES } from '../src/phase2/chain-search.js';
 
 type Row = {
   package_id: string;

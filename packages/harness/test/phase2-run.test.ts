@@ -8,7 +8,8 @@ import { expect, it } from 'vitest';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { phase2Options } from '../../../test-support/phase2-options.js';
 import path from 'node:path';
-import { DiskRunStore, MemoryRunStore, mergeRuns, parseRunJson, parseShard, plain, readPlanFile, RUN_JSON_BUILDERS, runPhase2, validateRunJson, phase2SummaryText } from '../src/index.js';
+import { DiskRunStore, MemoryRunStore, mergeRuns, parseRunJson, parseShard, plain, readPlanFile, RUN_JSON_BUILDERS, runPhase2, phase2SummaryText } from '../src/index.js';
+import { validateRunJson } from '../src/run/checkpoint.js';
 import { stable, tempDir } from './support.js';
 
 type Row = { package_id: string; score: { targets: number; created_hits: number }; synthetic: boolean; error: string | null };

@@ -10,22 +10,18 @@ import { describeWithFixtures, fixturePath } from '../../../test-support/fixture
 import {
   CheckpointError,
   discoverPackages,
-  fnv1a64,
   loadRunJson,
-  mockPrediction,
-  parsePyJson,
   parseRunJson,
-  pyChecksum,
-  pyDumps,
-  pyDumpsLine,
   PyFloat,
-  pyFloatRepr,
   type PyJson,
-  PyRandom,
   renderRunJson,
   samplePackages,
-  scoreKeyTypes,
 } from '../src/index.js';
+import { fnv1a64 } from '../src/dataset.js';
+import { mockPrediction } from '../src/phase1/agents.js';
+import { parsePyJson, pyChecksum, pyDumps, pyDumpsLine, pyFloatRepr } from '../src/py-json.js';
+import { PyRandom } from '../src/phase1/py-random.js';
+import { scoreKeyTypes } from '../src/phase1/judge.js';
 
 const HARNESS = ['fixtures', 'harness', 'tests', 'fixtures'];
 

@@ -17,14 +17,14 @@ import {
   type ModelClient,
   ModelError,
   MemoryRunStore,
-  packageVersions,
   plain,
   ReplayModel,
   runAnswers,
   runPhase1,
   ScriptedModel,
-  sleep,
 } from '../src/index.js';
+import { packageVersions } from '../src/run/spec.js';
+import { sleep } from '../src/model/retry.js';
 import { stable, tempDir } from './support.js';
 
 const CORPUS = fixturePath('corpus');

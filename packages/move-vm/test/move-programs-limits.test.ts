@@ -8,7 +8,8 @@
  * - operand stack: 1024 values, checked when a value is pushed.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, MoveVM, type CallResult } from '@smi/move-vm';
+import { MoveVM, type CallResult } from '@smi/move-vm';
+import { DEFAULT_LIMITS } from '../src/vm.js';
 import { describeWithFixtures } from '../../../test-support/fixtures.js';
 import { compileDemo, type CompiledPackage } from './support/compile.js';
 import { BUG, VecKind, bcs, expectAbort, expectBcs, expectError, framework, frameworkVm, moduleId, ret, val, vec } from './support/golden.js';

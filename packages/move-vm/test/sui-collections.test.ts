@@ -8,7 +8,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { canonicalAddress, loadBundleFile } from '@smi/bytecode';
-import { MoveVM, MoveVector, NativeRegistry, VecKind, registerMoveStdlib, type CallArg, type CallResult, type TypedValue } from '@smi/move-vm';
+import { MoveVM, MoveVector, NativeRegistry, VecKind, type CallArg, type CallResult, type TypedValue } from '@smi/move-vm';
+import { registerMoveStdlib } from '../src/natives/move-stdlib.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { OBJECT_RUNTIME_KEY, ObjectRuntime, hashTypeAndKey, parseSuiTypeTag, registerSuiNatives } from '../src/natives/sui/index.js';
 import { bcs, bytesVec, concat, expectAbort, hex, moveString, mutated, ok, stringOf, val } from './support/golden.js';

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { canonicalAddress, loadBundleFile } from '@smi/bytecode';
-import { NativeRegistry, registerMoveStdlib } from '@smi/move-vm';
+import { NativeRegistry } from '@smi/move-vm';
+import { registerMoveStdlib } from '../src/natives/move-stdlib.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { registerSuiCrypto } from '../src/natives/sui/crypto/index.js';
 import { registerSuiNatives, suiNatives } from '../src/natives/sui/index.js';

@@ -16,13 +16,13 @@ import {
   VariantValue,
   VecKind,
   loadProtocolConfig,
-  registerMoveStdlib,
   type CallArg,
   type CallResult,
   type DatatypeInfo,
   type Type,
   PROTOCOL_135_STDLIB_COSTS,
 } from '@smi/move-vm';
+import { registerMoveStdlib } from '../src/natives/move-stdlib.js';
 import { FIXTURES_ROOT, describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import {
   OBJECT_RUNTIME_KEY,

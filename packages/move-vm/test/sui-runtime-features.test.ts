@@ -11,7 +11,6 @@ import {
   NativeRegistry,
   ProtocolConfig,
   loadProtocolConfig,
-  registerMoveStdlib,
   type CallArg,
   type CallResult,
   MoveVector,
@@ -20,6 +19,7 @@ import {
   type NativeFunction,
   PROTOCOL_135_STDLIB_COSTS,
 } from '@smi/move-vm';
+import { registerMoveStdlib } from '../src/natives/move-stdlib.js';
 import { FIXTURES_ROOT, describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import {
   OBJECT_RUNTIME_KEY,

@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalAddress, loadBundleFile } from '@smi/bytecode';
-import { MoveVM, NativeRegistry, registerMoveStdlib, type CallArg, type CallResult } from '@smi/move-vm';
+import { MoveVM, NativeRegistry, type CallArg, type CallResult } from '@smi/move-vm';
+import { registerMoveStdlib } from '../src/natives/move-stdlib.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import {
   type BlsMinSigBackend,

@@ -6,23 +6,19 @@
 
 // Codecs and the generic entry points
 export { suiBcs } from './bcs/index.js';
-export type { SuiBcsTypeName } from './bcs/index.js';
 export { encodeBcs } from './bcs/shape-encoder.js';
 export {
   decodeBcs,
   shapeOf,
-  normalizeAddress,
   digestToBase58,
   digestFromBase58,
-  bytesToHex,
-  hexToBytes,
 } from './bcs/codec.js';
 export type { Codec, AnyCodec, Enum, Shape, FieldShape, VariantShape, LeafKind } from './bcs/codec.js';
 export { fromSerdeJson } from './bcs/serde-json.js';
 export type { Json } from './bcs/serde-json.js';
 
 // Type tags
-export { formatTypeTag, formatStructTag, parseTypeTag, parseStructTag, primitiveTypeTag, structTypeTag } from './bcs/type-tag.js';
+export { formatTypeTag, formatStructTag, parseTypeTag } from './bcs/type-tag.js';
 export type { TypeTag, TypeTagVariants, StructTag, FormatTypeTagOptions } from './bcs/type-tag.js';
 
 // Objects
@@ -66,7 +62,6 @@ export type {
   Validity,
   TransactionExpiration,
   TransactionExpirationVariants,
-  TransactionDataV1,
   TransactionData,
   Intent,
   IntentMessage,
@@ -88,8 +83,6 @@ export type {
   ActiveJwk,
   AuthenticatorStateUpdate,
   RandomnessStateUpdate,
-  ExecutionTimeObservationKey,
-  Duration,
   StoredExecutionTimeObservations,
   EndOfEpochTransactionKind,
   EndOfEpochTransactionKindVariants,
@@ -108,31 +101,20 @@ export type {
 } from './bcs/execution-status.js';
 export type {
   GasCostSummary,
-  OwnedObjectRef,
-  TransactionEffectsV1,
-  VersionDigest,
-  ObjectIn,
   AccumulatorWriteV1,
-  ObjectOut,
-  IDOperation,
-  EffectsObjectChange,
-  UnchangedConsensusKind,
-  TransactionEffectsV2,
   TransactionEffects,
   Event,
   TransactionEvents,
 } from './bcs/effects.js';
 
 // Checkpoints
-export { checkpointExecutionDigests, decodeCheckpointBlob, decodeCheckpointFile, BLOB_ENCODING_BCS } from './bcs/checkpoint.js';
+export { decodeCheckpointFile } from './bcs/checkpoint.js';
 export type {
   CheckpointCommitment,
   EndOfEpochData,
   CheckpointSummary,
   AuthorityQuorumSignInfo,
   CertifiedCheckpointSummary,
-  ExecutionDigests,
-  CheckpointTransactionContents,
   CheckpointContents,
   CheckpointTransaction,
   CheckpointData,
@@ -141,10 +123,7 @@ export type {
 
 // Digests and ids
 export {
-  DIGEST_SALTS,
-  ID_SCOPES,
   blake2b256,
-  saltedDigest,
   transactionDigest,
   transactionEffectsDigest,
   transactionEventsDigest,
@@ -158,28 +137,21 @@ export {
 } from './bcs/digests.js';
 export {
   executeProgrammableTransaction,
-  ExecutionFailure,
   packageDigest,
   dependencyOrder,
-  toBcsOwner,
-  toRuntimeOwner,
   decodeObject,
   objectTypeTag,
   moveObjectTypeOf,
   objectSizeForGas,
-  isPureType,
   transactionInputError,
   checkTransactionInput,
   TransactionInputError,
   suiVerifyModule,
   suiVerifierConfig,
-  LATEST_SUI_VERIFIER_CONFIG,
 } from './executor/index.js';
 export type {
-  LoadedInputs,
   InputCheckRequest,
   TransactionInputErrorCode,
-  CommandArgumentErrorKind,
   ObjectStore,
   GasInput,
   CheckMode,

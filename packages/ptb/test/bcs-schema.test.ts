@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { decodeBcs, encodeBcs, fromSerdeJson, shapeOf, suiBcs, type Codec, type SuiBcsTypeName } from '@smi/ptb';
+import { decodeBcs, encodeBcs, fromSerdeJson, shapeOf, suiBcs, type Codec } from '@smi/ptb';
+import type { SuiBcsTypeName } from '../src/bcs/index.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { RandomBcs, compareShape, loadSchema, prng, walk, type Registry } from './support/serde-schema.js';
 

@@ -8,11 +8,10 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, expect, it } from 'vitest';
 import {
   checkpointContentsDigest,
-  checkpointExecutionDigests,
   decodeBcs,
   dynamicFieldId,
   encodeBcs,
-  fromSerdeJson,
+ fromSerdeJson,
   parseTypeTag,
   suiBcs,
   transactionDataOf,
@@ -21,6 +20,7 @@ import {
   transactionEventsDigest,
   type CheckpointData,
 } from '@smi/ptb';
+import { checkpointExecutionDigests } from '../src/bcs/checkpoint.js';
 import { BcsError } from '@smi/move-vm';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { checkObjectDigests, createdIds } from './support/checkpoint-checks.js';

@@ -5,9 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   blake2b256,
-  bytesToHex,
   decodeBcs,
-  decodeCheckpointBlob,
   deriveObjectId,
   derivedObjectId,
   digestFromBase58,
@@ -17,13 +15,14 @@ import {
   formatTypeTag,
   moveObjectTypeFromStructTag,
   moveObjectTypeToStructTag,
-  normalizeAddress,
-  parseStructTag,
   parseTypeTag,
   suiBcs,
   type MovePackage,
   type SuiObject,
 } from '@smi/ptb';
+import { bytesToHex, normalizeAddress } from '../src/bcs/codec.js';
+import { decodeCheckpointBlob } from '../src/bcs/checkpoint.js';
+import { parseStructTag } from '../src/bcs/type-tag.js';
 import { BcsError, type BcsErrorCode } from '@smi/move-vm';
 import { toBase58 } from '@mysten/bcs';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIGEST_SALTS, digestToBase58, encodeBcs, objectDigest, saltedDigest, suiBcs, type Owner, type SuiObject } from '@smi/ptb';
+import { digestToBase58, encodeBcs, objectDigest, suiBcs, type Owner, type SuiObject } from '@smi/ptb';
+import { DIGEST_SALTS, saltedDigest } from '../src/bcs/digests.js';
 
 const A = '0x' + 'ab'.repeat(32);
 const TX = '4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP';

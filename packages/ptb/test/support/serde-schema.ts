@@ -9,7 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseSnapYaml } from '@smi/move-vm';
-import { bytesToHex, digestToBase58, shapeOf, type AnyCodec } from '@smi/ptb';
+import { digestToBase58, shapeOf, type AnyCodec } from '@smi/ptb';
+import { bytesToHex } from '../../src/bcs/codec.js';
 import { rng } from '../../../../test-support/rng.js';
 
 /** A serde-reflection format (or container format) as the YAML parser gives it. */
