@@ -8,7 +8,7 @@ import { Ability, errorMessage } from '@smi/bytecode';
 import { formatType, type Json, type Type, TypeKind, valueToJson, VmError } from '@smi/move-vm';
 import type { Argument } from '@smi/ptb';
 import { parseTarget } from './builder.js';
-import type { ExecuteOptions, SimulationEnvironment, TransactionOutcome } from './environment.js';
+import type { EnvironmentCore, ExecuteOptions, TransactionOutcome } from './environment-core.js';
 import { SimulationEnvironmentError } from './errors.js';
 
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
@@ -38,7 +38,7 @@ function isObjectType(t: Type): boolean {
 }
 
 /** Decode a returned value (type tag + BCS) to JSON. */
-export function decodeValue(env: SimulationEnvironment, type: string, bcs: Uint8Array): DecodedValue {
+export function decodeValue(env: EnvironmentCore, type: string, bcs: Uint8Array): DecodedValue {
   const hex = Buffer.from(bcs).toString('hex');
   try {
     const t = env.vm.resolveType(type);
@@ -50,7 +50,7 @@ export function decodeValue(env: SimulationEnvironment, type: string, bcs: Uint8
 
 /** Call `target` (`0xpkg::module::function`) with JSON arguments read by the parameter types. */
 export function callFunction(
-  env: SimulationEnvironment,
+  env: EnvironmentCore,
   target: string,
   args: readonly Json[],
   options: ExecuteOptions & { typeArgs?: readonly string[] } = {},

@@ -5,7 +5,7 @@
 import { Ability, canonicalAddress, errorMessage } from '@smi/bytecode';
 import { formatType, type Json, objectStorageCost, TypeKind, valueFromJson } from '@smi/move-vm';
 import { moveObjectTypeOf, objectSizeForGas, type Owner, type SuiObject } from '@smi/ptb';
-import type { SimulationEnvironment } from './environment.js';
+import type { EnvironmentCore } from './environment-core.js';
 import { SimulationEnvironmentError } from './errors.js';
 import { objectView, type ObjectView } from './object-view.js';
 
@@ -35,7 +35,7 @@ export interface CreateObjectSpec {
   version?: bigint;
 }
 
-function ownerOf(env: SimulationEnvironment, spec: OwnerSpec | undefined, version: bigint): Owner {
+function ownerOf(env: EnvironmentCore, spec: OwnerSpec | undefined, version: bigint): Owner {
   const o = spec ?? { $kind: 'AddressOwner', address: env.sender };
   switch (o.$kind) {
     case 'AddressOwner':
@@ -50,7 +50,7 @@ function ownerOf(env: SimulationEnvironment, spec: OwnerSpec | undefined, versio
 }
 
 /** Create and store an object from typed field values; returns its view. */
-export function createObject(env: SimulationEnvironment, spec: CreateObjectSpec): ObjectView {
+export function createObject(env: EnvironmentCore, spec: CreateObjectSpec): ObjectView {
   let type;
   try {
     type = env.vm.resolveType(spec.type);

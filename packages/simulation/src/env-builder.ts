@@ -1,11 +1,17 @@
-/** A transaction builder bound to a {@link SimulationEnvironment}: typed pure values, objects at their current version. */
+/** A transaction builder bound to a `SimulationEnvironment`: typed pure values, objects at their current version. */
 import type { Json } from '@smi/move-vm';
+import type { ObjectArg } from '@smi/ptb';
 import { PtbBuilder, type CommandOutput } from './builder.js';
-import type { SimulationEnvironment } from './environment.js';
+
+/** What a builder uses of its environment (a `SimulationEnvironment`): values encoded by type, objects at their version. */
+interface BuilderEnvironment {
+  encodeValue(type: string, value: Json): Uint8Array;
+  objectArg(id: string, options?: { mutable?: boolean; receiving?: boolean }): ObjectArg;
+}
 
 /** A builder bound to an environment: `pure(type, json)` and `object(id)`. */
 export class EnvTransactionBuilder extends PtbBuilder {
-  constructor(private readonly env: SimulationEnvironment) {
+  constructor(private readonly env: BuilderEnvironment) {
     super();
   }
 

@@ -33,6 +33,7 @@ import {
 import { balanceAccumulatorId, collectSettlements, eventsDigest, isBalanceAccumulator, settledValue, suiFlows } from './accumulators.js';
 import { leBytes, PtbBuilder, u64le, vecU8 } from './builder.js';
 import { EnvTransactionBuilder } from './env-builder.js';
+import type { EnvironmentCore, ExecuteOptions, TransactionOutcome } from './environment-core.js';
 import { callFunction, type CallOutcome } from './call-function.js';
 import { createObject, type CreateObjectSpec } from './create-object.js';
 import { checkInitsLink, loadPackage, packageFromObject, packageObjectOf, publishModules, type PublishOutcome } from './packages.js';
@@ -78,31 +79,7 @@ export interface SimulationOptions extends Partial<SimulationConfig> {
   seedRandomness?: boolean;
 }
 
-/** Options of one transaction. */
-export interface ExecuteOptions {
-  sender?: string;
-  gasBudget?: bigint;
-  checks?: CheckMode;
-  /**
-   * A `Coin<SUI>` of the sender to pay with. Without it a mock gas coin pays, and disappears
-   * afterwards (gas is still metered and reported): it holds the budget, which Sui withholds
-   * from the gas coin while the commands run, plus {@link MOCK_GAS_SPENDABLE} the commands
-   * may take from it (`SplitCoins(Gas, ..)`).
-   */
-  gasCoin?: string;
-  /** `false`: run, report, keep nothing (a dry run). Default `true`. */
-  commit?: boolean;
-  /** Before the commands, run the `init` functions of this loaded package (see {@link SimulationEnvironment.runPackageInits}). */
-  runInitsOf?: { package: string; modules?: readonly string[]; upgradeCap?: boolean };
-}
-
-/** What {@link SimulationEnvironment.execute} returns. */
-export interface TransactionOutcome extends ExecutionResult {
-  /** Transaction digest (base58). */
-  digest: string;
-  /** The gas coin that paid (the mock coin's id when none was given). */
-  gasCoin: string;
-}
+export type { ExecuteOptions, TransactionOutcome } from './environment-core.js';
 
 /** What the commands may spend from a mock gas coin besides the budget (1000 SUI). */
 export const MOCK_GAS_SPENDABLE = 1_000_000_000_000n;
@@ -116,7 +93,7 @@ function overlay(base: InMemoryObjectStore, extra: Map<string, SuiObject>): Obje
 }
 
 /** An offline Sui network of one. */
-export class SimulationEnvironment {
+export class SimulationEnvironment implements EnvironmentCore {
   readonly vm: MoveVM;
   readonly store = new InMemoryObjectStore();
   readonly protocolConfig: ProtocolConfig;

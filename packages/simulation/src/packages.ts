@@ -15,7 +15,7 @@ import {
 } from '@smi/bytecode';
 import { VmError } from '@smi/move-vm';
 import { objectTypeTag, type SuiObject } from '@smi/ptb';
-import type { SimulationEnvironment, ExecuteOptions, TransactionOutcome } from './environment.js';
+import type { EnvironmentCore, ExecuteOptions, TransactionOutcome } from './environment-core.js';
 import { SimulationEnvironmentError } from './errors.js';
 
 const ZERO = canonicalAddress('0x0');
@@ -46,7 +46,7 @@ function decodeAll(modules: readonly Uint8Array[]): CompiledModule[] {
 }
 
 /** The newest loaded version of each package, by original id. */
-function newestByOriginal(env: SimulationEnvironment): Map<string, MovePackage> {
+function newestByOriginal(env: EnvironmentCore): Map<string, MovePackage> {
   const out = new Map<string, MovePackage>();
   for (const id of env.vm.packageIds()) {
     const p = env.vm.packageById(id);
@@ -62,7 +62,7 @@ function newestByOriginal(env: SimulationEnvironment): Map<string, MovePackage> 
  * theirs, transitively (a dependency's own linkage table decides its dependencies'
  * versions; otherwise the newest loaded version).
  */
-export function publishDependencies(env: SimulationEnvironment, modules: readonly CompiledModule[]): string[] {
+export function publishDependencies(env: EnvironmentCore, modules: readonly CompiledModule[]): string[] {
   const newest = newestByOriginal(env);
   const chosen = new Map<string, MovePackage>();
   const visit = (original: string, via: MovePackage | null): void => {
@@ -85,7 +85,7 @@ export function publishDependencies(env: SimulationEnvironment, modules: readonl
  * to the sender. Fails with `DEPLOYMENT_ERROR` when the transaction fails.
  */
 export function publishModules(
-  env: SimulationEnvironment,
+  env: EnvironmentCore,
   moduleBytes: readonly Uint8Array[],
   options: ExecuteOptions & { dependencies?: readonly string[] } = {},
 ): PublishOutcome {
@@ -127,7 +127,7 @@ function typeOf(o: SuiObject): string | null {
  * transaction is refused before it runs, as a call into such a module is.
  * @throws {SimulationEnvironmentError} `MISSING_PACKAGE` naming the missing module and the module needing it.
  */
-export function checkInitsLink(env: SimulationEnvironment, id: string, modules: readonly string[] | undefined): void {
+export function checkInitsLink(env: EnvironmentCore, id: string, modules: readonly string[] | undefined): void {
   for (const m of env.vm.packageById(id)?.modules ?? []) {
     if (modules !== undefined && !modules.includes(m.name)) continue;
     try {
@@ -140,7 +140,7 @@ export function checkInitsLink(env: SimulationEnvironment, id: string, modules: 
   }
 }
 
-export function loadPackage(env: SimulationEnvironment, pkg: MovePackage): void {
+export function loadPackage(env: EnvironmentCore, pkg: MovePackage): void {
   env.vm.addPackage(pkg);
   env.store.put(pkg.id, packageObjectOf(pkg));
 }
