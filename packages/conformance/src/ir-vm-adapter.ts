@@ -24,29 +24,9 @@ import {
 import { IrTestAdapter, serializeAssembled, TaskError, type IrTestOptions, type TransactionalTask } from '@smi/move-ir';
 import { MoveVM, TypeKind, VmError, ZERO_STDLIB_COSTS, type CallArg, type CallResult, type GasSchedule, type Type, type VmLocation } from '@smi/move-vm';
 import { upstreamTestGasSchedule } from './ir-vm-gas.js';
-import { bytecodeVerifier, reportOfVerificationError } from './ir-vm-verifier.js';
+import { bytecodeVerifier, type ModuleVerifier, reportOfVerificationError, type VmErrorReport } from './ir-vm-verifier.js';
+export type { ModuleVerifier, VmErrorReport } from './ir-vm-verifier.js';
 import { formatRunValue, parseRunValue, runValueBcs, signerBcs } from './ir-vm-values.js';
-
-/** An error as upstream's `format_vm_error` prints it. */
-export interface VmErrorReport {
-  /** Upstream `StatusCode` name. */
-  majorStatus: string;
-  subStatus?: bigint;
-  /** `undefined`, `0x42` (package) or `0x42::m` (module). */
-  location: string;
-  /** `(FunctionHandle, 0)` pairs, as printed. */
-  indices?: readonly string[];
-  /** `(function definition index, code offset)` pairs. */
-  offsets?: readonly (readonly [number, number])[];
-  message?: string;
-}
-
-/**
- * Verifies a module before it is published. Without `dependencies`: the checks of the
- * module alone; with them: also its linking against them. Returns the first error, or
- * `undefined` when the module passes.
- */
-export type ModuleVerifier = (module: CompiledModule, dependencies?: readonly CompiledModule[]) => VmErrorReport | undefined;
 
 /** Options of {@link IrVmAdapter}. */
 export interface IrVmOptions extends IrTestOptions {
