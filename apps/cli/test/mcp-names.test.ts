@@ -52,7 +52,8 @@ describeWithFixtures('smi mcp and smi sandbox-exec: the same names for the same 
       .filter((l) => l !== '')
       .map((l) => JSON.parse(l) as Obj)
       .find((m) => m.id === 2);
-    tools = new Map(((list?.result as { tools: Tool[] }).tools ?? []).map((t) => [t.name, t]));
+    if (list === undefined) throw new Error(`no tools/list answer: ${r.stdout}`);
+    tools = new Map((list.result as { tools: Tool[] }).tools.map((t) => [t.name, t]));
   }, 60_000);
 
   it.each(Object.entries(COUNTERPARTS))('%s takes the names of sandbox-exec %s', (tool, { params, mcpOnly = [] }) => {

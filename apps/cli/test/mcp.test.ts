@@ -168,7 +168,7 @@ describeWithFixtures('smi mcp', ['corpus'], () => {
     expect(text.stdout).toBe('');
     expect(text.stderr).toMatch(/^smi: error: --corpus [^\n]+: not a directory\n$/);
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'error', error_code: 'USAGE' });
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'error', error_code: 'NOT_A_DIRECTORY' });
     expect(JSON.parse(state.stdout)).toMatchObject({ status: 'error', error_code: 'INVALID_FILE' });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('did you mean --corpus?');

@@ -115,7 +115,7 @@ describeWithFixtures('smi run-all', ['corpus'], () => {
     ]);
     expect(JSON.parse(noOut.stdout)).toMatchObject({ status: 'error', error_code: 'MISSING_ARGUMENT' });
     expect(JSON.parse(noOut.stdout).message).toMatch(/--out-dir/);
-    expect(JSON.parse(noCorpus.stdout)).toMatchObject({ status: 'error', error_code: 'CORPUS_NOT_FOUND' });
+    expect(JSON.parse(noCorpus.stdout)).toMatchObject({ status: 'error', error_code: 'NOT_A_DIRECTORY' });
     expect(JSON.parse(network.stdout)).toMatchObject({ status: 'error', error_code: 'NEEDS_NETWORK' });
     expect(sender.stderr).toBe('smi: error: --sender alice: not an address\n');
     expect(JSON.parse(samples.stdout)).toMatchObject({ status: 'error', error_code: 'INVALID_NUMBER' });

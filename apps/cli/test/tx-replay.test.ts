@@ -79,7 +79,7 @@ describeWithFixtures('smi tx-replay against a loopback node', ['fixtures', 'repl
     expect(JSON.parse(r.stdout.trim().split('\n')[0])).toMatchObject({ digest: REPLAY_DIGESTS[1], match: true, gas_match: true, comparison: { match_score: 1 } });
   }, 120_000);
 
-  it('a busy node is retried; an unknown digest and a node that is down are clear errors (exit 1, no stack trace); bad flags exit 2', async () => {
+  it('a busy node is retried; an unknown digest and a node that is down are clear errors (exit 1 and 69, no stack trace); bad flags exit 2', async () => {
     const grpc = await startFakeGrpc(chainFromReplayFixtures(FIXTURES_ROOT), { failures: [{ method: 'GetTransaction', times: 2, grpcStatus: GRPC_STATUS.UNAVAILABLE, message: 'try later' }] });
     servers.push(grpc);
     const dir = mkdtempSync(path.join(tmpdir(), 'smi-tx-replay-err-'));
@@ -91,7 +91,8 @@ describeWithFixtures('smi tx-replay against a loopback node', ['fixtures', 'repl
     expect(unknown.stderr).toMatch(/NOT_FOUND/);
     expect(unknown.stderr).not.toMatch(STACK_TRACE);
     const down = await runSmi(['tx-replay', '--digest', REPLAY_DIGESTS[0], '--rpc-url', 'http://127.0.0.1:9', '--rpc-retries', '1'], { env, cwd: dir });
-    expect(down.code).toBe(1);
+    // A node that does not answer: exit 69 (EX_UNAVAILABLE), as in every network command.
+    expect(down.code).toBe(69);
     expect(down.stderr).toMatch(/UNAVAILABLE/);
     expect(down.stderr).not.toMatch(STACK_TRACE);
     const flags = await runSmi(['tx-replay', '--from-cache', '--json'], { env, cwd: dir });

@@ -138,6 +138,10 @@ async function interactive(io: CliIo, args: Args, session: SandboxSession): Prom
   let failedSaves = 0;
   try {
     for await (const line of lines) {
+      // A signal that came while the last request ran (synchronous work holds the event
+      // loop) is delivered by the next turn of the loop: take that turn before reading on,
+      // or a line already buffered would be answered after Ctrl-C.
+      if (!closed) await new Promise((resolve) => setImmediate(resolve));
       if (closed) break;
       if (line.trim() === '') continue;
       n += 1;
