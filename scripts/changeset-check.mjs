@@ -20,9 +20,7 @@ const log = (line) => console.log(`changeset-check: ${line}`);
 const problems = [];
 
 // ---- the workspace and the changesets -------------------------------------------------
-const workspaceDirs = ['packages', 'apps'].flatMap((group) =>
-  existsSync(path.join(root, group)) ? readdirSync(path.join(root, group)).map((d) => path.join(group, d)) : [],
-);
+const workspaceDirs = ['packages', 'apps'].flatMap((group) => (existsSync(path.join(root, group)) ? readdirSync(path.join(root, group)).map((d) => path.join(group, d)) : []));
 const manifests = new Map();
 for (const rel of workspaceDirs) {
   const file = path.join(root, rel, 'package.json');

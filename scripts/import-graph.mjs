@@ -66,9 +66,15 @@ export function importsOf(file) {
       const names = [];
       let allTypes = c?.isTypeOnly ?? false;
       if (c) {
-        if (c.name) { names.push('default'); allTypes = c.isTypeOnly; }
+        if (c.name) {
+          names.push('default');
+          allTypes = c.isTypeOnly;
+        }
         const nb = c.namedBindings;
-        if (nb && ts.isNamespaceImport(nb)) { names.push(...membersOf(nb.name.text, sf)); allTypes = c.isTypeOnly; }
+        if (nb && ts.isNamespaceImport(nb)) {
+          names.push(...membersOf(nb.name.text, sf));
+          allTypes = c.isTypeOnly;
+        }
         if (nb && ts.isNamedImports(nb)) {
           for (const el of nb.elements) names.push((el.propertyName ?? el.name).text);
           if (!c.isTypeOnly && !c.name) allTypes = nb.elements.length > 0 && nb.elements.every((el) => el.isTypeOnly);
@@ -239,7 +245,10 @@ function main() {
     const all = units();
     // Every file of the workspace that may import a package by name: sources, tests, examples.
     const files = all.flatMap((u) => walk(u.dir));
-    const readmes = all.map((u) => path.join(u.dir, 'README.md')).concat([path.join(root, 'README.md')]).filter(existsSync);
+    const readmes = all
+      .map((u) => path.join(u.dir, 'README.md'))
+      .concat([path.join(root, 'README.md')])
+      .filter(existsSync);
     for (const u of all) {
       if (only && u.name !== only) continue;
       const barrel = path.join(u.dir, 'src', 'index.ts');

@@ -1,5 +1,6 @@
 // Project lint: Biome first (biome.jsonc: its recommended rules, unused imports and variables,
-// floating promises, no `any`; any finding, even an info, fails), then the layout rules of
+// floating promises, no `any`; any finding, even an info, fails; every file formatted as
+// `pnpm format` writes it), then the layout rules of
 // DEVELOPERS.md that neither a compiler nor Biome checks.
 // - source files stay under about 600 lines (warning above 600, error above 700);
 // - every package and app has src/index.ts and a README.md; every package has examples/;
@@ -27,7 +28,14 @@ if (biome.error) problems.push(`biome: ${biome.error.message} (run pnpm install)
 else {
   process.stdout.write(biome.stdout);
   process.stderr.write(biome.stderr);
-  if (biome.status !== 0 || /Found \d+ infos?\b/.test(biome.stdout + biome.stderr)) problems.push('biome lint: the findings above (fix them; `// biome-ignore lint/<group>/<rule>: <reason>` where the rule is wrong)');
+  if (biome.status !== 0 || /Found \d+ infos?\b/.test(biome.stdout + biome.stderr))
+    problems.push('biome lint: the findings above (fix them; `// biome-ignore lint/<group>/<rule>: <reason>` where the rule is wrong)');
+}
+const format = spawnSync(path.join(root, 'node_modules', '.bin', 'biome'), ['format', '--max-diagnostics=20', '.'], { cwd: root, encoding: 'utf8' });
+if (!format.error && format.status !== 0) {
+  process.stdout.write(format.stdout);
+  process.stderr.write(format.stderr);
+  problems.push('biome format: files not formatted (pnpm format writes them)');
 }
 
 function walk(dir, out) {
@@ -120,7 +128,8 @@ function checkLayers(rel, dir) {
         if (target === undefined) continue;
         for (const rule of DIRECTORY_RULES) {
           if (rule.pkg !== self || !file.startsWith(path.join(dir, rule.from))) continue;
-          if (rule.not.some((n) => target.startsWith(path.join(dir, n)))) problems.push(`${f}:${imp.line}: imports ${path.relative(root, target)}: ${rule.from} never imports ${rule.not.join(', ')} (${rule.why})`);
+          if (rule.not.some((n) => target.startsWith(path.join(dir, n))))
+            problems.push(`${f}:${imp.line}: imports ${path.relative(root, target)}: ${rule.from} never imports ${rule.not.join(', ')} (${rule.why})`);
         }
       }
     }

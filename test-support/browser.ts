@@ -41,7 +41,6 @@ export function describeWithBrowser(name: string, body: (chromium: string) => vo
     });
     return;
   }
-  // eslint-disable-next-line no-console
   console.warn(`[smi] skipping "${name}": ${why}`);
   // The body is not collected (vitest runs a skipped describe's body to list its tests).
   describe.skip(name, () => {

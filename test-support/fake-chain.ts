@@ -8,7 +8,18 @@ import path from 'node:path';
 import { canonicalAddress, type MovePackage } from '@smi/bytecode';
 import { loadProtocolConfig, type ProtocolConfig } from '@smi/move-vm';
 import { type Event, objectDigest, objectVersionOf, suiBcs, transactionDigest, transactionEventsDigest } from '@smi/ptb';
-import { type ChainEpoch, type ChainProtocolConfig, type ChainSimulation, type ChainTransaction, DataSourceError, type OwnedObjectInfo, packageObjectOf, readReplaySnapshot, replaySnapshot, type SuiDataSource } from '@smi/simulation';
+import {
+  type ChainEpoch,
+  type ChainProtocolConfig,
+  type ChainSimulation,
+  type ChainTransaction,
+  DataSourceError,
+  type OwnedObjectInfo,
+  packageObjectOf,
+  readReplaySnapshot,
+  replaySnapshot,
+  type SuiDataSource,
+} from '@smi/simulation';
 
 /** A chain in memory. */
 export interface FakeChain {
@@ -104,7 +115,12 @@ export function chainFromReplayFixtures(fixturesRoot: string): FakeChain {
     });
     chain.checkpoints.push({ sequence: checkpoint, digests: [digest] });
     const txCheckpoint = checkpoint++;
-    chain.epochs.set(snap.epoch, { epoch: snap.epoch, protocolVersion: snap.protocolVersion, referenceGasPrice: snap.referenceGasPrice ?? snap.transaction.V1.gasData.price, startTimestampMs: snap.epochTimestampMs });
+    chain.epochs.set(snap.epoch, {
+      epoch: snap.epoch,
+      protocolVersion: snap.protocolVersion,
+      referenceGasPrice: snap.referenceGasPrice ?? snap.transaction.V1.gasData.price,
+      startTimestampMs: snap.epochTimestampMs,
+    });
     for (const [id, obj] of snap.objects) {
       const versions = chain.objects.get(id) ?? new Map<bigint, Uint8Array>();
       versions.set(objectVersionOf(obj), suiBcs.Object.serialize(obj).toBytes());
@@ -127,7 +143,8 @@ export function chainFromReplayFixtures(fixturesRoot: string): FakeChain {
 export function replayFixtureEvents(fixturesRoot: string, digest: string, chain?: FakeChain): Event[] {
   const snap = readReplaySnapshot(path.join(fixturesRoot, 'fixtures', 'replay', `${digest}.json`));
   const events = replaySnapshot(snap, { protocolConfig: loadProtocolConfig(fixturesRoot, snap.protocolVersion) }).result.events;
-  if ((events.length === 0 ? null : transactionEventsDigest({ data: events })) !== snap.effects.eventsDigest) throw new Error(`fixture ${digest}: the replayed events do not hash to the recorded events digest`);
+  if ((events.length === 0 ? null : transactionEventsDigest({ data: events })) !== snap.effects.eventsDigest)
+    throw new Error(`fixture ${digest}: the replayed events do not hash to the recorded events digest`);
   const tx = chain?.transactions.get(digest);
   if (tx !== undefined) tx.eventsBcs = events.length === 0 ? null : suiBcs.TransactionEvents.serialize({ data: events }).toBytes();
   return events;

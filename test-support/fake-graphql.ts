@@ -234,10 +234,7 @@ function rootValue(chain: FakeChain) {
     },
     checkpoint: ({ sequenceNumber, digest }: { sequenceNumber?: number | null; digest?: string | null }) => {
       if (digest) throw userError('fake: checkpoints by digest are not served');
-      const c =
-        sequenceNumber === undefined || sequenceNumber === null
-          ? chain.checkpoints.at(-1)
-          : chain.checkpoints.find((x) => x.sequence === BigInt(sequenceNumber));
+      const c = sequenceNumber === undefined || sequenceNumber === null ? chain.checkpoints.at(-1) : chain.checkpoints.find((x) => x.sequence === BigInt(sequenceNumber));
       if (!c) return null;
       return {
         sequenceNumber: Number(c.sequence),

@@ -203,7 +203,12 @@ function routes(chain: FakeChain, kind: 'fullnode' | 'archive'): Map<string, Rou
         epoch: e.epoch,
         referenceGasPrice: e.referenceGasPrice,
         start: timestamp(e.startTimestampMs),
-        protocolConfig: { protocolVersion: BigInt(e.protocolVersion), ...(chain.protocolConfigs?.get(e.protocolVersion) ? { featureFlags: chain.protocolConfigs.get(e.protocolVersion)?.featureFlags, attributes: chain.protocolConfigs.get(e.protocolVersion)?.attributes } : {}) },
+        protocolConfig: {
+          protocolVersion: BigInt(e.protocolVersion),
+          ...(chain.protocolConfigs?.get(e.protocolVersion)
+            ? { featureFlags: chain.protocolConfigs.get(e.protocolVersion)?.featureFlags, attributes: chain.protocolConfigs.get(e.protocolVersion)?.attributes }
+            : {}),
+        },
       });
       return T.GetEpochResponse.create({ epoch: applyReadMask(epoch, req.readMask?.paths ?? []) });
     }),
@@ -257,9 +262,7 @@ function routes(chain: FakeChain, kind: 'fullnode' | 'archive'): Map<string, Rou
     route(T.ListOwnedObjectsRequest, T.ListOwnedObjectsResponse, (req) => {
       const owner = normalizeSuiAddress(req.owner ?? '');
       const filter = req.objectType;
-      const all = (chain.owned.get(owner) ?? []).filter(
-        (o) => !filter || o.type === filter || (!filter.includes('<') && o.type.startsWith(`${filter}<`)),
-      );
+      const all = (chain.owned.get(owner) ?? []).filter((o) => !filter || o.type === filter || (!filter.includes('<') && o.type.startsWith(`${filter}<`)));
       const size = Math.min(1000, req.pageSize || 50);
       const start = req.pageToken && req.pageToken.length > 0 ? Number(new TextDecoder().decode(req.pageToken)) : 0;
       if (!Number.isSafeInteger(start) || start < 0) throw new GrpcStatus(GRPC_STATUS.INVALID_ARGUMENT, 'invalid page_token');
@@ -454,7 +457,9 @@ export async function startFakeGrpc(chain: FakeChain, options: FakeGrpcOptions =
   };
   const sessions = new Set<Http2Session>();
   // The two servers' request and response types differ in details the handler does not use.
-  const server = native ? createHttp2Server((req, res) => handle(req as unknown as Request, res as unknown as Reply)) : createServer((req, res) => handle(req as unknown as Request, res as unknown as Reply));
+  const server = native
+    ? createHttp2Server((req, res) => handle(req as unknown as Request, res as unknown as Reply))
+    : createServer((req, res) => handle(req as unknown as Request, res as unknown as Reply));
   if (native) server.on('session', (s: Http2Session) => sessions.add(s).size);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

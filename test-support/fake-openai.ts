@@ -149,7 +149,9 @@ export async function startFakeOpenAi(script: (req: FakeRequest) => FakeReply | 
  * JSON text.
  */
 export function uidHeuristicAnswer(prompt: string): string {
-  const payload = JSON.parse(prompt.slice(prompt.indexOf('{'))) as { modules: Record<string, { address: string; structs: Record<string, { fields: { name: string; type: { kind: string; name?: string } }[] }> }> };
+  const payload = JSON.parse(prompt.slice(prompt.indexOf('{'))) as {
+    modules: Record<string, { address: string; structs: Record<string, { fields: { name: string; type: { kind: string; name?: string } }[] }> }>;
+  };
   const out: string[] = [];
   for (const [m, mod] of Object.entries(payload.modules)) {
     for (const [s, st] of Object.entries(mod.structs)) {

@@ -44,7 +44,6 @@ export function describeWithFixtures(name: string, parts: string[], body: () => 
     });
     return;
   }
-  // eslint-disable-next-line no-console
   console.warn(`[smi] skipping "${name}": fixtures not found at ${where} (set SMI_FIXTURES)`);
   // The body is not collected: its top level may read the fixtures (vitest runs a skipped
   // describe's body to list its tests).

@@ -64,7 +64,10 @@ export async function phase2NodeFixture(): Promise<Phase2NodeFixture> {
     dependencies: framework.filter((p) => BigInt(p.id) <= 2n).map((p) => ({ name: BigInt(p.id) === 1n ? 'MoveStdlib' : 'Sui', address: p.originalId, modules: p.modules.map((m) => m.module) })),
     address: SHOP,
   });
-  const shop = packageFromBytes(compiled.modules.map((m) => m.bytes), { id: SHOP });
+  const shop = packageFromBytes(
+    compiled.modules.map((m) => m.bytes),
+    { id: SHOP },
+  );
   const corpus = mkdtempSync(path.join(os.tmpdir(), 'smi-p2-node-corpus-'));
   const dir = path.join(corpus, SHOP, 'bytecode_modules');
   mkdirSync(dir, { recursive: true });

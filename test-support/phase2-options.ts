@@ -26,7 +26,8 @@ function phase2Framework(): { framework: MovePackage[]; protocolConfig: Protocol
 
 /** `runPhase2` options: the shared defaults, with `overrides` (the fixtures' framework is loaded only when not given). */
 export function phase2Options(overrides: Partial<Phase2Options> = {}): Phase2Options {
-  const { framework, protocolConfig } = overrides.framework !== undefined && overrides.protocolConfig !== undefined ? { framework: overrides.framework, protocolConfig: overrides.protocolConfig } : phase2Framework();
+  const { framework, protocolConfig } =
+    overrides.framework !== undefined && overrides.protocolConfig !== undefined ? { framework: overrides.framework, protocolConfig: overrides.protocolConfig } : phase2Framework();
   return {
     corpusRoot: fixturePath('corpus'),
     samples: 0,

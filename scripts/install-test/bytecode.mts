@@ -2,20 +2,13 @@
 // byte, disassemble a function and build the package's interface JSON.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  buildInterfaceJson,
-  deserializeModule,
-  disassembleFunction,
-  functionName,
-  loadPackageDir,
-  moduleName,
-  serializeModule,
-  type CompiledModule,
-} from '@smi/bytecode';
+import { buildInterfaceJson, deserializeModule, disassembleFunction, functionName, loadPackageDir, moduleName, serializeModule, type CompiledModule } from '@smi/bytecode';
 import { check, done, fixture, ORACLE_ID } from './fixtures.mjs';
 
 const dir = fixture('corpus', ORACLE_ID, 'bytecode_modules');
-const file = readdirSync(dir).filter((f) => f.endsWith('.mv')).sort()[0];
+const file = readdirSync(dir)
+  .filter((f) => f.endsWith('.mv'))
+  .sort()[0];
 check(file !== undefined, `a .mv file in ${dir}`);
 const bytes = new Uint8Array(readFileSync(path.join(dir, file)));
 const module: CompiledModule = deserializeModule(bytes);

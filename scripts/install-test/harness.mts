@@ -5,7 +5,12 @@ import { extractKeyTypes, keyTypes, packageInterface, scoreKeyTypes } from '@smi
 import { check, done, fixture, ORACLE_ID } from './fixtures.mjs';
 
 const pkg = loadPackageDir(fixture('corpus', ORACLE_ID));
-const truth = keyTypes(packageInterface(pkg.id, pkg.modules.map((m) => m.module)));
+const truth = keyTypes(
+  packageInterface(
+    pkg.id,
+    pkg.modules.map((m) => m.module),
+  ),
+);
 check(truth.length > 0, 'the oracle declares key structs');
 const answer = `The key structs are:\n\`\`\`json\n${JSON.stringify({ key_types: [truth[0], `${ORACLE_ID}::oracle::NotAStruct`] })}\n\`\`\``;
 const extracted = extractKeyTypes(answer);

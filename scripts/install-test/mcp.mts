@@ -13,7 +13,10 @@ await server.connect(serverSide);
 const client = new Client({ name: 'smi-install-test', version: '1.0.0' });
 await client.connect(clientSide);
 const { tools } = await client.listTools();
-check(tools.some((t) => t.name === 'call_function'), 'call_function is a tool');
+check(
+  tools.some((t) => t.name === 'call_function'),
+  'call_function is a tool',
+);
 const r = await client.callTool({ name: 'call_function', arguments: { package: '0x1', module: 'u64', function: 'max', args: [3, 7] } });
 const [first] = r.content as { type: string; text: string }[];
 check(first !== undefined && first.type === 'text', 'a text result');

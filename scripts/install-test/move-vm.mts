@@ -4,7 +4,12 @@ import { MoveVM } from '@smi/move-vm';
 import { check, done, fixture } from './fixtures.mjs';
 
 const vm = MoveVM.create({ packages: ['move-stdlib', 'sui-framework'].map((f) => loadBundleFile(fixture('fixtures', 'framework', f))) });
-const r = vm.call('0x1::u64::max', { args: [{ $kind: 'Value', value: 3n }, { $kind: 'Value', value: 7n }] });
+const r = vm.call('0x1::u64::max', {
+  args: [
+    { $kind: 'Value', value: 3n },
+    { $kind: 'Value', value: 7n },
+  ],
+});
 check(r.$kind === 'Success', `the call succeeds (got ${r.$kind})`);
 const value = r.returnValues[0]?.value;
 check(value === 7n, `max(3, 7) is 7 (got ${String(value)})`);

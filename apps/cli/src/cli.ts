@@ -6,10 +6,7 @@ const MIN_NODE_MAJOR = 22;
 const major = Number(process.versions.node.split('.')[0]);
 
 if (major < MIN_NODE_MAJOR) {
-  process.stderr.write(
-    `smi: error: Node ${MIN_NODE_MAJOR} or newer is needed (this is Node ${process.versions.node}); ` +
-      'scripts/tools.sh in the repository installs it locally (see the README)\n',
-  );
+  process.stderr.write(`smi: error: Node ${MIN_NODE_MAJOR} or newer is needed (this is Node ${process.versions.node}); ` + 'scripts/tools.sh in the repository installs it locally (see the README)\n');
   process.exitCode = 2;
 } else if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
   // Nothing else to load for the version.

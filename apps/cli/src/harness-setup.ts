@@ -51,7 +51,7 @@ export interface ModelArgs {
 /** The model options as yargs declarations (merged into a command's options). */
 export const MODEL_OPTIONS = {
   dotenv: { type: 'string', describe: 'dotenv file with SMI_API_KEY, SMI_MODEL, SMI_API_BASE_URL, ..., or - for standard input (default: .env or benchmark/.env when present)', file: 'read' },
-  'env-file': { type: 'string', describe: 'The original\'s spelling of --dotenv (Node 22 reads this flag too: a file that does not exist stops Node before smi starts)' },
+  'env-file': { type: 'string', describe: "The original's spelling of --dotenv (Node 22 reads this flag too: a file that does not exist stops Node before smi starts)" },
   model: { type: 'string', describe: 'Model id or models.yaml alias (overrides SMI_MODEL)' },
   'models-file': { type: 'string', describe: 'models.yaml with model aliases (default: ./models.yaml or ./benchmark/models.yaml when present)' },
   prices: { type: 'string', describe: 'prices.yaml: models: {<id>: {input, output, cached_input}} in $ per million tokens (no price: cost is null)' },

@@ -109,7 +109,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
     renameSync(temp, file);
   } catch (e) {
     rmSync(temp, { force: true });
-    const reason = (e as NodeJS.ErrnoException).code ?? (errorMessage(e));
+    const reason = (e as NodeJS.ErrnoException).code ?? errorMessage(e);
     throw new UsageError(`cannot write ${file}: ${reason}`, 'IO_ERROR', { cause: e });
   } finally {
     pendingTemps.delete(temp);

@@ -184,7 +184,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
 
   let exitCode: number = EXIT.ok;
   let failure: CliError | null = null;
-  const parser = buildParser(io, args, spec, (c) => (exitCode = c), (f) => (failure = f));
+  const parser = buildParser(
+    io,
+    args,
+    spec,
+    (c) => (exitCode = c),
+    (f) => (failure = f),
+  );
   try {
     let output = '';
     await parser.parseAsync(args, {}, (_err: unknown, _args: unknown, out: string) => {

@@ -27,7 +27,7 @@ export const NETWORK_OPTIONS = {
       'Sui endpoint: a gRPC URL (https://fullnode.mainnet.sui.io:443), a GraphQL URL (…/graphql), or a name: mainnet, testnet, mainnet-graphql, mainnet-archive (default $SMI_RPC_URL, else mainnet; JSON-RPC is gone)',
   },
   testnet: { type: 'boolean', default: false, describe: 'Use testnet (the same as --rpc-url testnet)' },
-  'archive-url': { type: 'string', describe: 'Where to ask when the node has pruned a transaction or object (default: the network\'s archive for named endpoints; none to disable)' },
+  'archive-url': { type: 'string', describe: "Where to ask when the node has pruned a transaction or object (default: the network's archive for named endpoints; none to disable)" },
   'rpc-retries': { type: 'number', default: 4, describe: 'Retries of a call the node refused as busy or unavailable (backoff, Retry-After honoured)' },
   'rpc-concurrency': { type: 'number', default: 8, describe: 'Calls to the node at once' },
   'rpc-timeout-seconds': { type: 'number', default: 30, describe: 'Deadline of one call' },
@@ -59,7 +59,11 @@ export function endpointsOf(args: Pick<NetworkArgs, 'rpc-url' | 'testnet' | 'arc
 
 /** The data source the options describe (`onRetry` hears every retry, for --verbose). */
 export function dataSourceOf(args: NetworkArgs, onRetry?: (message: string) => void): SuiDataSource {
-  for (const [name, v, min] of [['rpc-retries', args['rpc-retries'], 0], ['rpc-concurrency', args['rpc-concurrency'], 1], ['rpc-timeout-seconds', args['rpc-timeout-seconds'], 0.001]] as const) {
+  for (const [name, v, min] of [
+    ['rpc-retries', args['rpc-retries'], 0],
+    ['rpc-concurrency', args['rpc-concurrency'], 1],
+    ['rpc-timeout-seconds', args['rpc-timeout-seconds'], 0.001],
+  ] as const) {
     if (!Number.isFinite(v) || v < min) throw new UsageError(`--${name} ${v}: expected a number of at least ${min}`, 'INVALID_NUMBER');
   }
   const named = namedEndpoint(args);

@@ -62,18 +62,15 @@ async function packageIdsOf(io: CliIo, args: RunControlArgs): Promise<{ ids: str
   if (args['prefer-signal-package-ids'] === true) {
     const file = resolvePath(io, SIGNAL_IDS_FILE);
     if (existsSync(file)) return { ids: parseIdsText(readFileSync(file, 'utf8')), source: SIGNAL_IDS_FILE };
-    io.stderr(`warning: --prefer-signal-package-ids: ${SIGNAL_IDS_FILE} does not exist; sampling instead (write it with smi manifest-filter <run.json> --min-hits 1 --out-manifest ${SIGNAL_IDS_FILE})\n`);
+    io.stderr(
+      `warning: --prefer-signal-package-ids: ${SIGNAL_IDS_FILE} does not exist; sampling instead (write it with smi manifest-filter <run.json> --min-hits 1 --out-manifest ${SIGNAL_IDS_FILE})\n`,
+    );
   }
   return undefined;
 }
 
 /** The shared options of a run, from the arguments and where the run is kept. */
-export async function runControlOf(
-  io: CliIo,
-  args: RunControlArgs,
-  where: { store: RunStore; runId: string },
-  invocation: readonly string[],
-): Promise<RunControlOptions> {
+export async function runControlOf(io: CliIo, args: RunControlArgs, where: { store: RunStore; runId: string }, invocation: readonly string[]): Promise<RunControlOptions> {
   if (args['retry-errors'] && !args.resume) throw new UsageError('--retry-errors continues a run: add --resume', 'USAGE');
   const ids = await packageIdsOf(io, args);
   return {

@@ -93,7 +93,11 @@ export async function sampleCorpus(io: CliIo, source: () => SuiDataSource, quiet
       },
     });
     if (r.interrupted) throw new UsageError('the sample corpus was not fetched whole (interrupted): run again to go on', 'INTERRUPTED');
-    if (r.failed.length > 0) throw new UsageError(`the sample corpus could not be fetched whole: ${r.failed.length} packages failed (first: ${r.failed[0]?.id}: ${r.failed[0]?.message}); run again to retry them`, 'FETCH_FAILED');
+    if (r.failed.length > 0)
+      throw new UsageError(
+        `the sample corpus could not be fetched whole: ${r.failed.length} packages failed (first: ${r.failed[0]?.id}: ${r.failed[0]?.message}); run again to retry them`,
+        'FETCH_FAILED',
+      );
     say(`${r.fetched.length} packages fetched (${(r.bytes / 1024).toFixed(0)} KiB, ${r.requests} requests, ${r.seconds.toFixed(1)} s)`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(marker, `${JSON.stringify({ ids: SAMPLE_PACKAGE_IDS, endpoint: node.endpoint, fetched_at: new Date().toISOString() }, null, 2)}\n`);

@@ -6,7 +6,10 @@
 
 /** `camelCase` → `camel_case`. */
 function snakeKey(k: string): string {
-  return k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  return k
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 /** `value` with every object key in snake_case, recursively (arrays and scalars kept). */

@@ -10,7 +10,10 @@ import { oneLine, UsageError } from './errors.js';
 const YARGS_BUILTIN_OPTIONS = ['help', 'version'];
 
 function splitList(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** `true` when `name` was written as an option (`--name`, `--name=x`, `-n`). */
@@ -23,17 +26,10 @@ function usageOf(spec: CommandSpec<never> | undefined): string {
 }
 
 /** The error a yargs validation message stands for. */
-export function translateYargsFailure(
-  message: string,
-  argv: readonly string[],
-  spec: CommandSpec<never> | undefined,
-  globals: Readonly<Record<string, OptionSpec>>,
-): UsageError {
-  const optionNames = [
-    ...(spec ? optionShapes(spec).flatMap((o) => o.names) : []),
-    ...optionShapes({ options: globals }).flatMap((o) => o.names),
-    ...YARGS_BUILTIN_OPTIONS,
-  ].filter((n) => n.length > 1);
+export function translateYargsFailure(message: string, argv: readonly string[], spec: CommandSpec<never> | undefined, globals: Readonly<Record<string, OptionSpec>>): UsageError {
+  const optionNames = [...(spec ? optionShapes(spec).flatMap((o) => o.names) : []), ...optionShapes({ options: globals }).flatMap((o) => o.names), ...YARGS_BUILTIN_OPTIONS].filter(
+    (n) => n.length > 1,
+  );
 
   const unknown = /^Unknown arguments?: (.+)$/s.exec(message);
   if (unknown) {

@@ -43,7 +43,10 @@ describeWithFixtures('smi benchmark-local over both shared corpora', ['corpus-ma
     const r = await runSmi(['benchmark-local', ...CORPORA, '--use-ptb', '--no-timings', '--jobs', '2', '--quiet', '--output', out, '--json']);
     expect(r.code, r.stderr).toBe(0);
     summary = JSON.parse(r.stdout) as Summary;
-    rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Row);
+    rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Row);
   }, 600_000);
 
   it('the headline counts real hits once per function, and stays well above what the audit found', () => {
@@ -85,7 +88,10 @@ describeWithFixtures('smi benchmark-local over both shared corpora', ['corpus-ma
     const corpora = ['corpus', 'corpus-mainnet', 'corpus-deps'].flatMap((c) => ['--corpus', fixturePath(c)]);
     const replay = await runSmi(['sandbox-exec', '--interactive', ...corpora], { stdin: input.join('\n') + '\n' });
     expect(replay.code, replay.stderr.slice(-2000)).toBe(0);
-    const answers = replay.stdout.trim().split('\n').map((l) => JSON.parse(l) as { success: boolean; abort_code?: number | string });
+    const answers = replay.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { success: boolean; abort_code?: number | string });
     expect(answers).toHaveLength(input.length);
     expect(answers.slice(0, common + 1).every((a) => a.success)).toBe(true);
     const wrong: string[] = [];

@@ -34,7 +34,12 @@ async function bench(...flags: string[]): Promise<Row[]> {
 async function benchWith(env: NodeJS.ProcessEnv, ...flags: string[]): Promise<Row[]> {
   const r = await runSmi(['benchmark-local', '--target-corpus', dir, '--quiet', '--no-timings', ...flags], { env });
   expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trim() === '' ? [] : r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Row);
+  return r.stdout.trim() === ''
+    ? []
+    : r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Row);
 }
 
 const row = (rows: Row[], name: string): Row => rows.find((r) => r.target_function === name) as Row;

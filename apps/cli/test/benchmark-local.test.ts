@@ -42,7 +42,22 @@ describeWithFixtures('smi benchmark-local', ['corpus'], () => {
     expect(full).toHaveLength(107);
     const out = path.join(dir, 'rows.jsonl');
     const summaryFile = path.join(dir, 'summary.json');
-    const r = await runSmi(['benchmark-local', '--target-corpus', LENDING, '--corpus', ORACLE, '--use-ptb', '--output', out, '--summary', summaryFile, '--json', '--error-distribution', '--jobs', '2']);
+    const r = await runSmi([
+      'benchmark-local',
+      '--target-corpus',
+      LENDING,
+      '--corpus',
+      ORACLE,
+      '--use-ptb',
+      '--output',
+      out,
+      '--summary',
+      summaryFile,
+      '--json',
+      '--error-distribution',
+      '--jobs',
+      '2',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout) as { rows: number; tier_b_hits: number; hits_by_provenance: Record<string, number>; per_package: Record<string, unknown> };
     expect(summary.rows).toBe(107);
@@ -97,7 +112,10 @@ describeWithFixtures('smi benchmark-local', ['corpus'], () => {
     }
     const replay = await runSmi(['sandbox-exec', '--interactive', '--corpus', LENDING, '--corpus', ORACLE], { stdin: input.join('\n') + '\n' });
     expect(replay.code, replay.stderr).toBe(0);
-    const answers = replay.stdout.trim().split('\n').map((l) => JSON.parse(l) as { success: boolean; abort_code?: number | string });
+    const answers = replay.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { success: boolean; abort_code?: number | string });
     expect(answers).toHaveLength(input.length);
     rows.forEach((r, i) => {
       const last = answers[lastLine[i]];
@@ -196,19 +214,30 @@ describeWithFixtures('smi benchmark-local', ['corpus'], () => {
       stdin: `# one package\n${path.basename(ORACLE)}\n`,
     });
     expect(ids.code, ids.stderr).toBe(0);
-    const rows = ids.stdout.trim().split('\n').map((l) => JSON.parse(l) as Row & { target_package: string; tier_b_details?: unknown });
+    const rows = ids.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Row & { target_package: string; tier_b_details?: unknown });
     expect(rows).toHaveLength(6);
     expect(rows.every((r) => r.target_package === path.basename(ORACLE))).toBe(true);
     expect(rows.every((r) => r.status === 'tier_a_hit' && r.tier_b_details === undefined)).toBe(true);
     const s = await runSmi(['benchmark-local', '--target-corpus', ORACLE, '--static-only', '--quiet', '--jobs', '1']);
-    expect(s.stdout.trim().split('\n').every((l) => (JSON.parse(l) as Row).status === 'static_pass')).toBe(true);
+    expect(
+      s.stdout
+        .trim()
+        .split('\n')
+        .every((l) => (JSON.parse(l) as Row).status === 'static_pass'),
+    ).toBe(true);
   });
 
   it('--package-ids-file narrows the targets, not what is loaded: every package of the corpus is still there (its init ran)', async () => {
     const dir = tmp();
     const summaryOf = async (extra: string[], stdin?: string): Promise<{ rows: number; inits: { run: number; failed: number } }> => {
       const out = path.join(dir, `${extra.length}.jsonl`);
-      const r = await runSmi(['benchmark-local', '--target-corpus', fixturePath('corpus'), '--tier-a-only', '--quiet', '--jobs', '1', '--output', out, '--json', ...extra], stdin === undefined ? {} : { stdin });
+      const r = await runSmi(
+        ['benchmark-local', '--target-corpus', fixturePath('corpus'), '--tier-a-only', '--quiet', '--jobs', '1', '--output', out, '--json', ...extra],
+        stdin === undefined ? {} : { stdin },
+      );
       expect(r.code, r.stderr).toBe(0);
       return JSON.parse(r.stdout) as { rows: number; inits: { run: number; failed: number } };
     };
@@ -225,7 +254,12 @@ describeWithFixtures('smi benchmark-local', ['corpus'], () => {
     expect(none.code).toBe(0);
     expect(none.stdout).toBe('');
     const some = await runSmi(['benchmark-local', '--target-corpus', std, '--include-framework', '--module-filter', '^u8$', '--function-filter', '^(max|min)$', '--use-ptb', '--quiet', '--jobs', '1']);
-    expect(some.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Row).target_function)).toEqual(['max', 'min']);
+    expect(
+      some.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as Row).target_function),
+    ).toEqual(['max', 'min']);
     const corpus = tmp();
     mkdirSync(path.join(corpus, 'broken', 'bytecode_modules'), { recursive: true });
     writeFileSync(path.join(corpus, 'broken', 'bytecode_modules', 'm.mv'), 'not bytecode');

@@ -64,7 +64,20 @@ describeWithFixtures('smi benchmark-local: a summary that explains itself', ['co
 
   it('with the dependencies loaded, nothing is missing', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'smi-bench-summary-'));
-    const r = await runSmi(['benchmark-local', '--target-corpus', CLMM, '--corpus', fixturePath('corpus-deps'), '--static-only', '--jobs', '1', '--quiet', '--output', path.join(dir, 'rows.jsonl'), '--json']);
+    const r = await runSmi([
+      'benchmark-local',
+      '--target-corpus',
+      CLMM,
+      '--corpus',
+      fixturePath('corpus-deps'),
+      '--static-only',
+      '--jobs',
+      '1',
+      '--quiet',
+      '--output',
+      path.join(dir, 'rows.jsonl'),
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout) as Summary;
     expect(s.missing_dependencies).toBeUndefined();

@@ -42,8 +42,7 @@ public fun depth(b: &Book): u64 { b.levels.length() }
 public use fun depth as Book.size;
 public macro fun each($b: &Book, $f: |u64|) { let b = $b; b.depth().do!(|i| $f(b[i])) }
 `,
-    'packages/middle/Move.toml':
-      '[package]\nname = "middle"\nedition = "2024"\n\n[dependencies]\ndeepbook = { local = "../../packages/deepbook" }\n\n[addresses]\nmiddle = "0x0"\n',
+    'packages/middle/Move.toml': '[package]\nname = "middle"\nedition = "2024"\n\n[dependencies]\ndeepbook = { local = "../../packages/deepbook" }\n\n[addresses]\nmiddle = "0x0"\n',
     'packages/middle/sources/m.move': `module middle::m;
 
 // A comment that names bridge::bridge::Bridge adds no dependency.
@@ -199,7 +198,11 @@ public fun max(): u64 { std::u64::max_value!() }
     const twoOut = path.join(tmp(), 'two-out');
     const t = await smi('build', two, '--out', twoOut, '--address', '0x2a', '--framework', framework, '--json', '--quiet');
     expect(t.code).toBe(0);
-    expect(loadPackageDir(twoOut).modules.map((m) => m.name).sort()).toEqual(['a', 'b']);
+    expect(
+      loadPackageDir(twoOut)
+        .modules.map((m) => m.name)
+        .sort(),
+    ).toEqual(['a', 'b']);
     expect(loadPackageDir(twoOut).originalId).toBe(canonicalAddress('0x2a'));
 
     const testOnly = write(path.join(tmp(), 'testonly'), {

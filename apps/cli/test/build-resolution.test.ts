@@ -181,7 +181,10 @@ describeWithFixtures('smi build and build-all resolve packages as the Sui CLI do
       'lib/Move.toml': '[package]\nname = "lib"\nedition = "2024"\n',
       'lib/sources/l.move': 'module lib::l;\npublic fun version(): u64 { 1 }\n',
     });
-    const run = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { stdio: 'pipe' }).toString().trim();
+    const run = (...args: string[]) =>
+      execFileSync('git', ['-C', repo, ...args], { stdio: 'pipe' })
+        .toString()
+        .trim();
     run('init', '-q', '-b', 'main');
     run('-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '.');
     run('-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'v1');
@@ -216,6 +219,8 @@ describeWithFixtures('smi build and build-all resolve packages as the Sui CLI do
     });
     const w = await smi('build', path.join(plain, 'app'), '--out', tmp(), '--framework', framework);
     expect(w.code).toBe(0);
-    expect(w.stderr).toMatch(/warning: app: git dependency lib \(https:\/\/github.com\/example\/plainrepo.git, lib\) is pinned to rev "v1.0", but .* is not a git checkout: the working tree's lib is used instead/);
+    expect(w.stderr).toMatch(
+      /warning: app: git dependency lib \(https:\/\/github.com\/example\/plainrepo.git, lib\) is pinned to rev "v1.0", but .* is not a git checkout: the working tree's lib is used instead/,
+    );
   }, 120_000);
 });

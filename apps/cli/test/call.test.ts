@@ -82,24 +82,10 @@ describeWithFixtures('smi call on the framework', ['fixtures', 'framework'], () 
   it('runs corpus packages (--corpus)', async () => {
     const lending = fixturePath('corpus', '0xb2345915de1f9bd661e9ab27eb27e376cdf6391359ea64fbfdb4550b092c1aa0');
     const ray = 10n ** 27n;
-    const t = await callJson(
-      '0xb2345915de1f9bd661e9ab27eb27e376cdf6391359ea64fbfdb4550b092c1aa0::ray_math::ray_mul',
-      '--args',
-      `"${2n * ray}"`,
-      `"${3n * ray}"`,
-      '--corpus',
-      lending,
-    );
+    const t = await callJson('0xb2345915de1f9bd661e9ab27eb27e376cdf6391359ea64fbfdb4550b092c1aa0::ray_math::ray_mul', '--args', `"${2n * ray}"`, `"${3n * ray}"`, '--corpus', lending);
     // ray_mul(a, b) = (a * b + ray / 2) / ray
     expect((t.return_values as { value: string }[])[0].value).toBe(String((2n * ray * 3n * ray + ray / 2n) / ray));
-    const overflow = await callJson(
-      '0xb2345915de1f9bd661e9ab27eb27e376cdf6391359ea64fbfdb4550b092c1aa0::ray_math::ray_mul',
-      '--args',
-      `"${(1n << 255n)}"`,
-      '"3"',
-      '--corpus',
-      lending,
-    );
+    const overflow = await callJson('0xb2345915de1f9bd661e9ab27eb27e376cdf6391359ea64fbfdb4550b092c1aa0::ray_math::ray_mul', '--args', `"${1n << 255n}"`, '"3"', '--corpus', lending);
     expect(overflow).toMatchObject({ status: 'aborted', abort_code: '1101' });
     const missing = await smi(
       'call',

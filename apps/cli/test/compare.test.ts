@@ -9,7 +9,8 @@ import { runSmi } from './support/spawn-cli.js';
 describeWithFixtures('smi compare', ['corpus'], () => {
   it('mock-random vs mock-perfect: packages fixed, F1 delta with its interval; different agents refused without --allow; Phase I vs Phase II refused', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'smi-compare-'));
-    const phase1 = (agent: string, out: string) => runSmi(['phase1', '--corpus-root', fixturePath('corpus'), '--samples', '0', '--agent', agent, '--run-dir', path.join(dir, out), '--quiet'], { cwd: dir });
+    const phase1 = (agent: string, out: string) =>
+      runSmi(['phase1', '--corpus-root', fixturePath('corpus'), '--samples', '0', '--agent', agent, '--run-dir', path.join(dir, out), '--quiet'], { cwd: dir });
     expect((await phase1('mock-random', 'a')).code).toBe(0);
     expect((await phase1('mock-perfect', 'b')).code).toBe(0);
     const refused = await runSmi(['compare', 'a', 'b', '--json'], { cwd: dir });
@@ -17,7 +18,16 @@ describeWithFixtures('smi compare', ['corpus'], () => {
     expect(JSON.parse(refused.stdout)).toMatchObject({ error_code: 'SPECS_DIFFER', message: expect.stringMatching(/agent/) });
     const r = await runSmi(['compare', 'a', 'b', '--allow', 'agent', '--json'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
-    const c = JSON.parse(r.stdout) as { packages_common: number; broken: string[]; fixed: string[]; mean_a: number; mean_b: number; delta: number; delta_ci95: [number, number]; spec_differences: string[] };
+    const c = JSON.parse(r.stdout) as {
+      packages_common: number;
+      broken: string[];
+      fixed: string[];
+      mean_a: number;
+      mean_b: number;
+      delta: number;
+      delta_ci95: [number, number];
+      spec_differences: string[];
+    };
     expect(c.packages_common).toBe(12);
     expect(c.broken).toEqual([]);
     expect(c.fixed.length).toBeGreaterThan(0);

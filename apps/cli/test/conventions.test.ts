@@ -124,9 +124,7 @@ describeWithFixtures('smi: one JSON error shape', ['corpus'], () => {
   });
 
   it('--json errors are {"status":"error","error_code","message"} on one line, exit 2; without --json one line on stderr', async () => {
-    const runs = await Promise.all(
-      Object.entries(BAD).map(async ([name, bad]) => ({ name, bad, json: await runSmi([...bad.args, '--json']), text: await runSmi(bad.args) })),
-    );
+    const runs = await Promise.all(Object.entries(BAD).map(async ([name, bad]) => ({ name, bad, json: await runSmi([...bad.args, '--json']), text: await runSmi(bad.args) })));
     for (const { name, bad, json, text } of runs) {
       expect(json.code, name).toBe(2);
       expect(jsonErrorOf(json.stdout).error_code, name).toBe(bad.code);

@@ -68,22 +68,34 @@ describeWithFixtures('one error vocabulary across commands', ['corpus'], () => {
     writeFileSync(path.join(EMPTY, 'README.md'), 'no packages here\n');
   });
 
-  it.each(MISSING_FOLDER)('a missing folder: %s exits 2 with NOT_A_DIRECTORY', async (_name, args) => {
-    const r = await runSmi([...args, '--json']);
-    expect({ code: r.code, error: (JSON.parse(r.stdout) as { error_code: string }).error_code }, r.stdout + r.stderr).toEqual({ code: 2, error: 'NOT_A_DIRECTORY' });
-  }, 60_000);
+  it.each(MISSING_FOLDER)(
+    'a missing folder: %s exits 2 with NOT_A_DIRECTORY',
+    async (_name, args) => {
+      const r = await runSmi([...args, '--json']);
+      expect({ code: r.code, error: (JSON.parse(r.stdout) as { error_code: string }).error_code }, r.stdout + r.stderr).toEqual({ code: 2, error: 'NOT_A_DIRECTORY' });
+    },
+    60_000,
+  );
 
-  it.each(corpusCommands(EMPTY))('an empty corpus: %s exits 2 with NO_PACKAGES', async (_name, args) => {
-    const r = await runSmi([...args, '--json']);
-    expect({ code: r.code, error: (JSON.parse(r.stdout) as { error_code: string }).error_code }, r.stdout + r.stderr).toEqual({ code: 2, error: 'NO_PACKAGES' });
-  }, 60_000);
+  it.each(corpusCommands(EMPTY))(
+    'an empty corpus: %s exits 2 with NO_PACKAGES',
+    async (_name, args) => {
+      const r = await runSmi([...args, '--json']);
+      expect({ code: r.code, error: (JSON.parse(r.stdout) as { error_code: string }).error_code }, r.stdout + r.stderr).toEqual({ code: 2, error: 'NO_PACKAGES' });
+    },
+    60_000,
+  );
 
-  it.each(UNREACHABLE_NODE)('a node that does not answer: %s exits 69 with UNAVAILABLE', async (name, args) => {
-    const r = await runSmi([...args, '--json']);
-    expect(r.code, r.stdout + r.stderr).toBe(69);
-    // doctor reports its probes; the others name the code.
-    if (name !== 'doctor') expect(new Set(codesOf(r.stdout)), r.stdout).toEqual(new Set(['UNAVAILABLE']));
-  }, 120_000);
+  it.each(UNREACHABLE_NODE)(
+    'a node that does not answer: %s exits 69 with UNAVAILABLE',
+    async (name, args) => {
+      const r = await runSmi([...args, '--json']);
+      expect(r.code, r.stdout + r.stderr).toBe(69);
+      // doctor reports its probes; the others name the code.
+      if (name !== 'doctor') expect(new Set(codesOf(r.stdout)), r.stdout).toEqual(new Set(['UNAVAILABLE']));
+    },
+    120_000,
+  );
 
   it('no message repeats its code (corrupt bytecode, a package that cannot be read)', async () => {
     const bad = path.join(tmp, 'bad');

@@ -40,7 +40,12 @@ const ORACLE = fixturePath('corpus', '0xca441b44943c16be0e6e23c5a955bb971537ea32
 const BENCH = ['benchmark-local', '--target-corpus', ORACLE, '--tier-a-only', '--quiet', '--jobs', '1'];
 const sixRows = (r: SpawnRun): void => {
   expect(r.code, r.stderr).toBe(0);
-  expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { target_package: string }).target_package)).toEqual(Array(6).fill(path.basename(ORACLE)));
+  expect(
+    r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { target_package: string }).target_package),
+  ).toEqual(Array(6).fill(path.basename(ORACLE)));
 };
 
 const PHASE1 = ['phase1', '--corpus-root', fixturePath('corpus'), '--agent', 'mock-perfect', '--no-log', '--quiet'];
@@ -130,7 +135,14 @@ const CASES: Record<string, Case> = {
   },
   'manifest-filter <run-json>': {
     args: ['manifest-filter', '--min-targets', '1'],
-    stdin: () => JSON.stringify({ schema_version: 2, packages: [{ package_id: '0xa', score: { targets: 2 } }, { package_id: '0xb', score: { targets: 0 } }] }),
+    stdin: () =>
+      JSON.stringify({
+        schema_version: 2,
+        packages: [
+          { package_id: '0xa', score: { targets: 2 } },
+          { package_id: '0xb', score: { targets: 0 } },
+        ],
+      }),
     check: (r) => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe('0xa\n');
@@ -328,7 +340,11 @@ describeWithFixtures('smi: - for standard input/output in every file option', ['
   });
 
   it('every declared file option has a case', () => {
-    expect(declaredFileOptions().map((o) => o.key).sort()).toEqual(Object.keys(CASES).sort());
+    expect(
+      declaredFileOptions()
+        .map((o) => o.key)
+        .sort(),
+    ).toEqual(Object.keys(CASES).sort());
   });
 
   it('each file option takes - as a separate word and with =, under every alias', async () => {

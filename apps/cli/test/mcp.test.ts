@@ -92,7 +92,14 @@ describeWithFixtures('smi mcp', ['corpus'], () => {
     // Answers may come in any order (JSON-RPC matches them by id; the bad lines have none).
     const got = messages.map((m) => [m.id, (m.error as Obj | undefined)?.code ?? null]);
     expect(got).toHaveLength(4);
-    expect(got).toEqual(expect.arrayContaining([[1, null], [null, -32700], [null, -32600], [2, null]]));
+    expect(got).toEqual(
+      expect.arrayContaining([
+        [1, null],
+        [null, -32700],
+        [null, -32600],
+        [2, null],
+      ]),
+    );
   });
 
   it('answers a session typed as JSON-RPC lines, only protocol messages on stdout, and exits 0 when stdin closes', async () => {

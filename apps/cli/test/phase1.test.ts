@@ -51,7 +51,23 @@ describeWithFixtures('smi phase1 with a real (loopback) model', ['corpus'], () =
     try {
       const dir = tempDir('smi-phase1-');
       const r = await runSmi(
-        ['phase1', '--corpus-root', CORPUS, '--samples', '0', '--agent', 'real-openai-compatible', '--continue-on-error', '--request-timeout-seconds', '1', '--run-dir', path.join(dir, 'run'), '--out', path.join(dir, 'out.json'), '--json'],
+        [
+          'phase1',
+          '--corpus-root',
+          CORPUS,
+          '--samples',
+          '0',
+          '--agent',
+          'real-openai-compatible',
+          '--continue-on-error',
+          '--request-timeout-seconds',
+          '1',
+          '--run-dir',
+          path.join(dir, 'run'),
+          '--out',
+          path.join(dir, 'out.json'),
+          '--json',
+        ],
         { cwd: dir, env: modelEnv(server.url, path.join(dir, 'cache'), { SMI_MAX_REQUEST_RETRIES: '3' }) },
       );
       expect(r.code, r.stderr).toBe(0);
@@ -81,7 +97,11 @@ describeWithFixtures('smi phase1 with a real (loopback) model', ['corpus'], () =
       // Every request twice in the ledger: when sent, and its answer (the same id).
       const ledger = lines(path.join(dir, 'run', 'usage.jsonl'));
       expect(summary.totals.calls).toBe(ledger.filter((e) => e.sent !== true).length);
-      const ids = (sent: boolean): string[] => ledger.filter((e) => (e.sent === true) === sent).map((e) => String(e.id)).sort();
+      const ids = (sent: boolean): string[] =>
+        ledger
+          .filter((e) => (e.sent === true) === sent)
+          .map((e) => String(e.id))
+          .sort();
       expect(ids(true)).toEqual(ids(false));
       // Answered again from the cache: no request reaches the server, the results are the same.
       const before = server.requests.length;
@@ -93,7 +113,9 @@ describeWithFixtures('smi phase1 with a real (loopback) model', ['corpus'], () =
       // The malformed and unparseable answers: malformed is an error (not cached), prose is an answer (cached).
       expect(server.requests.length - before).toBe(1);
       const second = plain(loadRunJson(path.join(dir, 'again.json')).packages as never) as Row[];
-      expect(second.filter((x) => !x.package_id.startsWith('0x1eabed72')).map((x) => x.outcome)).toEqual([...rows.values()].filter((x) => !x.package_id.startsWith('0x1eabed72')).map((x) => x.outcome));
+      expect(second.filter((x) => !x.package_id.startsWith('0x1eabed72')).map((x) => x.outcome)).toEqual(
+        [...rows.values()].filter((x) => !x.package_id.startsWith('0x1eabed72')).map((x) => x.outcome),
+      );
     } finally {
       await server.close();
     }
@@ -104,11 +126,31 @@ describeWithFixtures('smi phase1 with a real (loopback) model', ['corpus'], () =
     try {
       const dir = tempDir('smi-kill-');
       const runDir = path.join(dir, 'run');
-      const args = ['phase1', '--corpus-root', CORPUS, '--samples', '0', '--agent', 'real-openai-compatible', '--concurrency', '2', '--run-dir', runDir, '--out', path.join(dir, 'out.json'), '--quiet'];
+      const args = [
+        'phase1',
+        '--corpus-root',
+        CORPUS,
+        '--samples',
+        '0',
+        '--agent',
+        'real-openai-compatible',
+        '--concurrency',
+        '2',
+        '--run-dir',
+        runDir,
+        '--out',
+        path.join(dir, 'out.json'),
+        '--quiet',
+      ];
       const env = { ...process.env, SMI_FIXTURES: fixturePath(), ...modelEnv(server.url, path.join(dir, 'cache')) };
       const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env, stdio: 'ignore' });
       const events = path.join(runDir, 'events.jsonl');
-      const finished = (): number => (existsSync(events) ? readFileSync(events, 'utf8').split('\n').filter((l) => l.includes('"package_finished"')).length : 0);
+      const finished = (): number =>
+        existsSync(events)
+          ? readFileSync(events, 'utf8')
+              .split('\n')
+              .filter((l) => l.includes('"package_finished"')).length
+          : 0;
       await new Promise<void>((resolve, reject) => {
         const t = setInterval(() => {
           if (finished() >= 4) {
@@ -137,7 +179,22 @@ describeWithFixtures('smi phase1 with a real (loopback) model', ['corpus'], () =
       const cleanDir = path.join(dir, 'clean');
       mkdirSync(cleanDir);
       const clean = await runSmi(
-        ['phase1', '--corpus-root', CORPUS, '--samples', '0', '--agent', 'real-openai-compatible', '--concurrency', '2', '--run-dir', path.join(cleanDir, 'run'), '--out', path.join(cleanDir, 'out.json'), '--quiet'],
+        [
+          'phase1',
+          '--corpus-root',
+          CORPUS,
+          '--samples',
+          '0',
+          '--agent',
+          'real-openai-compatible',
+          '--concurrency',
+          '2',
+          '--run-dir',
+          path.join(cleanDir, 'run'),
+          '--out',
+          path.join(cleanDir, 'out.json'),
+          '--quiet',
+        ],
         { cwd: cleanDir, env: modelEnv(server.url, path.join(cleanDir, 'cache')) },
       );
       expect(clean.code, clean.stderr).toBe(0);
@@ -200,7 +257,10 @@ describeWithFixtures('smi phase1 with a real (loopback) model', ['corpus'], () =
     const dir = tempDir('smi-rescore-');
     try {
       // Relative paths: the rescore runs the command line from where it ran.
-      const first = await runSmi(['phase1', '--corpus-root', CORPUS, '--samples', '5', '--seed', '3', '--agent', 'real-openai-compatible', '--run-dir', 'run', '--quiet'], { cwd: dir, env: modelEnv(server.url, path.join(dir, 'cache')) });
+      const first = await runSmi(['phase1', '--corpus-root', CORPUS, '--samples', '5', '--seed', '3', '--agent', 'real-openai-compatible', '--run-dir', 'run', '--quiet'], {
+        cwd: dir,
+        env: modelEnv(server.url, path.join(dir, 'cache')),
+      });
       expect(first.code, first.stderr).toBe(0);
     } finally {
       await server.close();
@@ -272,7 +332,10 @@ describeWithFixtures('smi phase1 / merge / cache without a model', ['corpus'], (
 
     const cacheDir = path.join(dir, 'cache', 'ab');
     mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(path.join(cacheDir, 'ab12.json'), JSON.stringify({ key: 'ab12', model: 'm', base_url: 'u', created_at: '2020-01-01T00:00:00.000Z', content: 'x', finish_reason: 'stop', usage: {}, request_id: null }));
+    writeFileSync(
+      path.join(cacheDir, 'ab12.json'),
+      JSON.stringify({ key: 'ab12', model: 'm', base_url: 'u', created_at: '2020-01-01T00:00:00.000Z', content: 'x', finish_reason: 'stop', usage: {}, request_id: null }),
+    );
     const ls = await runSmi(['cache', 'ls', '--cache-dir', 'cache', '--json'], { cwd: dir });
     expect(JSON.parse(ls.stdout)).toMatchObject({ entries: 1, byModel: { m: 1 } });
     expect((await runSmi(['cache', 'clear', '--cache-dir', 'cache'], { cwd: dir })).stdout).toMatch(/holds 1 entries.*--yes/);

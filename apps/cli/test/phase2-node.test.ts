@@ -18,7 +18,12 @@ let server: FakeGrpcServer;
 let dir: string;
 let planFile: string;
 
-const BUY = { calls: [{ target: `${SHOP}::shop::new_item`, args: [{ u64: 3 }] }, { target: `${SHOP}::shop::buy`, args: [{ result: 0 }] }] };
+const BUY = {
+  calls: [
+    { target: `${SHOP}::shop::new_item`, args: [{ u64: 3 }] },
+    { target: `${SHOP}::shop::buy`, args: [{ result: 0 }] },
+  ],
+};
 const base = (): string[] => ['phase2', '--corpus-root', f.corpus, '--samples', '0', '--agent', 'mock-planfile', '--plan-file', planFile, '--archive-url', 'none', '--no-log', '--quiet'];
 
 describeWithFixtures('smi phase2 on a node', ['fixtures', 'framework'], () => {
@@ -34,7 +39,7 @@ describeWithFixtures('smi phase2 on a node', ['fixtures', 'framework'], () => {
     await server?.close();
   });
 
-  it('--simulation-mode dry-run: the plan file\'s plan creates a target type on the node; the run JSON names the node and the gas coin', async () => {
+  it("--simulation-mode dry-run: the plan file's plan creates a target type on the node; the run JSON names the node and the gas coin", async () => {
     const out = path.join(dir, 'dry.json');
     const r = await runSmi([...base(), '--simulation-mode', 'dry-run', '--rpc-url', server.url, '--sender', SENDER, '--out', out, '--json'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
@@ -64,7 +69,10 @@ describeWithFixtures('smi phase2 on a node', ['fixtures', 'framework'], () => {
     const down = await runSmi([...base(), '--simulation-mode', 'dry-run', '--rpc-url', 'http://127.0.0.1:9', '--rpc-retries', '0', '--sender', SENDER, '--json'], { cwd: dir });
     expect(down.code).toBe(2);
     expect(JSON.parse(down.stdout)).toMatchObject({ status: 'error', error_code: 'ENDPOINT_UNREACHABLE' });
-    const poor = await runSmi(['phase2', '--corpus-root', f.corpus, '--samples', '0', '--agent', 'baseline-search', '--simulation-mode', 'dry-run', '--rpc-url', server.url, '--sender', PUBLISHER, '--no-log', '--json'], { cwd: dir });
+    const poor = await runSmi(
+      ['phase2', '--corpus-root', f.corpus, '--samples', '0', '--agent', 'baseline-search', '--simulation-mode', 'dry-run', '--rpc-url', server.url, '--sender', PUBLISHER, '--no-log', '--json'],
+      { cwd: dir },
+    );
     expect(poor.code).toBe(2);
     expect(JSON.parse(poor.stdout)).toMatchObject({ status: 'error', error_code: 'SENDER_NOT_FUNDED' });
     const strict = await runSmi([...base(), '--simulation-mode', 'dev-inspect', '--require-dry-run', '--rpc-url', server.url, '--json'], { cwd: dir });

@@ -30,7 +30,7 @@ describeWithFixtures('smi phase2', ['fixtures', 'harness'], () => {
     expect(JSON.parse(bad.stdout)).toMatchObject({ error_code: 'BAD_PLAN_FILE' });
   });
 
-  it('manifest-filter reads the original\'s own run JSON (schema_version 1) as ours; another version is exit 2', async () => {
+  it("manifest-filter reads the original's own run JSON (schema_version 1) as ours; another version is exit 2", async () => {
     const golden = fixturePath('fixtures', 'harness', 'tests', 'fixtures', 'phase2_golden_run.json');
     const two = await smi('manifest-filter', golden, '--min-targets', '2');
     expect(two.code, two.stderr).toBe(0);
@@ -51,37 +51,41 @@ describeWithFixtures('smi phase2', ['fixtures', 'harness'], () => {
     const before = process.env.SMI_FIXTURES;
     process.env.SMI_FIXTURES = FIXTURES_ROOT;
     try {
-    const idsOf = (file: string): string[] => (JSON.parse(readFileSync(file, 'utf8')) as { packages: { package_id: string }[] }).packages.map((p) => p.package_id);
-    // A dataset of three corpus packages, in a manifests directory of our own.
-    const manifests = path.join(dir, 'manifests');
-    mkdirSync(path.join(manifests, 'datasets'), { recursive: true });
-    const three = ['0x2', '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb', '0x1'].map((a) => '0x' + a.slice(2).padStart(64, '0'));
-    writeFileSync(path.join(manifests, 'datasets', 'three.txt'), three.join('\n') + '\n');
-    const byDataset = await smi('phase2', '--corpus-root', CORPUS, '--manifests', manifests, '--dataset', 'three', '--samples', '0', '--no-log', '--quiet', '--out', path.join(dir, 'd.json'));
-    expect(byDataset.code, byDataset.stderr).toBe(0);
-    const bySubset = await smi('phase2', '--corpus-root', CORPUS, '--manifests', manifests, '--subset', 'three', '--samples', '0', '--no-log', '--quiet', '--out', path.join(dir, 's.json'));
-    expect(bySubset.code, bySubset.stderr).toBe(0);
-    expect(idsOf(path.join(dir, 'd.json'))).toEqual(three);
-    expect(idsOf(path.join(dir, 's.json'))).toEqual(three);
-    const both = await smi('phase2', '--corpus-root', CORPUS, '--subset', 'a', '--dataset', 'b', '--no-log', '--json');
-    expect(both.code).toBe(2);
-    // A baseline run's hits become the signal file; a run preferring it does exactly those packages.
-    const base = path.join(dir, 'base.json');
-    expect((await smi('phase2', '--corpus-root', CORPUS, '--samples', '0', '--agent', 'baseline-search', '--no-log', '--quiet', '--out', base)).code).toBe(0);
-    mkdirSync(path.join(dir, 'results'));
-    const filtered = await smiIn(dir, 'manifest-filter', base, '--min-targets', '1', '--min-hits', '1', '--out-manifest', path.join('results', 'signal_ids_hit_ge_1.txt'));
-    expect(filtered.code, filtered.stderr).toBe(0);
-    const signal = readFileSync(path.join(dir, 'results', 'signal_ids_hit_ge_1.txt'), 'utf8').trim().split('\n');
-    const hit = (JSON.parse(readFileSync(base, 'utf8')) as { packages: { package_id: string; score: { created_hits: number } }[] }).packages.filter((p) => p.score.created_hits > 0).map((p) => p.package_id);
-    expect(signal).toEqual(hit);
-    const preferred = await smiIn(dir, 'phase2', '--corpus-root', CORPUS, '--prefer-signal-package-ids', '--samples', '0', '--no-log', '--quiet', '--out', 'p.json');
-    expect(preferred.code, preferred.stderr).toBe(0);
-    expect(idsOf(path.join(dir, 'p.json'))).toEqual(signal);
-    const elsewhere = mkdtempSync(path.join(tmpdir(), 'smi-nosignal-'));
-    const sampled = await smiIn(elsewhere, 'phase2', '--corpus-root', CORPUS, '--prefer-signal-package-ids', '--samples', '2', '--no-log', '--out', 'p.json');
-    expect(sampled.code).toBe(0);
-    expect(sampled.stderr).toMatch(/signal_ids_hit_ge_1\.txt does not exist; sampling instead/);
-    expect(idsOf(path.join(elsewhere, 'p.json'))).toHaveLength(2);
+      const idsOf = (file: string): string[] => (JSON.parse(readFileSync(file, 'utf8')) as { packages: { package_id: string }[] }).packages.map((p) => p.package_id);
+      // A dataset of three corpus packages, in a manifests directory of our own.
+      const manifests = path.join(dir, 'manifests');
+      mkdirSync(path.join(manifests, 'datasets'), { recursive: true });
+      const three = ['0x2', '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb', '0x1'].map((a) => '0x' + a.slice(2).padStart(64, '0'));
+      writeFileSync(path.join(manifests, 'datasets', 'three.txt'), three.join('\n') + '\n');
+      const byDataset = await smi('phase2', '--corpus-root', CORPUS, '--manifests', manifests, '--dataset', 'three', '--samples', '0', '--no-log', '--quiet', '--out', path.join(dir, 'd.json'));
+      expect(byDataset.code, byDataset.stderr).toBe(0);
+      const bySubset = await smi('phase2', '--corpus-root', CORPUS, '--manifests', manifests, '--subset', 'three', '--samples', '0', '--no-log', '--quiet', '--out', path.join(dir, 's.json'));
+      expect(bySubset.code, bySubset.stderr).toBe(0);
+      expect(idsOf(path.join(dir, 'd.json'))).toEqual(three);
+      expect(idsOf(path.join(dir, 's.json'))).toEqual(three);
+      const both = await smi('phase2', '--corpus-root', CORPUS, '--subset', 'a', '--dataset', 'b', '--no-log', '--json');
+      expect(both.code).toBe(2);
+      // A baseline run's hits become the signal file; a run preferring it does exactly those packages.
+      const base = path.join(dir, 'base.json');
+      expect((await smi('phase2', '--corpus-root', CORPUS, '--samples', '0', '--agent', 'baseline-search', '--no-log', '--quiet', '--out', base)).code).toBe(0);
+      mkdirSync(path.join(dir, 'results'));
+      const filtered = await smiIn(dir, 'manifest-filter', base, '--min-targets', '1', '--min-hits', '1', '--out-manifest', path.join('results', 'signal_ids_hit_ge_1.txt'));
+      expect(filtered.code, filtered.stderr).toBe(0);
+      const signal = readFileSync(path.join(dir, 'results', 'signal_ids_hit_ge_1.txt'), 'utf8')
+        .trim()
+        .split('\n');
+      const hit = (JSON.parse(readFileSync(base, 'utf8')) as { packages: { package_id: string; score: { created_hits: number } }[] }).packages
+        .filter((p) => p.score.created_hits > 0)
+        .map((p) => p.package_id);
+      expect(signal).toEqual(hit);
+      const preferred = await smiIn(dir, 'phase2', '--corpus-root', CORPUS, '--prefer-signal-package-ids', '--samples', '0', '--no-log', '--quiet', '--out', 'p.json');
+      expect(preferred.code, preferred.stderr).toBe(0);
+      expect(idsOf(path.join(dir, 'p.json'))).toEqual(signal);
+      const elsewhere = mkdtempSync(path.join(tmpdir(), 'smi-nosignal-'));
+      const sampled = await smiIn(elsewhere, 'phase2', '--corpus-root', CORPUS, '--prefer-signal-package-ids', '--samples', '2', '--no-log', '--out', 'p.json');
+      expect(sampled.code).toBe(0);
+      expect(sampled.stderr).toMatch(/signal_ids_hit_ge_1\.txt does not exist; sampling instead/);
+      expect(idsOf(path.join(elsewhere, 'p.json'))).toHaveLength(2);
     } finally {
       if (before === undefined) delete process.env.SMI_FIXTURES;
       else process.env.SMI_FIXTURES = before;
@@ -104,10 +108,28 @@ describeWithFixtures('smi phase2', ['fixtures', 'harness'], () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'smi-phase2-llm-'));
     const ORACLE = '0xca441b44943c16be0e6e23c5a955bb971537ea3289ae8016fbf33fffe1fd210f';
     const server = await startFakeOpenAi((req) =>
-      promptOf(req).includes('### Progressive Exposure') && req.index === 0 ? { content: null, toolCalls: [{ name: 'need_more', arguments: JSON.stringify({ targets: [`${ORACLE}::oracle`] }) }] } : { content: JSON.stringify({ calls: [] }) },
+      promptOf(req).includes('### Progressive Exposure') && req.index === 0
+        ? { content: null, toolCalls: [{ name: 'need_more', arguments: JSON.stringify({ targets: [`${ORACLE}::oracle`] }) }] }
+        : { content: JSON.stringify({ calls: [] }) },
     );
     try {
-      const args = ['phase2', '--corpus-root', CORPUS, '--package-ids-file', '-', '--samples', '0', '--agent', 'real-openai-compatible', '--max-plan-attempts', '2', '--epochs', '2', '--json', '--quiet'];
+      const args = [
+        'phase2',
+        '--corpus-root',
+        CORPUS,
+        '--package-ids-file',
+        '-',
+        '--samples',
+        '0',
+        '--agent',
+        'real-openai-compatible',
+        '--max-plan-attempts',
+        '2',
+        '--epochs',
+        '2',
+        '--json',
+        '--quiet',
+      ];
       const first = await runSmi([...args, '--run-dir', path.join(dir, 'a')], { stdin: `${ORACLE}\n`, env: modelEnv(server.url, path.join(dir, 'cache')), cwd: dir });
       expect(first.code, first.stderr).toBe(0);
       const summary = JSON.parse(first.stdout) as { status: string; aggregate: { epochs: number; pass_at_k: Record<string, number>; packages_total: number } };
@@ -122,7 +144,10 @@ describeWithFixtures('smi phase2', ['fixtures', 'harness'], () => {
       const again = await runSmi([...args, '--run-dir', path.join(dir, 'b')], { stdin: `${ORACLE}\n`, env: modelEnv(server.url, path.join(dir, 'cache')), cwd: dir });
       expect(again.code, again.stderr).toBe(0);
       expect(server.requests.length).toBe(calls);
-      const nomodel = await runSmi(['phase2', '--corpus-root', CORPUS, '--agent', 'helper-package', '--no-log', '--json'], { env: { SMI_API_KEY: '', SMI_MODEL: '', SMI_API_BASE_URL: '', OPENAI_API_KEY: '', OPENROUTER_API_KEY: '' }, cwd: dir });
+      const nomodel = await runSmi(['phase2', '--corpus-root', CORPUS, '--agent', 'helper-package', '--no-log', '--json'], {
+        env: { SMI_API_KEY: '', SMI_MODEL: '', SMI_API_BASE_URL: '', OPENAI_API_KEY: '', OPENROUTER_API_KEY: '' },
+        cwd: dir,
+      });
       expect(nomodel.code).toBe(2);
       expect(JSON.parse(nomodel.stdout)).toMatchObject({ status: 'error' });
     } finally {

@@ -37,7 +37,9 @@ describeWithFixtures('smi replay on the mainnet snapshots', ['fixtures', 'replay
   });
 
   it('a difference in gas alone is a difference: exit 1, said so', async () => {
-    const snap = JSON.parse(readFileSync(fixturePath('fixtures', 'replay', '4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP.json'), 'utf8')) as { transaction_info: { effects: { gasUsed: { computationCost: number | string } } } };
+    const snap = JSON.parse(readFileSync(fixturePath('fixtures', 'replay', '4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP.json'), 'utf8')) as {
+      transaction_info: { effects: { gasUsed: { computationCost: number | string } } };
+    };
     const gas = snap.transaction_info.effects.gasUsed;
     gas.computationCost = String(Number(gas.computationCost) + 1000);
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'smi-replay-')), 'snap.json');

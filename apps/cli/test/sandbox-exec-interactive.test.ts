@@ -72,7 +72,11 @@ describeWithFixtures('smi sandbox-exec --interactive', ['fixtures', 'framework']
     // Transactions
     const ptb = await s.ask({
       action: 'execute_ptb',
-      inputs: [{ type: 'object', object_id: coin }, { type: 'pure', value: 10, value_type: 'u64' }, { type: 'pure', value: 5, value_type: 'u64' }],
+      inputs: [
+        { type: 'object', object_id: coin },
+        { type: 'pure', value: 10, value_type: 'u64' },
+        { type: 'pure', value: 5, value_type: 'u64' },
+      ],
       commands: [
         { type: 'split_coins', coin: 0, amounts: [1] },
         { type: 'transfer_objects', objects: [{ result: 0 }], recipient: '0xb0b' },
@@ -88,9 +92,7 @@ describeWithFixtures('smi sandbox-exec --interactive', ['fixtures', 'framework']
     expect(effects.mutated[0]).toMatchObject({ id: coin, version: 2 });
     expect(effects.return_values.at(-1)?.decoded).toEqual(['5']);
     await bad({ action: 'execute_ptb', inputs: [{ type: 'object', object_id: '0xdead' }], commands: [] }, 'MissingObject');
-    expect((await good({ action: 'call_function', package: pkg, module: 'box', function: 'value', args: [test.object_id] })).returns).toEqual([
-      { type: 'u64', bcs: '2a00000000000000', value: '42' },
-    ]);
+    expect((await good({ action: 'call_function', package: pkg, module: 'box', function: 'value', args: [test.object_id] })).returns).toEqual([{ type: 'u64', bcs: '2a00000000000000', value: '42' }]);
     const abort = await bad({ action: 'call_function', package: '0x1', module: 'option', function: 'destroy_some', type_args: ['u8'], args: [null] }, 'ContractAbort');
     expect(abort).toMatchObject({ abort_code: 262145, abort_module: 'option::destroy_some', failed_command_index: 0 });
 
@@ -205,9 +207,7 @@ describeWithFixtures('smi sandbox-exec --interactive', ['fixtures', 'framework']
     const requests: string[] = [];
     for (let i = 0; i < total; i++) {
       requests.push(
-        i % 2 === 0
-          ? JSON.stringify({ action: 'create_object', object_type: SUI_COIN, fields: { balance: i } })
-          : JSON.stringify({ action: 'set_clock', timestamp_ms: 1_704_067_200_000 + i }),
+        i % 2 === 0 ? JSON.stringify({ action: 'create_object', object_type: SUI_COIN, fields: { balance: i } }) : JSON.stringify({ action: 'set_clock', timestamp_ms: 1_704_067_200_000 + i }),
       );
     }
     s.write(requests.join('\n') + '\n');

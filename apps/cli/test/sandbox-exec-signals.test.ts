@@ -22,39 +22,51 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 describeWithFixtures('smi sandbox-exec --interactive: exit status on a signal', ['fixtures', 'framework'], () => {
   beforeAll(() => requireBuiltCli());
 
-  it.each(SIGNALS)('%s while it waits for the next request', async (sig) => {
-    const s = new Session(['--no-save-state']);
-    expect((await s.ask({ action: 'get_clock' })).success).toBe(true);
-    s.child.kill(sig);
-    const exit = await s.exited;
-    expect(exit, s.stderr).toEqual({ code: STATUS[sig], signal: null });
-    expect(s.stderr).toContain(`smi: ${sig}: stopping after the current step`);
-    expect(s.lines).toHaveLength(1);
-  }, 60_000);
+  it.each(SIGNALS)(
+    '%s while it waits for the next request',
+    async (sig) => {
+      const s = new Session(['--no-save-state']);
+      expect((await s.ask({ action: 'get_clock' })).success).toBe(true);
+      s.child.kill(sig);
+      const exit = await s.exited;
+      expect(exit, s.stderr).toEqual({ code: STATUS[sig], signal: null });
+      expect(s.stderr).toContain(`smi: ${sig}: stopping after the current step`);
+      expect(s.lines).toHaveLength(1);
+    },
+    60_000,
+  );
 
-  it.each(SIGNALS)('%s while it answers a request: the answer is written, then the exit', async (sig) => {
-    const s = new Session(['--no-save-state']);
-    expect((await s.ask({ action: 'get_clock' })).success).toBe(true);
-    s.write(`${JSON.stringify(COMPILE)}\n`);
-    // The compile is under way (it takes seconds); the next request is never read.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    s.write(`${JSON.stringify({ action: 'get_clock' })}\n`);
-    s.child.kill(sig);
-    const exit = await s.exited;
-    expect(exit, s.stderr).toEqual({ code: STATUS[sig], signal: null });
-    expect(s.lines).toHaveLength(2);
-    const answer = JSON.parse(s.lines[1]) as Response;
-    expect(answer.success, answer.error).toBe(true);
-    expect((answer.data as { deployed?: boolean }).deployed).toBe(true);
-  }, 90_000);
+  it.each(SIGNALS)(
+    '%s while it answers a request: the answer is written, then the exit',
+    async (sig) => {
+      const s = new Session(['--no-save-state']);
+      expect((await s.ask({ action: 'get_clock' })).success).toBe(true);
+      s.write(`${JSON.stringify(COMPILE)}\n`);
+      // The compile is under way (it takes seconds); the next request is never read.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      s.write(`${JSON.stringify({ action: 'get_clock' })}\n`);
+      s.child.kill(sig);
+      const exit = await s.exited;
+      expect(exit, s.stderr).toEqual({ code: STATUS[sig], signal: null });
+      expect(s.lines).toHaveLength(2);
+      const answer = JSON.parse(s.lines[1]) as Response;
+      expect(answer.success, answer.error).toBe(true);
+      expect((answer.data as { deployed?: boolean }).deployed).toBe(true);
+    },
+    90_000,
+  );
 
-  it.each(SIGNALS)('%s while it starts (modules loading, session not ready): the same status, not death by the signal', async (sig) => {
-    const s = new Session(['--no-save-state']);
-    // Past the first lines of the entry point (the process's signal listeners are set
-    // first, ~0.2 s in), while the command's modules still load (before, it died by the signal).
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    s.child.kill(sig);
-    const exit = await s.exited;
-    expect(exit, s.stderr).toEqual({ code: STATUS[sig], signal: null });
-  }, 60_000);
+  it.each(SIGNALS)(
+    '%s while it starts (modules loading, session not ready): the same status, not death by the signal',
+    async (sig) => {
+      const s = new Session(['--no-save-state']);
+      // Past the first lines of the entry point (the process's signal listeners are set
+      // first, ~0.2 s in), while the command's modules still load (before, it died by the signal).
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      s.child.kill(sig);
+      const exit = await s.exited;
+      expect(exit, s.stderr).toEqual({ code: STATUS[sig], signal: null });
+    },
+    60_000,
+  );
 });

@@ -188,7 +188,11 @@ describe('examples/k8s and the Dockerfile', () => {
   it('Jobs: Indexed shard Jobs with completions = SMI_SHARDS, containers with an image and a command, volumes that exist', () => {
     const claims = new Set(byKind('PersistentVolumeClaim').map((m) => m.obj.metadata.name));
     const images = new Set<string>();
-    expect(jobs().map((j) => j.obj.metadata.name).sort()).toEqual(['smi-benchmark-local', 'smi-merge-report', 'smi-phase2']);
+    expect(
+      jobs()
+        .map((j) => j.obj.metadata.name)
+        .sort(),
+    ).toEqual(['smi-benchmark-local', 'smi-merge-report', 'smi-phase2']);
     for (const m of [...jobs(), ...byKind('Pod')]) {
       const name = m.obj.metadata.name;
       const pod = podOf(m);
@@ -268,7 +272,9 @@ describe('examples/k8s and the Dockerfile', () => {
       }
     }
     const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: REPO, encoding: 'utf8' }).split('\n');
-    const needed = files.filter((f) => /^(package\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|turbo\.json|tsconfig(\.base)?\.json|(packages|apps)\/[^/]+\/(package\.json|tsconfig\.json|tsup\.config\.ts|src\/.+))$/.test(f));
+    const needed = files.filter((f) =>
+      /^(package\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|turbo\.json|tsconfig(\.base)?\.json|(packages|apps)\/[^/]+\/(package\.json|tsconfig\.json|tsup\.config\.ts|src\/.+))$/.test(f),
+    );
     expect(needed.length).toBeGreaterThan(100);
     expect(needed.filter(ignored)).toEqual([]);
     for (const p of ['node_modules', 'packages/bytecode/node_modules', 'apps/cli/dist/cli.js', '.git', '.tools', '.env', 'apps/cli/.env']) expect(ignored(p), p).toBe(true);
@@ -397,7 +403,10 @@ describeWithFixtures('examples/k8s, run locally with the built CLI', ['corpus'],
   }
 
   const results = (): string => mkdtempSync(path.join(tmp, 'results-'));
-  const rows = (file: string): string[] => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  const rows = (file: string): string[] =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
   /** A row without its timing. */
   const untimed = (line: string): string => {
     const { elapsed_ms: _e, ...rest } = JSON.parse(line) as Record<string, unknown>;

@@ -43,7 +43,9 @@ function surface(m: CompiledModule): string[] {
   for (const d of m.structDefs) {
     const h = m.datatypeHandles[d.structHandle];
     const fields = d.fieldInformation.$kind === 'Declared' ? d.fieldInformation.fields.map((f) => `${m.identifiers[f.name]}: ${typeText(m, f.type)}`) : [];
-    out.push(`struct ${m.identifiers[h.name]}<${h.typeParameters.map((p) => `${p.isPhantom ? 'phantom ' : ''}${abilityNames(p.constraints).join('+')}`).join(', ')}> has ${abilityNames(h.abilities).join(', ')} { ${fields.join(', ')} }`);
+    out.push(
+      `struct ${m.identifiers[h.name]}<${h.typeParameters.map((p) => `${p.isPhantom ? 'phantom ' : ''}${abilityNames(p.constraints).join('+')}`).join(', ')}> has ${abilityNames(h.abilities).join(', ')} { ${fields.join(', ')} }`,
+    );
   }
   for (const d of m.enumDefs) {
     const h = m.datatypeHandles[d.enumHandle];

@@ -44,7 +44,10 @@ describeWithFixtures('smi tx-replay against a loopback node', ['fixtures', 'repl
     const objects = grpc.requests.filter((q) => q.method === 'GetObject' || q.method === 'BatchGetObjects');
     expect(objects.length).toBeGreaterThan(5);
     expect(grpc.requests.some((q) => q.method === 'GetEpoch')).toBe(true);
-    const lines = readFileSync(path.join(dir, 'txs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { digest: string; commands: unknown[]; inputs: unknown[]; effects: { status: unknown; gas_used: object; events_count: number } });
+    const lines = readFileSync(path.join(dir, 'txs.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { digest: string; commands: unknown[]; inputs: unknown[]; effects: { status: unknown; gas_used: object; events_count: number } });
     expect(lines.map((l) => l.digest).sort()).toEqual([...REPLAY_DIGESTS].sort());
     expect(lines.every((l) => l.commands.length > 0 && l.effects.status === 'Success')).toBe(true);
     for (const l of lines) expect(l.effects.events_count, l.digest).toBe(events.get(l.digest));

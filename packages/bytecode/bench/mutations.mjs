@@ -18,20 +18,7 @@ export function prng(seed) {
 }
 
 /** Names of the mutation kinds, in the order they rotate. */
-export const MUTATION_KINDS = [
-  'truncate',
-  'flip-byte',
-  'set-byte',
-  'header-byte',
-  'table-count',
-  'table-entry',
-  'uleb-index',
-  'insert-byte',
-  'delete-byte',
-  'trailing-bytes',
-  'version',
-  'max-byte',
-];
+export const MUTATION_KINDS = ['truncate', 'flip-byte', 'set-byte', 'header-byte', 'table-count', 'table-entry', 'uleb-index', 'insert-byte', 'delete-byte', 'trailing-bytes', 'version', 'max-byte'];
 
 /** Offset just after the table headers (approximate: parses the ULEBs, tolerant). */
 function headerEnd(bytes) {
@@ -130,8 +117,16 @@ export function mutate(bytes, rand, kind) {
     }
     case 'version': {
       const choices = [
-        [1, 0, 0, 0], [4, 0, 0, 0], [5, 0, 0, 0], [6, 0, 0, 0], [7, 0, 0, 5],
-        [7, 0, 0, 0], [8, 0, 0, 5], [6, 0, 0, 5], [0, 0, 0, 0], [7, 0, 0, 6],
+        [1, 0, 0, 0],
+        [4, 0, 0, 0],
+        [5, 0, 0, 0],
+        [6, 0, 0, 0],
+        [7, 0, 0, 5],
+        [7, 0, 0, 0],
+        [8, 0, 0, 5],
+        [6, 0, 0, 5],
+        [0, 0, 0, 0],
+        [7, 0, 0, 6],
       ];
       const c = choices[int(choices.length)];
       out.set(c, 4);

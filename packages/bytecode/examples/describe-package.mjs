@@ -1,13 +1,7 @@
 // Describe a package from its bytecode alone: modules, key structs, one function's
 // disassembly, and the interface JSON. Run after `pnpm build`:
 //   node packages/bytecode/examples/describe-package.mjs ../shared/corpus/0x000…0002 coin split
-import {
-  buildInterfaceJson,
-  disassembleFunction,
-  interfaceSanity,
-  loadPackageDir,
-  renderInterfaceJson,
-} from '@smi/bytecode';
+import { buildInterfaceJson, disassembleFunction, interfaceSanity, loadPackageDir, renderInterfaceJson } from '@smi/bytecode';
 
 const [dir, moduleName = undefined, functionName = undefined] = process.argv.slice(2);
 if (!dir) {

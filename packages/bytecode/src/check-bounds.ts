@@ -159,10 +159,7 @@ class BoundsChecker {
         check(handles.length, t.index, 'DatatypeHandle');
         const n = handles[t.index].typeParameters.length;
         if (n !== t.typeArguments.length) {
-          throw new BytecodeError(
-            'NUMBER_OF_TYPE_ARGUMENTS_MISMATCH',
-            `expected ${n} type parameters got ${t.typeArguments.length}`,
-          );
+          throw new BytecodeError('NUMBER_OF_TYPE_ARGUMENTS_MISMATCH', `expected ${n} type parameters got ${t.typeArguments.length}`);
         }
       }
     });
@@ -301,11 +298,7 @@ class BoundsChecker {
       const variants = m.enumDefs[jt.headEnum].variants.length;
       const offsets = jt.jumpTable.offsets;
       if (offsets.length !== variants) {
-        throw new BytecodeError(
-          'INVALID_ENUM_SWITCH',
-          `Jump table length ${offsets.length} does not equal number of variants ${variants}`,
-          { indexKind: 'VariantTag', index: offsets.length },
-        );
+        throw new BytecodeError('INVALID_ENUM_SWITCH', `Jump table length ${offsets.length} does not equal number of variants ${variants}`, { indexKind: 'VariantTag', index: offsets.length });
       }
       for (const o of offsets) if (o >= codeLen) throw outOfBounds('CodeDefinition', o, codeLen);
     }

@@ -3,17 +3,7 @@
  * the parts of the deserializer that recurse or loop over instructions.
  */
 import type { BinaryReader } from './binary-reader.js';
-import type {
-  AbilitySet,
-  Bytecode,
-  BytecodeKind,
-  CodeUnit,
-  FunctionDefinition,
-  IndexedBytecodeKind,
-  SignatureToken,
-  VariantJumpTable,
-  Visibility,
-} from './file-format.js';
+import type { AbilitySet, Bytecode, BytecodeKind, CodeUnit, FunctionDefinition, IndexedBytecodeKind, SignatureToken, VariantJumpTable, Visibility } from './file-format.js';
 import { Ability } from './file-format.js';
 import { FunctionFlags, KIND_OF_OPCODE, Limits, PRIMITIVE_TOKEN, SerializedType, SIMPLE_INSTRUCTION, isSimpleKind } from './opcodes.js';
 
@@ -248,18 +238,30 @@ const OPERAND_MAX_BY_OPCODE: Int32Array = (() => {
   return t;
 })();
 
-const VECTOR_OPS = new Set<BytecodeKind>([
-  'VecPack', 'VecLen', 'VecImmBorrow', 'VecMutBorrow', 'VecPushBack', 'VecPopBack', 'VecUnpack', 'VecSwap',
-]);
+const VECTOR_OPS = new Set<BytecodeKind>(['VecPack', 'VecLen', 'VecImmBorrow', 'VecMutBorrow', 'VecPushBack', 'VecPopBack', 'VecUnpack', 'VecSwap']);
 const V6_OPS = new Set<BytecodeKind>(['LdU16', 'LdU32', 'LdU256', 'CastU16', 'CastU32', 'CastU256']);
 const ENUM_OPS = new Set<BytecodeKind>([
-  'PackVariant', 'PackVariantGeneric', 'UnpackVariant', 'UnpackVariantImmRef', 'UnpackVariantMutRef',
-  'UnpackVariantGeneric', 'UnpackVariantGenericImmRef', 'UnpackVariantGenericMutRef', 'VariantSwitch',
+  'PackVariant',
+  'PackVariantGeneric',
+  'UnpackVariant',
+  'UnpackVariantImmRef',
+  'UnpackVariantMutRef',
+  'UnpackVariantGeneric',
+  'UnpackVariantGenericImmRef',
+  'UnpackVariantGenericMutRef',
+  'VariantSwitch',
 ]);
 const GLOBAL_OPS = new Set<BytecodeKind>([
-  'ExistsDeprecated', 'ExistsGenericDeprecated', 'MoveFromDeprecated', 'MoveFromGenericDeprecated',
-  'MoveToDeprecated', 'MoveToGenericDeprecated', 'MutBorrowGlobalDeprecated', 'MutBorrowGlobalGenericDeprecated',
-  'ImmBorrowGlobalDeprecated', 'ImmBorrowGlobalGenericDeprecated',
+  'ExistsDeprecated',
+  'ExistsGenericDeprecated',
+  'MoveFromDeprecated',
+  'MoveFromGenericDeprecated',
+  'MoveToDeprecated',
+  'MoveToGenericDeprecated',
+  'MutBorrowGlobalDeprecated',
+  'MutBorrowGlobalGenericDeprecated',
+  'ImmBorrowGlobalDeprecated',
+  'ImmBorrowGlobalGenericDeprecated',
 ]);
 
 /** Opcodes that need a version or configuration check before their operand is read. */

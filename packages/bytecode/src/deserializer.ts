@@ -25,12 +25,7 @@ import type {
 } from './file-format.js';
 import { emptyModule } from './file-format.js';
 import { Limits, MOVE_MAGIC, SUI_FLAVOR, TableKind, UNPUBLISHABLE_MAGIC, VERSION_MAX } from './opcodes.js';
-import {
-  readAbilitySet,
-  readFunctionDefinition,
-  readSignatureToken,
-  AbilityPosition,
-} from './deserialize-code.js';
+import { readAbilitySet, readFunctionDefinition, readSignatureToken, AbilityPosition } from './deserialize-code.js';
 
 /** Options of {@link deserializeModule}; the defaults are Sui's. */
 export interface DeserializeOptions {
@@ -57,12 +52,7 @@ interface TableHeader {
   count: number;
 }
 
-const ENUM_TABLES = new Set<number>([
-  TableKind.ENUM_DEFS,
-  TableKind.ENUM_DEF_INST,
-  TableKind.VARIANT_HANDLES,
-  TableKind.VARIANT_INST_HANDLES,
-]);
+const ENUM_TABLES = new Set<number>([TableKind.ENUM_DEFS, TableKind.ENUM_DEF_INST, TableKind.VARIANT_HANDLES, TableKind.VARIANT_INST_HANDLES]);
 const KNOWN_TABLES = new Set<number>(Object.values(TableKind));
 
 /**
@@ -186,9 +176,7 @@ function readCommonTable(ctx: TableContext, t: TableHeader, m: CompiledModule, r
       readFunctionHandles(tableReader(ctx, t), m.functionHandles);
       return;
     case TableKind.FUNCTION_INST:
-      readPairs(tableReader(ctx, t), (handle, typeParameters) =>
-        m.functionInstantiations.push({ handle, typeParameters }),
-      );
+      readPairs(tableReader(ctx, t), (handle, typeParameters) => m.functionInstantiations.push({ handle, typeParameters }));
       return;
     case TableKind.SIGNATURES:
       readSignatures(tableReader(ctx, t), m.signatures);
@@ -232,17 +220,13 @@ function readModuleTable(ctx: TableContext, t: TableHeader, m: CompiledModule): 
       readEnumDefs(tableReader(ctx, t), m.enumDefs);
       return;
     case TableKind.ENUM_DEF_INST:
-      readPairs(tableReader(ctx, t), (def, typeParameters) =>
-        m.enumDefInstantiations.push({ def, typeParameters }),
-      );
+      readPairs(tableReader(ctx, t), (def, typeParameters) => m.enumDefInstantiations.push({ def, typeParameters }));
       return;
     case TableKind.STRUCT_DEFS:
       readStructDefs(tableReader(ctx, t), m.structDefs);
       return;
     case TableKind.STRUCT_DEF_INST:
-      readPairs(tableReader(ctx, t), (def, typeParameters) =>
-        m.structDefInstantiations.push({ def, typeParameters }),
-      );
+      readPairs(tableReader(ctx, t), (def, typeParameters) => m.structDefInstantiations.push({ def, typeParameters }));
       return;
     case TableKind.FUNCTION_DEFS: {
       const r = tableReader(ctx, t);
@@ -259,9 +243,7 @@ function readModuleTable(ctx: TableContext, t: TableHeader, m: CompiledModule): 
       return;
     }
     case TableKind.FIELD_INST:
-      readPairs(tableReader(ctx, t), (handle, typeParameters) =>
-        m.fieldInstantiations.push({ handle, typeParameters }),
-      );
+      readPairs(tableReader(ctx, t), (handle, typeParameters) => m.fieldInstantiations.push({ handle, typeParameters }));
       return;
     case TableKind.FRIEND_DECLS:
       readModuleHandles(tableReader(ctx, t), m.friendDecls);
@@ -270,11 +252,7 @@ function readModuleTable(ctx: TableContext, t: TableHeader, m: CompiledModule): 
       readPairs(tableReader(ctx, t), (enumDef, variant) => m.variantHandles.push({ enumDef, variant }), Limits.VARIANT_TAG_MAX_VALUE);
       return;
     case TableKind.VARIANT_INST_HANDLES:
-      readPairs(
-        tableReader(ctx, t),
-        (enumDef, variant) => m.variantInstantiationHandles.push({ enumDef, variant }),
-        Limits.VARIANT_TAG_MAX_VALUE,
-      );
+      readPairs(tableReader(ctx, t), (enumDef, variant) => m.variantInstantiationHandles.push({ enumDef, variant }), Limits.VARIANT_TAG_MAX_VALUE);
       return;
     default:
       return;
@@ -282,11 +260,7 @@ function readModuleTable(ctx: TableContext, t: TableHeader, m: CompiledModule): 
 }
 
 /** Read `(index, index)` pairs until the table ends. */
-function readPairs(
-  r: BinaryReader,
-  push: (a: number, b: number) => void,
-  secondMax: number = Limits.TABLE_INDEX_MAX,
-): void {
+function readPairs(r: BinaryReader, push: (a: number, b: number) => void, secondMax: number = Limits.TABLE_INDEX_MAX): void {
   while (r.pos < r.end) {
     const a = r.uleb(Limits.TABLE_INDEX_MAX);
     const b = r.uleb(secondMax);

@@ -76,12 +76,7 @@ function datatypeNameAt(m: CompiledModule, index: number): string {
  * `names`, or substituted from `instantiation` when given (the substituted type is then
  * rendered with `names`).
  */
-export function renderType(
-  m: CompiledModule,
-  token: SignatureToken,
-  names: readonly string[],
-  instantiation?: readonly SignatureToken[],
-): string {
+export function renderType(m: CompiledModule, token: SignatureToken, names: readonly string[], instantiation?: readonly SignatureToken[]): string {
   const go = (t: SignatureToken): string =>
     renderToken(t, {
       datatype: (index, args) => `${datatypeNameAt(m, index)}${typeList(args)}`,
@@ -289,12 +284,7 @@ function localType(m: CompiledModule, frame: FunctionFrame, index: number): stri
 }
 
 /** `Struct.field: type` of a field handle, the type instantiated when `instantiation` is given. */
-function fieldAccess(
-  m: CompiledModule,
-  frame: FunctionFrame,
-  handleIndex: number,
-  instantiation?: readonly SignatureToken[],
-): string {
+function fieldAccess(m: CompiledModule, frame: FunctionFrame, handleIndex: number, instantiation?: readonly SignatureToken[]): string {
   const handle = m.fieldHandles[handleIndex];
   const def = handle === undefined ? undefined : m.structDefs[handle.owner];
   if (handle === undefined || def === undefined) return `ERROR[Bad field handle index ${handleIndex}]`;
@@ -319,12 +309,7 @@ function structCall(m: CompiledModule, frame: FunctionFrame, defIndex: number, t
 }
 
 /** `f`, `module::f` or `alias::f`, then type arguments, parameter and return types. */
-function callTarget(
-  ctx: RenderContext,
-  frame: FunctionFrame,
-  handleIndex: number,
-  typeArgs?: readonly SignatureToken[],
-): string {
+function callTarget(ctx: RenderContext, frame: FunctionFrame, handleIndex: number, typeArgs?: readonly SignatureToken[]): string {
   const { m } = ctx;
   const fh = m.functionHandles[handleIndex];
   if (fh === undefined) return `ERROR[Bad function handle index ${handleIndex}]`;

@@ -188,11 +188,7 @@ function importsText(ctx: RenderContext): string {
 }
 
 /** `<phantom Ty0: copy + drop, Ty1>` of a struct or enum. */
-function datatypeFormals(
-  m: CompiledModule,
-  handleIndex: number,
-  given: readonly string[] | undefined,
-): { text: string; names: string[] } {
+function datatypeFormals(m: CompiledModule, handleIndex: number, given: readonly string[] | undefined): { text: string; names: string[] } {
   const params = m.datatypeHandles[handleIndex]?.typeParameters ?? [];
   const tp = names(params.length, 'Ty', given);
   const text = typeList(params.map((p, i) => `${p.isPhantom ? 'phantom ' : ''}${tp[i]}${formatConstraints(p.constraints)}`));
@@ -213,9 +209,7 @@ function structText(m: CompiledModule, index: number, s: Settings): string {
   const name = m.identifiers[handle.name];
   let out = `${native ? 'native ' : ''}struct ${name}${formals.text}${abilitiesText(handle.abilities)} {`;
   if (def.fieldInformation.$kind === 'Declared') {
-    const fields = def.fieldInformation.fields.map(
-      (f) => `\t${m.identifiers[f.name]}: ${renderType(m, f.type, formals.names)}`,
-    );
+    const fields = def.fieldInformation.fields.map((f) => `\t${m.identifiers[f.name]}: ${renderType(m, f.type, formals.names)}`);
     out += (fields.length === 0 ? '' : '\n' + fields.join(',\n')) + '\n';
   }
   return out + '}\n';
@@ -293,10 +287,7 @@ function functionText(ctx: RenderContext, index: number, s: Settings): string {
       lines.push('Jump tables:');
       code.jumpTables.forEach((jt, i) => {
         const enumDef = m.enumDefs[jt.headEnum];
-        const enumName =
-          enumDef === undefined
-            ? `ERROR[Bad enum definition index ${jt.headEnum}]`
-            : m.identifiers[m.datatypeHandles[enumDef.enumHandle].name];
+        const enumName = enumDef === undefined ? `ERROR[Bad enum definition index ${jt.headEnum}]` : m.identifiers[m.datatypeHandles[enumDef.enumHandle].name];
         const variantNames = s.sourceNames.enums?.[jt.headEnum]?.variants;
         lines.push(`[${i}]:\tvariant_switch ${enumName} {`);
         jt.jumpTable.offsets.forEach((offset, tag) => {

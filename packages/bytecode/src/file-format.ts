@@ -147,9 +147,7 @@ export interface FieldDefinition {
 }
 
 /** The fields of a struct: native (no fields known) or declared. */
-export type StructFieldInformation =
-  | { readonly $kind: 'Native' }
-  | { readonly $kind: 'Declared'; readonly fields: FieldDefinition[] };
+export type StructFieldInformation = { readonly $kind: 'Native' } | { readonly $kind: 'Declared'; readonly fields: FieldDefinition[] };
 
 /** A struct defined in this module. */
 export interface StructDefinition {

@@ -3,14 +3,7 @@
  * so that every consumer (interface JSON, disassembler, stubs, the VM loader) reads a
  * module the same way.
  */
-import type {
-  CompiledModule,
-  DatatypeHandle,
-  FunctionDefinition,
-  FunctionHandle,
-  ModuleHandle,
-  SignatureToken,
-} from './file-format.js';
+import type { CompiledModule, DatatypeHandle, FunctionDefinition, FunctionHandle, ModuleHandle, SignatureToken } from './file-format.js';
 import { Ability, type AbilitySet } from './file-format.js';
 import { shortAddress } from './util/address.js';
 
@@ -125,11 +118,7 @@ export function renderToken(token: SignatureToken, r: TokenRenderer): string {
  * Render a signature token in Move syntax, with datatypes as `0xADDR::module::Name`
  * (short addresses by default) and type parameters named by `typeParamName`.
  */
-export function formatToken(
-  m: CompiledModule,
-  token: SignatureToken,
-  options: { typeParamName?: (index: number) => string; fullAddresses?: boolean } = {},
-): string {
+export function formatToken(m: CompiledModule, token: SignatureToken, options: { typeParamName?: (index: number) => string; fullAddresses?: boolean } = {}): string {
   const addr = (a: string) => (options.fullAddresses ? a : shortAddress(a));
   return renderToken(token, {
     typeParameter: options.typeParamName ?? ((i: number) => `T${i}`),

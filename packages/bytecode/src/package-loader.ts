@@ -34,11 +34,7 @@ export interface LinkageEntry {
 }
 
 /** Where a package was read from. */
-export type PackageSource =
-  | { $kind: 'Directory'; path: string }
-  | { $kind: 'Bundle'; path: string }
-  | { $kind: 'Snapshot'; path: string }
-  | { $kind: 'Memory' };
+export type PackageSource = { $kind: 'Directory'; path: string } | { $kind: 'Bundle'; path: string } | { $kind: 'Snapshot'; path: string } | { $kind: 'Memory' };
 
 /** A package: its modules plus the upgrade metadata Sui keeps beside them. */
 export interface MovePackage {
@@ -112,11 +108,7 @@ export function parseModuleBundle(bytes: Uint8Array, offset = 0): Uint8Array[] {
   return out;
 }
 
-function decodeAll(
-  list: { name?: string; bytes: Uint8Array }[],
-  where: string,
-  options: DeserializeOptions | undefined,
-): PackageModule[] {
+function decodeAll(list: { name?: string; bytes: Uint8Array }[], where: string, options: DeserializeOptions | undefined): PackageModule[] {
   const modules = list.map(({ name, bytes }, i) => {
     try {
       const module = deserializeModule(bytes, options);
@@ -142,12 +134,13 @@ function commonAddress(modules: PackageModule[], where: string): string {
 }
 
 /** Build a package from module bytes held in memory. */
-export function packageFromBytes(
-  modules: Uint8Array[],
-  opts: { id?: string; version?: number | null; deserialize?: DeserializeOptions } = {},
-): MovePackage {
+export function packageFromBytes(modules: Uint8Array[], opts: { id?: string; version?: number | null; deserialize?: DeserializeOptions } = {}): MovePackage {
   if (modules.length === 0) throw new PackageError('INVALID_PACKAGE', 'a package needs at least one module');
-  const decoded = decodeAll(modules.map((bytes) => ({ bytes })), 'memory', opts.deserialize);
+  const decoded = decodeAll(
+    modules.map((bytes) => ({ bytes })),
+    'memory',
+    opts.deserialize,
+  );
   const originalId = commonAddress(decoded, 'memory');
   return {
     id: opts.id ? canonicalAddress(opts.id) : originalId,
@@ -163,7 +156,11 @@ export function packageFromBytes(
 /** Load a BCS `vector<vector<u8>>` bundle file (e.g. `fixtures/framework/sui-framework`). */
 export function loadBundleFile(file: string, options: LoadOptions = {}): MovePackage {
   const bytes = readFileOrThrow(file);
-  const decoded = decodeAll(parseModuleBundle(bytes).map((b) => ({ bytes: b })), file, options.deserialize);
+  const decoded = decodeAll(
+    parseModuleBundle(bytes).map((b) => ({ bytes: b })),
+    file,
+    options.deserialize,
+  );
   if (decoded.length === 0) throw new PackageError('INVALID_PACKAGE', `${file}: no modules`, { path: file });
   const originalId = commonAddress(decoded, file);
   return {
@@ -183,7 +180,11 @@ export function loadSnapshotFile(file: string, options: LoadOptions = {}): MoveP
   if (bytes.length < 33) throw new PackageError('INVALID_PACKAGE', `${file}: too short for a snapshot`, { path: file });
   let id = '0x';
   for (let i = 0; i < 32; i++) id += bytes[i].toString(16).padStart(2, '0');
-  const decoded = decodeAll(parseModuleBundle(bytes, 32).map((b) => ({ bytes: b })), file, options.deserialize);
+  const decoded = decodeAll(
+    parseModuleBundle(bytes, 32).map((b) => ({ bytes: b })),
+    file,
+    options.deserialize,
+  );
   const originalId = decoded.length > 0 ? commonAddress(decoded, file) : id;
   return { id, originalId, version: null, modules: decoded, typeOriginTable: [], linkageTable: {}, source: { $kind: 'Snapshot', path: file } };
 }
@@ -245,11 +246,7 @@ export function loadPackageDir(dir: string, options: LoadOptions = {}): MovePack
   if (list.length === 0) throw new PackageError('INVALID_PACKAGE', `${dir}: no .mv modules`, { path: dir });
   const modules = decodeAll(list, dir, options.deserialize);
   const originalId = commonAddress(modules, dir);
-  const idText =
-    (isRecord(meta) && typeof meta.id === 'string' ? meta.id : undefined) ??
-    (isRecord(bcs) && typeof bcs.id === 'string' ? bcs.id : undefined) ??
-    options.packageId ??
-    originalId;
+  const idText = (isRecord(meta) && typeof meta.id === 'string' ? meta.id : undefined) ?? (isRecord(bcs) && typeof bcs.id === 'string' ? bcs.id : undefined) ?? options.packageId ?? originalId;
   let id: string;
   try {
     id = canonicalAddress(idText);

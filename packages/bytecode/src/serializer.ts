@@ -193,8 +193,15 @@ function writeFields(w: ByteWriter, fields: readonly FieldDefinition[]): void {
 }
 
 const ENUM_OPS = new Set<string>([
-  'PackVariant', 'PackVariantGeneric', 'UnpackVariant', 'UnpackVariantImmRef', 'UnpackVariantMutRef',
-  'UnpackVariantGeneric', 'UnpackVariantGenericImmRef', 'UnpackVariantGenericMutRef', 'VariantSwitch',
+  'PackVariant',
+  'PackVariantGeneric',
+  'UnpackVariant',
+  'UnpackVariantImmRef',
+  'UnpackVariantMutRef',
+  'UnpackVariantGeneric',
+  'UnpackVariantGenericImmRef',
+  'UnpackVariantGenericMutRef',
+  'VariantSwitch',
 ]);
 
 function operandMax(kind: string): number {
@@ -262,7 +269,15 @@ export function serializeModule(m: CompiledModule, version = m.version): Uint8Ar
     fail(`The requested bytecode version ${version} is not supported. Only ${VERSION_MIN} to ${VERSION_MAX} are.`);
   }
   const tables: TableWriter[] = [
-    [TableKind.MODULE_HANDLES, (w) => m.moduleHandles.forEach((h) => { index(w, h.address); index(w, h.name); }), m.moduleHandles.length],
+    [
+      TableKind.MODULE_HANDLES,
+      (w) =>
+        m.moduleHandles.forEach((h) => {
+          index(w, h.address);
+          index(w, h.name);
+        }),
+      m.moduleHandles.length,
+    ],
     [
       TableKind.DATATYPE_HANDLES,
       (w) =>
@@ -291,7 +306,15 @@ export function serializeModule(m: CompiledModule, version = m.version): Uint8Ar
         }),
       m.functionHandles.length,
     ],
-    [TableKind.FUNCTION_INST, (w) => m.functionInstantiations.forEach((i) => { index(w, i.handle); index(w, i.typeParameters); }), m.functionInstantiations.length],
+    [
+      TableKind.FUNCTION_INST,
+      (w) =>
+        m.functionInstantiations.forEach((i) => {
+          index(w, i.handle);
+          index(w, i.typeParameters);
+        }),
+      m.functionInstantiations.length,
+    ],
     [
       TableKind.SIGNATURES,
       (w) =>
@@ -346,11 +369,43 @@ export function serializeModule(m: CompiledModule, version = m.version): Uint8Ar
         }),
       m.structDefs.length,
     ],
-    [TableKind.STRUCT_DEF_INST, (w) => m.structDefInstantiations.forEach((i) => { index(w, i.def); index(w, i.typeParameters); }), m.structDefInstantiations.length],
+    [
+      TableKind.STRUCT_DEF_INST,
+      (w) =>
+        m.structDefInstantiations.forEach((i) => {
+          index(w, i.def);
+          index(w, i.typeParameters);
+        }),
+      m.structDefInstantiations.length,
+    ],
     [TableKind.FUNCTION_DEFS, (w) => m.functionDefs.forEach((d) => writeFunctionDef(w, d, version)), m.functionDefs.length],
-    [TableKind.FIELD_HANDLE, (w) => m.fieldHandles.forEach((h) => { index(w, h.owner); index(w, h.field, Limits.FIELD_OFFSET_MAX, 'field offset'); }), m.fieldHandles.length],
-    [TableKind.FIELD_INST, (w) => m.fieldInstantiations.forEach((i) => { index(w, i.handle); index(w, i.typeParameters); }), m.fieldInstantiations.length],
-    [TableKind.FRIEND_DECLS, (w) => m.friendDecls.forEach((h) => { index(w, h.address); index(w, h.name); }), m.friendDecls.length],
+    [
+      TableKind.FIELD_HANDLE,
+      (w) =>
+        m.fieldHandles.forEach((h) => {
+          index(w, h.owner);
+          index(w, h.field, Limits.FIELD_OFFSET_MAX, 'field offset');
+        }),
+      m.fieldHandles.length,
+    ],
+    [
+      TableKind.FIELD_INST,
+      (w) =>
+        m.fieldInstantiations.forEach((i) => {
+          index(w, i.handle);
+          index(w, i.typeParameters);
+        }),
+      m.fieldInstantiations.length,
+    ],
+    [
+      TableKind.FRIEND_DECLS,
+      (w) =>
+        m.friendDecls.forEach((h) => {
+          index(w, h.address);
+          index(w, h.name);
+        }),
+      m.friendDecls.length,
+    ],
   ];
   if (version >= 7) {
     tables.push(
@@ -368,11 +423,31 @@ export function serializeModule(m: CompiledModule, version = m.version): Uint8Ar
           }),
         m.enumDefs.length,
       ],
-      [TableKind.ENUM_DEF_INST, (w) => m.enumDefInstantiations.forEach((i) => { index(w, i.def); index(w, i.typeParameters); }), m.enumDefInstantiations.length],
-      [TableKind.VARIANT_HANDLES, (w) => m.variantHandles.forEach((h) => { index(w, h.enumDef); index(w, h.variant, Limits.VARIANT_TAG_MAX_VALUE, 'variant tag'); }), m.variantHandles.length],
+      [
+        TableKind.ENUM_DEF_INST,
+        (w) =>
+          m.enumDefInstantiations.forEach((i) => {
+            index(w, i.def);
+            index(w, i.typeParameters);
+          }),
+        m.enumDefInstantiations.length,
+      ],
+      [
+        TableKind.VARIANT_HANDLES,
+        (w) =>
+          m.variantHandles.forEach((h) => {
+            index(w, h.enumDef);
+            index(w, h.variant, Limits.VARIANT_TAG_MAX_VALUE, 'variant tag');
+          }),
+        m.variantHandles.length,
+      ],
       [
         TableKind.VARIANT_INST_HANDLES,
-        (w) => m.variantInstantiationHandles.forEach((h) => { index(w, h.enumDef); index(w, h.variant, Limits.VARIANT_TAG_MAX_VALUE, 'variant tag'); }),
+        (w) =>
+          m.variantInstantiationHandles.forEach((h) => {
+            index(w, h.enumDef);
+            index(w, h.variant, Limits.VARIANT_TAG_MAX_VALUE, 'variant tag');
+          }),
         m.variantInstantiationHandles.length,
       ],
     );

@@ -359,16 +359,8 @@ public macro fun skip_while<$T: drop>($v: vector<$T>, $p: |&$T| -> bool): vector
 const SOME = ['option::is_some', 'option::destroy_some', 'option::destroy_none'];
 export const OPTION_MACROS: MacroDeclaration[] = [
   macro('destroy', ['option::do!'], `public macro fun destroy<$T, $R: drop>($o: Option<$T>, $f: |$T| -> $R) { let o = $o; o.do!($f); }`),
-  macro(
-    'do',
-    SOME,
-    `public macro fun do<$T, $R: drop>($o: Option<$T>, $f: |$T| -> $R) { let o = $o; if (o.is_some()) { $f(o.destroy_some()); } else o.destroy_none() }`,
-  ),
-  macro(
-    'do_ref',
-    ['option::is_some', 'option::borrow'],
-    `public macro fun do_ref<$T, $R: drop>($o: &Option<$T>, $f: |&$T| -> $R) { let o = $o; if (o.is_some()) { $f(o.borrow()); } }`,
-  ),
+  macro('do', SOME, `public macro fun do<$T, $R: drop>($o: Option<$T>, $f: |$T| -> $R) { let o = $o; if (o.is_some()) { $f(o.destroy_some()); } else o.destroy_none() }`),
+  macro('do_ref', ['option::is_some', 'option::borrow'], `public macro fun do_ref<$T, $R: drop>($o: &Option<$T>, $f: |&$T| -> $R) { let o = $o; if (o.is_some()) { $f(o.borrow()); } }`),
   macro(
     'do_mut',
     ['option::is_some', 'option::borrow_mut'],
@@ -436,16 +428,8 @@ public macro fun map<$T, $U>($o: Option<$T>, $f: |$T| -> $U): Option<$U> {
     ['option::is_some', 'option::borrow', 'option::none'],
     `public macro fun filter<$T: drop>($o: Option<$T>, $f: |&$T| -> bool): Option<$T> { let o = $o; if (o.is_some() && $f(o.borrow())) o else none() }`,
   ),
-  macro(
-    'is_some_and',
-    ['option::is_some', 'option::borrow'],
-    `public macro fun is_some_and<$T>($o: &Option<$T>, $f: |&$T| -> bool): bool { let o = $o; o.is_some() && $f(o.borrow()) }`,
-  ),
-  macro(
-    'is_none_or',
-    ['option::is_none', 'option::borrow'],
-    `public macro fun is_none_or<$T>($o: &Option<$T>, $f: |&$T| -> bool): bool { let o = $o; o.is_none() || $f(o.borrow()) }`,
-  ),
+  macro('is_some_and', ['option::is_some', 'option::borrow'], `public macro fun is_some_and<$T>($o: &Option<$T>, $f: |&$T| -> bool): bool { let o = $o; o.is_some() && $f(o.borrow()) }`),
+  macro('is_none_or', ['option::is_none', 'option::borrow'], `public macro fun is_none_or<$T>($o: &Option<$T>, $f: |&$T| -> bool): bool { let o = $o; o.is_none() || $f(o.borrow()) }`),
   macro(
     'fold',
     SOME,
@@ -470,11 +454,7 @@ public macro fun fold<$T, $R>($o: Option<$T>, $none: $R, $some: |$T| -> $R): $R 
     ['option::is_some', 'option::borrow_mut'],
     `public macro fun fold_mut<$T, $R>($o: &mut Option<$T>, $none: $R, $some: |&mut $T| -> $R): $R { let o = $o; if (o.is_some()) $some(o.borrow_mut()) else $none }`,
   ),
-  macro(
-    'extract_or',
-    ['option::is_some', 'option::extract'],
-    `public macro fun extract_or<$T>($o: &mut Option<$T>, $default: $T): $T { let o = $o; if (o.is_some()) o.extract() else $default }`,
-  ),
+  macro('extract_or', ['option::is_some', 'option::extract'], `public macro fun extract_or<$T>($o: &mut Option<$T>, $default: $T): $T { let o = $o; if (o.is_some()) o.extract() else $default }`),
   macro(
     'destroy_or',
     SOME,

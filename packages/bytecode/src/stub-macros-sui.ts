@@ -80,11 +80,7 @@ public macro fun get${mut}_fold<${name}, ${value}, $R>($object: &${mut ? 'mut ' 
 
 /** `sui::party`. */
 export const PARTY_MACROS: MacroDeclaration[] = [
-  macro(
-    'transfer',
-    ['transfer::party_transfer'],
-    `public macro fun transfer<$T: key>($self: Party, $obj: $T) { let mp = $self; sui::transfer::party_transfer($obj, mp) }`,
-  ),
+  macro('transfer', ['transfer::party_transfer'], `public macro fun transfer<$T: key>($self: Party, $obj: $T) { let mp = $self; sui::transfer::party_transfer($obj, mp) }`),
   macro(
     'public_transfer',
     ['transfer::public_party_transfer'],
@@ -135,58 +131,26 @@ public macro fun get${mut}_fold<${k}, $V: drop, $R>($ctx: &mut ${ctx}, $permit: 
     );
   }
   const internal = (name: string, tps: string, params: string, ret: string, call: string, needs: string[]) =>
-    macro(
-      `internal_${name}`,
-      ['scratch::permit', ...needs],
-      `public macro fun internal_${name}<${tps}>(${params})${ret} { ${call} }`,
-    );
+    macro(`internal_${name}`, ['scratch::permit', ...needs], `public macro fun internal_${name}<${tps}>(${params})${ret} { ${call} }`);
   out.push(
     internal('add', `${k}, $V: drop`, `$ctx: &mut ${ctx}, $key: $K, $value: $V`, '', `add($ctx, ${permit}, $key, $value)`, ['scratch::add']),
     internal('read', `${k}, $V: copy + drop`, `$ctx: &${ctx}, $key: $K`, ': $V', `read<$K, $V>($ctx, ${permit}, $key)`, ['scratch::read']),
     internal('remove', `${k}, $V: drop`, `$ctx: &mut ${ctx}, $key: $K`, ': $V', `remove<$K, $V>($ctx, ${permit}, $key)`, ['scratch::remove']),
     internal('exists', k, `$ctx: &${ctx}, $key: $K`, ': bool', `exists($ctx, ${permit}, $key)`, ['scratch::exists']),
-    internal(
-      'exists_with_type',
-      `${k}, $V: drop`,
-      `$ctx: &${ctx}, $key: $K`,
-      ': bool',
-      `exists_with_type<$K, $V>($ctx, ${permit}, $key)`,
-      ['scratch::exists_with_type'],
-    ),
-    internal('read_opt', `${k}, $V: copy + drop`, `$ctx: &${ctx}, $key: $K`, `: ${OPT}<$V>`, `read_opt<$K, $V>($ctx, ${permit}, $key)`, [
-      'scratch::read_opt',
+    internal('exists_with_type', `${k}, $V: drop`, `$ctx: &${ctx}, $key: $K`, ': bool', `exists_with_type<$K, $V>($ctx, ${permit}, $key)`, ['scratch::exists_with_type']),
+    internal('read_opt', `${k}, $V: copy + drop`, `$ctx: &${ctx}, $key: $K`, `: ${OPT}<$V>`, `read_opt<$K, $V>($ctx, ${permit}, $key)`, ['scratch::read_opt']),
+    internal('remove_opt', `${k}, $V: drop`, `$ctx: &mut ${ctx}, $key: $K`, `: ${OPT}<$V>`, `remove_opt<$K, $V>($ctx, ${permit}, $key)`, ['scratch::remove_opt']),
+    internal('replace', `${k}, $VNew: drop, $VOld: drop`, `$ctx: &mut ${ctx}, $key: $K, $value: $VNew`, `: ${OPT}<$VOld>`, `replace<$K, $VNew, $VOld>($ctx, ${permit}, $key, $value)`, [
+      'scratch::replace',
     ]),
-    internal('remove_opt', `${k}, $V: drop`, `$ctx: &mut ${ctx}, $key: $K`, `: ${OPT}<$V>`, `remove_opt<$K, $V>($ctx, ${permit}, $key)`, [
-      'scratch::remove_opt',
-    ]),
-    internal(
-      'replace',
-      `${k}, $VNew: drop, $VOld: drop`,
-      `$ctx: &mut ${ctx}, $key: $K, $value: $VNew`,
-      `: ${OPT}<$VOld>`,
-      `replace<$K, $VNew, $VOld>($ctx, ${permit}, $key, $value)`,
-      ['scratch::replace'],
-    ),
   );
   for (const mut of ['', '_mut'] as const) {
     const ref = mut ? '&mut ' : '&';
     out.push(
-      internal(
-        `get${mut}_do`,
-        `${k}, $V: drop, $R: drop`,
-        `$ctx: &mut ${ctx}, $key: $K, $f: |${ref}$V| -> $R`,
-        '',
-        `get${mut}_do!<$K, $V, $R>($ctx, ${permit}, $key, $f)`,
-        [`scratch::get${mut}_do!`],
-      ),
-      internal(
-        `get${mut}_fold`,
-        `${k}, $V: drop, $R`,
-        `$ctx: &mut ${ctx}, $key: $K, $none: $R, $some: |${ref}$V| -> $R`,
-        ': $R',
-        `get${mut}_fold!<$K, $V, $R>($ctx, ${permit}, $key, $none, $some)`,
-        [`scratch::get${mut}_fold!`],
-      ),
+      internal(`get${mut}_do`, `${k}, $V: drop, $R: drop`, `$ctx: &mut ${ctx}, $key: $K, $f: |${ref}$V| -> $R`, '', `get${mut}_do!<$K, $V, $R>($ctx, ${permit}, $key, $f)`, [`scratch::get${mut}_do!`]),
+      internal(`get${mut}_fold`, `${k}, $V: drop, $R`, `$ctx: &mut ${ctx}, $key: $K, $none: $R, $some: |${ref}$V| -> $R`, ': $R', `get${mut}_fold!<$K, $V, $R>($ctx, ${permit}, $key, $none, $some)`, [
+        `scratch::get${mut}_fold!`,
+      ]),
     );
   }
   return out;

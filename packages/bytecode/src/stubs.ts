@@ -15,15 +15,7 @@
  * attributes and aliases are re-added from a table of the upstream sources (see
  * `stub-extras.ts`); macros stay absent.
  */
-import type {
-  AbilitySet,
-  CompiledModule,
-  DatatypeHandle,
-  DatatypeTypeParameter,
-  FieldDefinition,
-  FunctionDefinition,
-  SignatureToken,
-} from './file-format.js';
+import type { AbilitySet, CompiledModule, DatatypeHandle, DatatypeTypeParameter, FieldDefinition, FunctionDefinition, SignatureToken } from './file-format.js';
 import { abilityNames, canonicalAddress, moduleAddress, moduleHandleId, moduleName, renderToken, shortAddress } from './module-access.js';
 import { frameworkSourceExtras, type ModuleSourceExtras } from './stub-extras.js';
 import type { MacroDeclaration } from './stub-extras-types.js';
@@ -86,10 +78,7 @@ export const SYSTEM_PACKAGES: ReadonlyMap<string, StubPackageNames & { directory
       ['0xb', 'Bridge', 'bridge', 'bridge'],
       ['0xdee9', 'DeepBook', 'deepbook', 'deepbook'],
     ] as const
-  ).map(([address, packageName, addressName, directory]) => [
-    canonicalAddress(address),
-    { packageName, addressName, directory },
-  ]),
+  ).map(([address, packageName, addressName, directory]) => [canonicalAddress(address), { packageName, addressName, directory }]),
 );
 
 /**
@@ -150,9 +139,7 @@ export function generateMoveStubs(modules: readonly CompiledModule[], options: M
   const byName = new Map<string, CompiledModule>();
   for (const m of modules) {
     if (moduleAddress(m) !== address) {
-      throw new RangeError(
-        `stub package mixes addresses ${shortAddress(address)} and ${shortAddress(moduleAddress(m))} (module ${moduleName(m)})`,
-      );
+      throw new RangeError(`stub package mixes addresses ${shortAddress(address)} and ${shortAddress(moduleAddress(m))} (module ${moduleName(m)})`);
     }
     if (byName.has(moduleName(m))) throw new RangeError(`duplicate module ${moduleName(m)} in stub package`);
     byName.set(moduleName(m), m);
@@ -335,10 +322,7 @@ export function generateStubTree(root: StubTreePackage, resolve: (originalId: st
       // Dependencies sit side by side under `depsDir`; the root reaches them there.
       dependencies[dep.packageName] = { local: entry.dir === '.' ? dep.dir : `../${dep.packageName}` };
     }
-    files.set(
-      `${prefix}Move.toml`,
-      generateStubManifest({ packageName: entry.packageName, addressName: entry.addressName, address: entry.address, publishedAt: entry.publishedAt, dependencies }),
-    );
+    files.set(`${prefix}Move.toml`, generateStubManifest({ packageName: entry.packageName, addressName: entry.addressName, address: entry.address, publishedAt: entry.publishedAt, dependencies }));
   }
   return { files, packages: order.map((o) => o.entry), missing: [...missing].sort() };
 }
@@ -382,12 +366,7 @@ function declaresDatatype(m: CompiledModule, name: string): boolean {
 }
 
 /** Keep the extras whose functions and types exist in the bytecode. */
-function checkedExtras(
-  m: CompiledModule,
-  extras: ModuleSourceExtras,
-  packages: ReadonlyMap<string, ReadonlyMap<string, CompiledModule>>,
-  macrosOf: MacrosOf,
-): CheckedExtras {
+function checkedExtras(m: CompiledModule, extras: ModuleSourceExtras, packages: ReadonlyMap<string, ReadonlyMap<string, CompiledModule>>, macrosOf: MacrosOf): CheckedExtras {
   const self = moduleAddress(m);
   const pkg = packages.get(self) ?? new Map<string, CompiledModule>();
   const out: CheckedExtras = {};
@@ -409,10 +388,7 @@ function checkedExtras(
     if (m.functionDefs.some((d) => isCallableFromOutside(d) && m.identifiers[m.functionHandles[d.function].name] === method && firstParameterIs(m, d, type))) {
       continue;
     }
-    const path =
-      target === m
-        ? moveSourceIdentifier(fnName)
-        : `${shortAddress(moduleAddress(m))}::${moveSourceIdentifier(modName)}::${moveSourceIdentifier(fnName)}`;
+    const path = target === m ? moveSourceIdentifier(fnName) : `${shortAddress(moduleAddress(m))}::${moveSourceIdentifier(modName)}::${moveSourceIdentifier(fnName)}`;
     aliases.push(`public use fun ${path} as ${moveSourceIdentifier(type)}.${moveSourceIdentifier(method)};`);
   }
   if (aliases.length > 0) out.aliases = aliases;
@@ -425,12 +401,7 @@ function checkedExtras(
  * and macros that are themselves declarable, in this module or another); of several
  * declarations of one name, the first that can be declared. In the module's order.
  */
-function declarableMacros(
-  m: CompiledModule,
-  extras: ModuleSourceExtras,
-  packages: ReadonlyMap<string, ReadonlyMap<string, CompiledModule>>,
-  macrosOf: MacrosOf,
-): MacroDeclaration[] {
+function declarableMacros(m: CompiledModule, extras: ModuleSourceExtras, packages: ReadonlyMap<string, ReadonlyMap<string, CompiledModule>>, macrosOf: MacrosOf): MacroDeclaration[] {
   const self = moduleAddress(m);
   const candidates = extras.macros ?? [];
   const chosen = new Map<string, MacroDeclaration>();
@@ -514,18 +485,10 @@ function isCallableFromOutside(def: FunctionDefinition): boolean {
 function functionStub(m: CompiledModule, def: FunctionDefinition, addressName: string): string {
   const h = m.functionHandles[def.function];
   const modifiers = (def.visibility === 'Public' ? 'public ' : '') + (def.isEntry ? 'entry ' : '');
-  const typeParams =
-    h.typeParameters.length === 0
-      ? ''
-      : `<${h.typeParameters.map((c, i) => `T${i}${constraintClause(c)}`).join(', ')}>`;
+  const typeParams = h.typeParameters.length === 0 ? '' : `<${h.typeParameters.map((c, i) => `T${i}${constraintClause(c)}`).join(', ')}>`;
   const params = m.signatures[h.parameters].map((t, i) => `_a${i}: ${sourceType(m, t, addressName)}`).join(', ');
   const returns = m.signatures[h.return];
-  const ret =
-    returns.length === 0
-      ? ''
-      : returns.length === 1
-        ? `: ${sourceType(m, returns[0], addressName)}`
-        : `: (${returns.map((t) => sourceType(m, t, addressName)).join(', ')})`;
+  const ret = returns.length === 0 ? '' : returns.length === 1 ? `: ${sourceType(m, returns[0], addressName)}` : `: (${returns.map((t) => sourceType(m, t, addressName)).join(', ')})`;
   return `${modifiers}fun ${moveSourceIdentifier(m.identifiers[h.name])}${typeParams}(${params})${ret} { abort 0 }`;
 }
 

@@ -14,25 +14,7 @@ describe('canonicalJson', () => {
 
   it('sorts object keys recursively and keeps array order', () => {
     const text = canonicalJson({ b: [3, 1, { z: 1, a: 2 }], a: { y: {}, x: [] } });
-    expect(text).toBe(
-      [
-        '{',
-        '  "a": {',
-        '    "x": [],',
-        '    "y": {}',
-        '  },',
-        '  "b": [',
-        '    3,',
-        '    1,',
-        '    {',
-        '      "a": 2,',
-        '      "z": 1',
-        '    }',
-        '  ]',
-        '}',
-        '',
-      ].join('\n'),
-    );
+    expect(text).toBe(['{', '  "a": {', '    "x": [],', '    "y": {}', '  },', '  "b": [', '    3,', '    1,', '    {', '      "a": 2,', '      "z": 1', '    }', '  ]', '}', ''].join('\n'));
   });
 
   it('is independent of insertion order', () => {
@@ -45,14 +27,15 @@ describe('canonicalJson', () => {
   });
 
   it('writes bigints as bare integers and skips undefined entries', () => {
-    expect(canonicalJson({ v: 340282366920938463463374607431768211455n, u: undefined })).toBe(
-      '{\n  "v": 340282366920938463463374607431768211455\n}\n',
-    );
+    expect(canonicalJson({ v: 340282366920938463463374607431768211455n, u: undefined })).toBe('{\n  "v": 340282366920938463463374607431768211455\n}\n');
     expect(canonicalJson([undefined])).toBe('[\n  null\n]\n');
   });
 
   it('handles a "__proto__" own key as data', () => {
-    const value = Object.fromEntries([['__proto__', 1], ['a', 2]]);
+    const value = Object.fromEntries([
+      ['__proto__', 1],
+      ['a', 2],
+    ]);
     expect(canonicalJson(value)).toBe('{\n  "__proto__": 1,\n  "a": 2\n}\n');
   });
 

@@ -8,16 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
-import type {
-  AbilitySet,
-  Bytecode,
-  CompiledModule,
-  FieldDefinition,
-  IndexedBytecodeKind,
-  SignatureToken,
-  SimpleBytecodeKind,
-  Visibility,
-} from '../src/file-format.js';
+import type { AbilitySet, Bytecode, CompiledModule, FieldDefinition, IndexedBytecodeKind, SignatureToken, SimpleBytecodeKind, Visibility } from '../src/file-format.js';
 import { Ability, emptyModule } from '../src/file-format.js';
 import { PRIMITIVE_TOKEN, SIMPLE_INSTRUCTION } from '../src/opcodes.js';
 import { disassembleModule, type DatatypeSourceNames, type FunctionSourceNames } from '../src/disassembler.js';
@@ -110,10 +101,11 @@ class Builder {
   /** Declares an enum and a variant handle per variant; returns its datatype handle. */
   enum(name: string, variants: [string, [string, SignatureToken][]][], typeParameters: [string, AbilitySet][] = [], abilities = 0): number {
     const handle = this.datatype(name, abilities, typeParameters);
-    const def = this.m.enumDefs.push({
-      enumHandle: handle,
-      variants: variants.map(([v, fields]) => ({ variantName: this.ident(v), fields: this.fields(fields) })),
-    }) - 1;
+    const def =
+      this.m.enumDefs.push({
+        enumHandle: handle,
+        variants: variants.map(([v, fields]) => ({ variantName: this.ident(v), fields: this.fields(fields) })),
+      }) - 1;
     this.names.enums[def] = { typeParameters: typeParameters.map(([n]) => n), variants: variants.map(([v]) => v) };
     if (typeParameters.length === 0) this.m.variantHandles.push(...variants.map((_, variant) => ({ enumDef: def, variant })));
     return handle;
@@ -133,19 +125,26 @@ class Builder {
 
   fn(f: FunctionSpec): number {
     const params = f.params ?? [];
-    const handle = this.functionHandle(0, f.name, params.map(([, t]) => t), f.returns ?? [], f.typeParameters ?? []);
+    const handle = this.functionHandle(
+      0,
+      f.name,
+      params.map(([, t]) => t),
+      f.returns ?? [],
+      f.typeParameters ?? [],
+    );
     const locals = f.locals ?? [];
-    const def = this.m.functionDefs.push({
-      function: handle,
-      visibility: f.visibility ?? 'Private',
-      isEntry: f.entry ?? false,
-      acquiresGlobalResources: [],
-      code: {
-        locals: this.sig(locals.map(([, t]) => t)),
-        code: f.code,
-        jumpTables: (f.jumpTables ?? []).map((jt) => ({ headEnum: jt.headEnum, jumpTable: { $kind: 'Full', offsets: jt.offsets } })),
-      },
-    }) - 1;
+    const def =
+      this.m.functionDefs.push({
+        function: handle,
+        visibility: f.visibility ?? 'Private',
+        isEntry: f.entry ?? false,
+        acquiresGlobalResources: [],
+        code: {
+          locals: this.sig(locals.map(([, t]) => t)),
+          code: f.code,
+          jumpTables: (f.jumpTables ?? []).map((jt) => ({ headEnum: jt.headEnum, jumpTable: { $kind: 'Full', offsets: jt.offsets } })),
+        },
+      }) - 1;
     const names: FunctionSourceNames = {
       typeParameters: f.typeParameterNames,
       parameters: params.map(([n]) => n),
@@ -182,18 +181,51 @@ describeWithFixtures('disassembler vs IR print-bytecode snaps', ['fixtures', 'ir
     const b = new Builder('3d10', 'Example');
     const coin = b.struct('Coin', [['value', U64]]);
     b.fn({
-      name: 'value', visibility: 'Public', params: [['this', ref(dt(coin))]], returns: [U64],
+      name: 'value',
+      visibility: 'Public',
+      params: [['this', ref(dt(coin))]],
+      returns: [U64],
       locals: [['value_ref', ref(U64)]],
       code: [o('MoveLoc', 0), o('ImmBorrowField', 0), o('StLoc', 1), o('MoveLoc', 1), s('ReadRef'), s('Ret')],
     });
     b.fn({
-      name: 'deposit', visibility: 'Public', params: [['this', mut(dt(coin))], ['check', dt(coin)]],
-      locals: [['value_ref', mut(U64)], ['value', U64], ['check_ref', ref(dt(coin))], ['check_value', U64], ['new_value', U64], ['i', U64]],
+      name: 'deposit',
+      visibility: 'Public',
+      params: [
+        ['this', mut(dt(coin))],
+        ['check', dt(coin)],
+      ],
+      locals: [
+        ['value_ref', mut(U64)],
+        ['value', U64],
+        ['check_ref', ref(dt(coin))],
+        ['check_value', U64],
+        ['new_value', U64],
+        ['i', U64],
+      ],
       code: [
-        o('MoveLoc', 0), o('MutBorrowField', 0), o('StLoc', 2), o('CopyLoc', 2), s('ReadRef'), o('StLoc', 3),
-        o('ImmBorrowLoc', 1), o('StLoc', 4), o('MoveLoc', 4), o('Call', 0), o('StLoc', 5), o('CopyLoc', 3),
-        o('CopyLoc', 5), s('Add'), o('StLoc', 6), o('MoveLoc', 6), o('MoveLoc', 2), s('WriteRef'), o('MoveLoc', 1),
-        o('Unpack', 0), o('StLoc', 7), s('Ret'),
+        o('MoveLoc', 0),
+        o('MutBorrowField', 0),
+        o('StLoc', 2),
+        o('CopyLoc', 2),
+        s('ReadRef'),
+        o('StLoc', 3),
+        o('ImmBorrowLoc', 1),
+        o('StLoc', 4),
+        o('MoveLoc', 4),
+        o('Call', 0),
+        o('StLoc', 5),
+        o('CopyLoc', 3),
+        o('CopyLoc', 5),
+        s('Add'),
+        o('StLoc', 6),
+        o('MoveLoc', 6),
+        o('MoveLoc', 2),
+        s('WriteRef'),
+        o('MoveLoc', 1),
+        o('Unpack', 0),
+        o('StLoc', 7),
+        s('Ret'),
       ],
     });
     expect(b.text()).toBe(snapTask(`${IR}/bytecode-generation/declarations/function.snap`, 0));
@@ -220,15 +252,61 @@ describeWithFixtures('disassembler vs IR print-bytecode snaps', ['fixtures', 'ir
     b.sig([U64]); // VecPack(1, ...) names signature 1
     const v = (k: IndexedBytecodeKind) => o(k, 1);
     b.fn({
-      name: 'foo', entry: true,
-      locals: [['v', vec(U64)], ['v_imm', ref(vec(U64))], ['v_mut', mut(vec(U64))], ['v_len', U64], ['e_imm', ref(U64)], ['e_mut', mut(U64)]],
+      name: 'foo',
+      entry: true,
+      locals: [
+        ['v', vec(U64)],
+        ['v_imm', ref(vec(U64))],
+        ['v_mut', mut(vec(U64))],
+        ['v_len', U64],
+        ['e_imm', ref(U64)],
+        ['e_mut', mut(U64)],
+      ],
       code: [
-        { $kind: 'VecPack', index: 1, count: 0n }, o('StLoc', 0), o('ImmBorrowLoc', 0), o('StLoc', 1), o('CopyLoc', 1), v('VecLen'),
-        o('StLoc', 3), o('MoveLoc', 1), s('Pop'), o('MutBorrowLoc', 0), o('StLoc', 2), o('CopyLoc', 2), u64(0), v('VecPushBack'),
-        o('CopyLoc', 2), u64(1), v('VecPushBack'), o('CopyLoc', 2), u64(0), v('VecImmBorrow'), o('StLoc', 4), o('MoveLoc', 4),
-        s('Pop'), o('CopyLoc', 2), u64(1), v('VecMutBorrow'), o('StLoc', 5), o('MoveLoc', 5), s('Pop'), o('CopyLoc', 2), u64(0),
-        u64(1), v('VecSwap'), o('CopyLoc', 2), v('VecPopBack'), s('Pop'), o('CopyLoc', 2), v('VecPopBack'), s('Pop'),
-        o('MoveLoc', 2), s('Pop'), o('MoveLoc', 0), { $kind: 'VecUnpack', index: 1, count: 0n }, s('Ret'),
+        { $kind: 'VecPack', index: 1, count: 0n },
+        o('StLoc', 0),
+        o('ImmBorrowLoc', 0),
+        o('StLoc', 1),
+        o('CopyLoc', 1),
+        v('VecLen'),
+        o('StLoc', 3),
+        o('MoveLoc', 1),
+        s('Pop'),
+        o('MutBorrowLoc', 0),
+        o('StLoc', 2),
+        o('CopyLoc', 2),
+        u64(0),
+        v('VecPushBack'),
+        o('CopyLoc', 2),
+        u64(1),
+        v('VecPushBack'),
+        o('CopyLoc', 2),
+        u64(0),
+        v('VecImmBorrow'),
+        o('StLoc', 4),
+        o('MoveLoc', 4),
+        s('Pop'),
+        o('CopyLoc', 2),
+        u64(1),
+        v('VecMutBorrow'),
+        o('StLoc', 5),
+        o('MoveLoc', 5),
+        s('Pop'),
+        o('CopyLoc', 2),
+        u64(0),
+        u64(1),
+        v('VecSwap'),
+        o('CopyLoc', 2),
+        v('VecPopBack'),
+        s('Pop'),
+        o('CopyLoc', 2),
+        v('VecPopBack'),
+        s('Pop'),
+        o('MoveLoc', 2),
+        s('Pop'),
+        o('MoveLoc', 0),
+        { $kind: 'VecUnpack', index: 1, count: 0n },
+        s('Ret'),
       ],
     });
     expect(b.text()).toBe(snapTask(`${IR}/bytecode-generation/expressions/builtins/vector.snap`, 0));
@@ -238,16 +316,8 @@ describeWithFixtures('disassembler vs IR print-bytecode snaps', ['fixtures', 'ir
     const x: [string, SignatureToken][] = [['x', U64]];
     const st0 = o('StLoc', 0);
     const cases: [string, number, string, Bytecode[], boolean][] = [
-      [
-        'jump_if', 0, '6',
-        [u64(42), u64(0), s('Gt'), o('BrTrue', 5), o('Branch', 8), u64(1), st0, o('Branch', 11), u64(2), st0, o('Branch', 11), s('Ret')],
-        true,
-      ],
-      [
-        'jump_if', 3, '9',
-        [u64(0), u64(1), s('Neq'), o('BrTrue', 7), u64(1), st0, o('Branch', 10), u64(2), st0, s('Ret'), s('Ret')],
-        true,
-      ],
+      ['jump_if', 0, '6', [u64(42), u64(0), s('Gt'), o('BrTrue', 5), o('Branch', 8), u64(1), st0, o('Branch', 11), u64(2), st0, o('Branch', 11), s('Ret')], true],
+      ['jump_if', 3, '9', [u64(0), u64(1), s('Neq'), o('BrTrue', 7), u64(1), st0, o('Branch', 10), u64(2), st0, s('Ret'), s('Ret')], true],
       ['jump_if_false', 1, '7', [u64(0), st0, s('LdTrue'), o('BrFalse', 6), s('Ret'), o('Branch', 2), s('Ret')], true],
       ['jump_if_false', 3, '9', [o('Branch', 2), o('Branch', 0), o('Branch', 4), o('Branch', 0), s('Ret')], false],
     ];
@@ -282,7 +352,9 @@ describeWithFixtures('disassembler vs IR print-bytecode snaps', ['fixtures', 'ir
     b.fn({ name: 'f', returns: [Address], code: [o('Call', tf), o('LdConst', 0), s('Ret')] });
     b.fn({ name: 'h', returns: [Address], code: [o('LdConst', 0), o('Call', tg), s('Ret')] });
     b.fn({
-      name: 'l', returns: [Address], locals: [['t', Address]],
+      name: 'l',
+      returns: [Address],
+      locals: [['t', Address]],
       code: [o('LdConst', 0), o('StLoc', 0), o('MoveLoc', 0), o('Call', tg), s('Ret')],
     });
     expect(b.text()).toBe(snapTask(`${IR}/parsing/named_addresses.snap`, 2));
@@ -290,24 +362,57 @@ describeWithFixtures('disassembler vs IR print-bytecode snaps', ['fixtures', 'ir
 
   it('statements/enums.snap: enums, variant instructions, jump tables', () => {
     const b = new Builder('3d8', 'M');
-    const t = b.enum('T', [['X', []], ['Y', [['f', U64]]]], [], Ability.Drop);
+    const t = b.enum(
+      'T',
+      [
+        ['X', []],
+        ['Y', [['f', U64]]],
+      ],
+      [],
+      Ability.Drop,
+    );
     const switchTo = (tail: Bytecode[]) => [u64(0), o('PackVariant', 1), o('StLoc', 0), o('ImmBorrowLoc', 0), o('VariantSwitch', 0), u64(1), s('Ret'), ...tail];
     const jt = [{ headEnum: 0, offsets: [5, 7] }];
     b.fn({ name: 'f', returns: [dt(t)], code: [o('PackVariant', 0), s('Ret')] });
     b.fn({
-      name: 'f1', returns: [dt(t)], locals: [['x', dt(t)], ['f', U64]],
+      name: 'f1',
+      returns: [dt(t)],
+      locals: [
+        ['x', dt(t)],
+        ['f', U64],
+      ],
       code: [u64(0), o('PackVariant', 1), o('StLoc', 0), o('MoveLoc', 0), o('UnpackVariant', 1), o('StLoc', 1), o('PackVariant', 0), s('Ret')],
     });
     b.fn({
-      name: 'f2', returns: [dt(t)], locals: [['x', dt(t)], ['f', U64]], jumpTables: jt,
+      name: 'f2',
+      returns: [dt(t)],
+      locals: [
+        ['x', dt(t)],
+        ['f', U64],
+      ],
+      jumpTables: jt,
       code: switchTo([o('MoveLoc', 0), o('UnpackVariant', 1), o('StLoc', 1), o('MoveLoc', 1), s('Ret')]),
     });
     b.fn({
-      name: 'f3', returns: [dt(t)], locals: [['x', dt(t)], ['f', U64], ['g', ref(U64)]], jumpTables: jt,
+      name: 'f3',
+      returns: [dt(t)],
+      locals: [
+        ['x', dt(t)],
+        ['f', U64],
+        ['g', ref(U64)],
+      ],
+      jumpTables: jt,
       code: switchTo([o('ImmBorrowLoc', 0), o('UnpackVariantImmRef', 1), o('StLoc', 2), u64(0), s('Ret')]),
     });
     b.fn({
-      name: 'f4', returns: [dt(t)], locals: [['x', dt(t)], ['f', U64], ['g', mut(U64)]], jumpTables: jt,
+      name: 'f4',
+      returns: [dt(t)],
+      locals: [
+        ['x', dt(t)],
+        ['f', U64],
+        ['g', mut(U64)],
+      ],
+      jumpTables: jt,
       code: switchTo([o('MutBorrowLoc', 0), o('UnpackVariantMutRef', 1), o('StLoc', 2), u64(0), s('Ret')]),
     });
     expect(b.text()).toBe(snapTask(`${IR}/bytecode-generation/statements/enums.snap`, 0));
@@ -315,7 +420,15 @@ describeWithFixtures('disassembler vs IR print-bytecode snaps', ['fixtures', 'ir
 
   it('enums/enum_variant_jump_same_label.snap: generic enums and generic calls', () => {
     const b = new Builder('6', 'Enums');
-    const e = b.enum('EnumWithThreeVariants', [['One', []], ['Two', [['x', tp(0)]]], ['Three', []]], [['T', 0]]);
+    const e = b.enum(
+      'EnumWithThreeVariants',
+      [
+        ['One', []],
+        ['Two', [['x', tp(0)]]],
+        ['Three', []],
+      ],
+      [['T', 0]],
+    );
     const eT = inst(e, tp(0));
     b.m.enumDefInstantiations.push({ def: 0, typeParameters: b.sig([tp(0)]) });
     b.m.variantInstantiationHandles.push({ enumDef: 0, variant: 1 }, { enumDef: 0, variant: 0 }, { enumDef: 0, variant: 2 });
@@ -324,17 +437,32 @@ describeWithFixtures('disassembler vs IR print-bytecode snaps', ['fixtures', 'ir
     const fHandle = b.functionHandle(0, 'f', [eT], [tp(0)], [0]);
     b.m.functionInstantiations.push({ handle: fHandle, typeParameters: b.sig([tp(0)]) });
     b.fn({
-      name: 'call_success', visibility: 'Public', ...generic, params: [['t', tp(0)]], returns: [tp(0)], locals: [['x', eT]],
+      name: 'call_success',
+      visibility: 'Public',
+      ...generic,
+      params: [['t', tp(0)]],
+      returns: [tp(0)],
+      locals: [['x', eT]],
       code: [o('MoveLoc', 0), o('PackVariantGeneric', 0), o('StLoc', 1), o('MoveLoc', 1), o('CallGeneric', 0), s('Ret')],
     });
-    for (const [name, handle] of [['call_fail_1', 1], ['call_fail_3', 2]] as const) {
+    for (const [name, handle] of [
+      ['call_fail_1', 1],
+      ['call_fail_3', 2],
+    ] as const) {
       b.fn({
-        name, visibility: 'Public', ...generic, returns: [tp(0)], locals: [['x', eT]],
+        name,
+        visibility: 'Public',
+        ...generic,
+        returns: [tp(0)],
+        locals: [['x', eT]],
         code: [o('PackVariantGeneric', handle), o('StLoc', 0), o('MoveLoc', 0), o('CallGeneric', 0), s('Ret')],
       });
     }
     b.m.functionDefs.push({
-      function: fHandle, visibility: 'Private', isEntry: false, acquiresGlobalResources: [],
+      function: fHandle,
+      visibility: 'Private',
+      isEntry: false,
+      acquiresGlobalResources: [],
       code: {
         locals: b.sig([tp(0)]),
         code: [o('ImmBorrowLoc', 0), o('VariantSwitch', 0), o('MoveLoc', 0), o('UnpackVariantGeneric', 0), o('StLoc', 1), o('MoveLoc', 1), s('Ret')],

@@ -14,12 +14,7 @@ import { describeWithFixtures, fixturePath } from '../../../test-support/fixture
 import type { CompiledModule } from '../src/file-format.js';
 import { emptyModule } from '../src/file-format.js';
 import { deserializeModule } from '../src/deserializer.js';
-import {
-  DisassemblerError,
-  disassembleFunction,
-  disassembleModule,
-  formatConstantValue,
-} from '../src/disassembler.js';
+import { DisassemblerError, disassembleFunction, disassembleModule, formatConstantValue } from '../src/disassembler.js';
 import { moduleName } from '../src/module-access.js';
 import { PRIMITIVE_TOKEN } from '../src/opcodes.js';
 
@@ -59,9 +54,13 @@ function snapshotModule(protocol: number, address: string, name: string): Compil
 function corpusModules(): { path: string; bytes: Uint8Array }[] {
   const root = fixturePath('corpus');
   const out: { path: string; bytes: Uint8Array }[] = [];
-  for (const pkg of readdirSync(root).filter((d) => d.startsWith('0x')).sort()) {
+  for (const pkg of readdirSync(root)
+    .filter((d) => d.startsWith('0x'))
+    .sort()) {
     const dir = `${root}/${pkg}/bytecode_modules`;
-    for (const f of readdirSync(dir).filter((x) => x.endsWith('.mv')).sort()) {
+    for (const f of readdirSync(dir)
+      .filter((x) => x.endsWith('.mv'))
+      .sort()) {
       out.push({ path: `${pkg}/${f}`, bytes: new Uint8Array(readFileSync(`${dir}/${f}`)) });
     }
   }
@@ -121,20 +120,9 @@ describeWithFixtures('disassembler: upstream output of framework modules', ['fix
 
   it('0x1::debug and 0x2::types (protocol 10): natives, constrained type parameters', () => {
     expect(disassembleModule(snapshotModule(10, FW1, 'debug'))).toBe(
-      lines(
-        '// Move bytecode v6',
-        'module 1.debug {',
-        '',
-        'native public print<Ty0>(Arg0: &Ty0);',
-        '',
-        'native public print_stack_trace();',
-        '',
-        '}',
-      ),
+      lines('// Move bytecode v6', 'module 1.debug {', '', 'native public print<Ty0>(Arg0: &Ty0);', '', 'native public print_stack_trace();', '', '}'),
     );
-    expect(disassembleFunction(snapshotModule(10, FW2, 'types'), 'is_one_time_witness')).toBe(
-      'native public is_one_time_witness<Ty0: drop>(Arg0: &Ty0): bool;\n',
-    );
+    expect(disassembleFunction(snapshotModule(10, FW2, 'types'), 'is_one_time_witness')).toBe('native public is_one_time_witness<Ty0: drop>(Arg0: &Ty0): bool;\n');
   });
 
   it('0x1::vector (protocol 70): loops, vector instructions, multiple returns', () => {
@@ -173,25 +161,14 @@ describeWithFixtures('disassembler: upstream output of framework modules', ['fix
     expect(reverse).toContain('B3:\n\t17: CopyLoc[2](loc1: u64)\n');
     expect(reverse).toContain('\t24: VecSwap(10)\n');
     expect(reverse).toContain('\t33: Branch(17)\nB5:\n\t34: MoveLoc[0](Arg0: &mut vector<Ty0>)\n');
-    expect(disassembleFunction(m, 'index_of').split('\n')[0]).toBe(
-      'public index_of<Ty0>(Arg0: &vector<Ty0>, Arg1: &Ty0): bool * u64 {',
-    );
+    expect(disassembleFunction(m, 'index_of').split('\n')[0]).toBe('public index_of<Ty0>(Arg0: &vector<Ty0>, Arg1: &Ty0): bool * u64 {');
     expect(disassembleFunction(m, 'length')).toBe('native public length<Ty0>(Arg0: &vector<Ty0>): u64;\n');
   });
 
   it('0x1::ascii (protocol 100): constants, inline previews', () => {
     const m = snapshotModule(100, FW1, 'ascii');
     const text = disassembleModule(m);
-    expect(text.endsWith(
-      lines(
-        'Constants [',
-        '\t0 => u64: 65536',
-        '\t1 => u64: 65537',
-        '\t2 => vector<u8>: "" // interpreted as UTF8 string',
-        ']',
-        '}',
-      ),
-    )).toBe(true);
+    expect(text.endsWith(lines('Constants [', '\t0 => u64: 65536', '\t1 => u64: 65537', '\t2 => vector<u8>: "" // interpreted as UTF8 string', ']', '}'))).toBe(true);
     const substring = disassembleFunction(m, 'substring');
     expect(substring).toContain('\t6: Call length(&String): u64\n');
     expect(substring).toContain('\t17: LdConst[1](u64: 65537)\n\t18: Abort\nB6:\n\t19: LdConst[2](vector<u8>: "" /..)\n');
@@ -228,9 +205,7 @@ describeWithFixtures('disassembler: upstream output of framework modules', ['fix
         '}',
       ),
     );
-    expect(disassembleModule(coin)).toContain(
-      lines('struct Coin<phantom Ty0> has store, key {', '\tid: UID,', '\tbalance: Balance<Ty0>', '}'),
-    );
+    expect(disassembleModule(coin)).toContain(lines('struct Coin<phantom Ty0> has store, key {', '\tid: UID,', '\tbalance: Balance<Ty0>', '}'));
     const config = snapshotModule(100, FW2, 'config');
     expect(disassembleFunction(config, 'add_for_next_epoch').split('\n')[0]).toBe(
       'public(friend) add_for_next_epoch<Ty0, Ty1: copy + drop + store, Ty2: copy + drop + store>' +
@@ -291,18 +266,21 @@ describe('disassembler: options and errors', () => {
     m.addressIdentifiers.push('0x' + '0'.repeat(62) + 'a1');
     m.moduleHandles.push({ address: 0, name: 0 });
     m.signatures.push([], [PRIMITIVE_TOKEN.U64]);
-    m.functionHandles.push(
-      { module: 0, name: 1, parameters: 1, return: 1, typeParameters: [] },
-      { module: 0, name: 2, parameters: 0, return: 1, typeParameters: [] },
-    );
+    m.functionHandles.push({ module: 0, name: 1, parameters: 1, return: 1, typeParameters: [] }, { module: 0, name: 2, parameters: 0, return: 1, typeParameters: [] });
     m.constantPool.push({ type: PRIMITIVE_TOKEN.U64, data: new Uint8Array([42, 0, 0, 0, 0, 0, 0, 0]) });
     m.functionDefs.push(
       {
-        function: 0, visibility: 'Private', isEntry: false, acquiresGlobalResources: [],
+        function: 0,
+        visibility: 'Private',
+        isEntry: false,
+        acquiresGlobalResources: [],
         code: { locals: 1, code: [{ $kind: 'MoveLoc', index: 0 }, { $kind: 'StLoc', index: 1 }, { $kind: 'CopyLoc', index: 1 }, { $kind: 'Ret' }], jumpTables: [] },
       },
       {
-        function: 1, visibility: 'Public', isEntry: true, acquiresGlobalResources: [],
+        function: 1,
+        visibility: 'Public',
+        isEntry: true,
+        acquiresGlobalResources: [],
         code: { locals: 0, code: [{ $kind: 'LdConst', index: 0 }, { $kind: 'Call', index: 0 }, { $kind: 'Ret' }], jumpTables: [] },
       },
     );
@@ -407,9 +385,7 @@ describe('disassembler: options and errors', () => {
     expect(formatConstantValue(u8v(3, 0x68, 0x69))).toBe('036869'); // bad length
     expect(formatConstantValue(u8v(0x80, 0x00))).toBe('8000'); // non-canonical ULEB128
     expect(formatConstantValue({ type: PRIMITIVE_TOKEN.Bool, data: new Uint8Array([2]) })).toBe('02');
-    expect(formatConstantValue({ type: PRIMITIVE_TOKEN.U128, data: new Uint8Array(16).fill(0xff) })).toBe(
-      '340282366920938463463374607431768211455',
-    );
+    expect(formatConstantValue({ type: PRIMITIVE_TOKEN.U128, data: new Uint8Array(16).fill(0xff) })).toBe('340282366920938463463374607431768211455');
     expect(formatConstantValue({ type: PRIMITIVE_TOKEN.U16, data: new Uint8Array([1, 2, 3]) })).toBe('010203');
   });
 });

@@ -99,7 +99,6 @@ describeWithFixtures('error parity with @mysten/move-bytecode-template', ['fixtu
         else codeMismatch.push(`${kind}: template ${theirs} ours ${ours}`);
       }
     }
-    // eslint-disable-next-line no-console
     console.log(`[parity] ${list.length} mutations (${MUTATION_KINDS.length} kinds): ${rejected} rejected by both, ${sameCode} with the same code (${((100 * sameCode) / rejected).toFixed(2)}%)`);
     // The mutations are seeded: the figures are exact.
     expect(list).toHaveLength(2400);

@@ -6,15 +6,7 @@ import { describeWithFixtures, fixturePath } from '../../../test-support/fixture
 import { canonicalJson, compareCodePoints } from '../src/canonical-json.js';
 import type { CompiledModule, SignatureToken } from '../src/file-format.js';
 import { Ability, emptyModule } from '../src/file-format.js';
-import {
-  buildInterfaceJson,
-  buildModuleInterface,
-  decodeConstantValue,
-  interfaceSanity,
-  renderInterfaceJson,
-  toOriginalInterface,
-  type PackageInterface,
-} from '../src/interface-json.js';
+import { buildInterfaceJson, buildModuleInterface, decodeConstantValue, interfaceSanity, renderInterfaceJson, toOriginalInterface, type PackageInterface } from '../src/interface-json.js';
 import { PRIMITIVE_TOKEN, SIMPLE_INSTRUCTION } from '../src/opcodes.js';
 import { deserializeModule } from '../src/deserializer.js';
 import { serializeWithTemplate } from './support/template-adapter.js';
@@ -196,11 +188,7 @@ describe('bytecode interface JSON: shapes', () => {
         ],
       },
     ];
-    m.signatures = [
-      [],
-      [{ $kind: 'Reference', type: coinOfT }, { $kind: 'MutableReference', type: U64 }, PRIMITIVE_TOKEN.Signer],
-      [U8, { $kind: 'Vector', type: Bool }],
-    ];
+    m.signatures = [[], [{ $kind: 'Reference', type: coinOfT }, { $kind: 'MutableReference', type: U64 }, PRIMITIVE_TOKEN.Signer], [U8, { $kind: 'Vector', type: Bool }]];
     m.functionHandles = [
       { module: 0, name: 8, parameters: 1, return: 2, typeParameters: [Ability.Key | Ability.Store] },
       { module: 0, name: 10, parameters: 0, return: 0, typeParameters: [] },
@@ -305,7 +293,12 @@ describe('decodeConstantValue', () => {
     expect(decodeConstantValue(PRIMITIVE_TOKEN.U16, b(0x34, 0x12))).toBe(0x1234);
     expect(decodeConstantValue(PRIMITIVE_TOKEN.U32, b(0xff, 0xff, 0xff, 0xff))).toBe(0xffffffff);
     expect(decodeConstantValue(PRIMITIVE_TOKEN.U128, new Uint8Array(16).fill(0xff))).toBe((2n ** 128n - 1n).toString());
-    expect(decodeConstantValue(PRIMITIVE_TOKEN.U256, Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? 1 : 0)))).toBe('1');
+    expect(
+      decodeConstantValue(
+        PRIMITIVE_TOKEN.U256,
+        Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? 1 : 0)),
+      ),
+    ).toBe('1');
   });
 
   it('decodes vectors (vector<u8> as hex, others as arrays, nested)', () => {
@@ -503,10 +496,7 @@ describeWithFixtures('bytecode interface JSON: whole corpus', ['corpus'], () => 
         modules: modules.length,
         structs: modules.reduce((n, m) => n + m.structDefs.length, 0),
         functions: modules.reduce((n, m) => n + m.functionDefs.length, 0),
-        key_structs: modules.reduce(
-          (n, m) => n + m.structDefs.filter((d) => m.datatypeHandles[d.structHandle].abilities & Ability.Key).length,
-          0,
-        ),
+        key_structs: modules.reduce((n, m) => n + m.structDefs.filter((d) => m.datatypeHandles[d.structHandle].abilities & Ability.Key).length, 0),
       });
       const enumCount = Object.values(pkg.modules).reduce((n, m) => n + Object.keys(m.enums).length, 0);
       expect(enumCount, id).toBe(modules.reduce((n, m) => n + m.enumDefs.length, 0));

@@ -2,15 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync, copyFileSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  findPackageDirs,
-  loadBundleFile,
-  loadPackageDir,
-  loadSnapshotFile,
-  PackageError,
-  packageFromBytes,
-  parseModuleBundle,
-} from '@smi/bytecode';
+import { findPackageDirs, loadBundleFile, loadPackageDir, loadSnapshotFile, PackageError, packageFromBytes, parseModuleBundle } from '@smi/bytecode';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 
 const CETUS_V10 = '0xc6faf3703b0e8ba9ed06b7851134bbbe7565eb35ff823fd78432baa4cbeaa12e';

@@ -19,7 +19,9 @@ function modulesOf(address: string) {
 }
 
 function stubsOf(address: string): Map<string, string> {
-  const others = Object.keys(FILES).filter((a) => a !== address).map(modulesOf);
+  const others = Object.keys(FILES)
+    .filter((a) => a !== address)
+    .map(modulesOf);
   return generateMoveStubs(modulesOf(address), { addressName: SYSTEM_PACKAGES.get(canonicalAddress(address))?.addressName, packages: others });
 }
 

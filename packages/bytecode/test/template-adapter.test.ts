@@ -15,9 +15,13 @@ import { fromTemplate, serializeWithTemplate, templateJson } from './support/tem
 function corpusModules(): { name: string; bytes: Uint8Array }[] {
   const root = fixturePath('corpus');
   const out: { name: string; bytes: Uint8Array }[] = [];
-  for (const id of readdirSync(root).filter((d) => d.startsWith('0x')).sort()) {
+  for (const id of readdirSync(root)
+    .filter((d) => d.startsWith('0x'))
+    .sort()) {
     const dir = path.join(root, id, 'bytecode_modules');
-    for (const f of readdirSync(dir).filter((x) => x.endsWith('.mv')).sort()) {
+    for (const f of readdirSync(dir)
+      .filter((x) => x.endsWith('.mv'))
+      .sort()) {
       out.push({ name: `${id}/${f}`, bytes: new Uint8Array(readFileSync(path.join(dir, f))) });
     }
   }
@@ -31,7 +35,10 @@ describeWithFixtures('template adapter on the corpus', ['corpus'], () => {
     for (const { name, bytes } of modules) {
       const m = fromTemplate(bytes);
       expect(m.publishable, name).toBe(true);
-      expect(m.addressIdentifiers.every((a) => /^0x[0-9a-f]{64}$/.test(a)), name).toBe(true);
+      expect(
+        m.addressIdentifiers.every((a) => /^0x[0-9a-f]{64}$/.test(a)),
+        name,
+      ).toBe(true);
       expect(Buffer.from(serializeWithTemplate(m)).equals(Buffer.from(bytes)), name).toBe(true);
     }
   });

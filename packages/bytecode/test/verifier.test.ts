@@ -20,13 +20,7 @@ import {
   type SignatureToken,
 } from '@smi/bytecode';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
-import {
-  VerificationError,
-  formatVerificationError,
-  verifyModule,
-  verifyPackage,
-  type VerifyOptions,
-} from '../src/verifier/index.js';
+import { VerificationError, formatVerificationError, verifyModule, verifyPackage, type VerifyOptions } from '../src/verifier/index.js';
 
 // ---- real packages ------------------------------------------------------------------------------
 
@@ -129,10 +123,7 @@ function signatureIndex(m: CompiledModule, sig: SignatureToken[]): number {
 }
 
 /** Append a private function with the given body to a (copied) real module; its definition index. */
-function addFunction(
-  m: CompiledModule,
-  f: { params?: SignatureToken[]; returns?: SignatureToken[]; locals?: SignatureToken[]; code: Bytecode[]; typeParameters?: AbilitySet[] },
-): number {
+function addFunction(m: CompiledModule, f: { params?: SignatureToken[]; returns?: SignatureToken[]; locals?: SignatureToken[]; code: Bytecode[]; typeParameters?: AbilitySet[] }): number {
   m.identifiers.push(`smi_mutation_${m.functionHandles.length}`);
   m.functionHandles.push({
     module: m.selfModuleHandleIndex,

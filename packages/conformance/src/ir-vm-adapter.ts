@@ -12,15 +12,7 @@
  *   and errors as `Function execution failed with VMError: {..}` or
  *   `Unable to publish module '..'. Got VMError: {..}`.
  */
-import {
-  BytecodeError,
-  canonicalAddress,
-  deserializeModule,
-  verificationErrorFromBytecodeError,
-  type CompiledModule,
-  type MovePackage,
-  shortAddress,
-} from '@smi/bytecode';
+import { BytecodeError, canonicalAddress, deserializeModule, verificationErrorFromBytecodeError, type CompiledModule, type MovePackage, shortAddress } from '@smi/bytecode';
 import { IrTestAdapter, serializeAssembled, TaskError, type IrTestOptions, type TransactionalTask } from '@smi/move-ir';
 import { MoveVM, TypeKind, VmError, ZERO_STDLIB_COSTS, type CallArg, type CallResult, type GasSchedule, type Type, type VmLocation } from '@smi/move-vm';
 import { upstreamTestGasSchedule } from './ir-vm-gas.js';
@@ -181,9 +173,7 @@ export class IrVmAdapter extends IrTestAdapter {
     for (const dep of this.immediateDependencies(assembled)) {
       if (dep.address !== id.address && !this.storage.has(dep.address)) {
         // Not wrapped by upstream: the VMError's own Display text.
-        throw new TaskError(
-          `VMError with status LINKER_ERROR at location UNDEFINED and message Cannot find ${hex64(dep.address)} in data cache when building linkage context`,
-        );
+        throw new TaskError(`VMError with status LINKER_ERROR at location UNDEFINED and message Cannot find ${hex64(dep.address)} in data cache when building linkage context`);
       }
     }
     let module: CompiledModule;
@@ -232,9 +222,7 @@ export class IrVmAdapter extends IrTestAdapter {
   }
 
   private immediateDependencies(m: CompiledModule): { address: string; name: string }[] {
-    return m.moduleHandles
-      .filter((_h, i) => i !== m.selfModuleHandleIndex)
-      .map((h) => ({ address: canonicalAddress(m.addressIdentifiers[h.address]), name: m.identifiers[h.name] }));
+    return m.moduleHandles.filter((_h, i) => i !== m.selfModuleHandleIndex).map((h) => ({ address: canonicalAddress(m.addressIdentifiers[h.address]), name: m.identifiers[h.name] }));
   }
 
   /** `NAME` or a named address → canonical address. */

@@ -136,7 +136,6 @@ export function parseRunValue(text: string, lookup: AddressLookup): RunValue {
   return v;
 }
 
-
 /** BCS of a value (upstream `MoveValue::simple_serialize`). */
 export function runValueBcs(v: RunValue): Uint8Array {
   const out: number[] = [];

@@ -3,15 +3,7 @@
  * `verifyModule` with upstream's `VerifierConfig::default()` limits (what the Move
  * transactional test harness uses), its errors turned into {@link VmErrorReport}s.
  */
-import {
-  formatLocation,
-  isVerificationError,
-  MOVE_DEFAULT_VERIFIER_LIMITS,
-  verifyModule,
-  type CompiledModule,
-  type VerificationError,
-  type VerifierLimits,
-} from '@smi/bytecode';
+import { formatLocation, isVerificationError, MOVE_DEFAULT_VERIFIER_LIMITS, verifyModule, type CompiledModule, type VerificationError, type VerifierLimits } from '@smi/bytecode';
 
 /** An error as upstream's `format_vm_error` prints it. */
 export interface VmErrorReport {

@@ -89,8 +89,7 @@ interface ErrorBlock {
   message: string | undefined;
 }
 
-const BLOCK =
-  /^([\s\S]*?)\{\n {4}major_status: (\w+),\n {4}sub_status: (.*),\n {4}location: (.*),\n {4}indices: (.*),\n {4}offsets: (.*),(?:\n {4}message: (.*),)?\n\}$/;
+const BLOCK = /^([\s\S]*?)\{\n {4}major_status: (\w+),\n {4}sub_status: (.*),\n {4}location: (.*),\n {4}indices: (.*),\n {4}offsets: (.*),(?:\n {4}message: (.*),)?\n\}$/;
 
 /** Reads the VMError block of an output, or `undefined` when it has none. */
 export function parseErrorBlock(output: string): ErrorBlock | undefined {
@@ -133,13 +132,7 @@ export interface IrVmFileRun {
  * the natives and linkage checks this runner makes itself) is skipped, and so is every
  * later failing task of the file: they depend on it.
  */
-export function runIrVmFile(
-  text: string,
-  snapText: string,
-  file: string,
-  stdlib: MovePackage,
-  verifier: ModuleVerifier | null = bytecodeVerifier(),
-): IrVmFileRun {
+export function runIrVmFile(text: string, snapText: string, file: string, stdlib: MovePackage, verifier: ModuleVerifier | null = bytecodeVerifier()): IrVmFileRun {
   let adapter: IrVmAdapter | undefined;
   const run = runTransactionalTestFile(text, (init) => {
     adapter = new IrVmAdapter({ stdlib, verifier }, init);

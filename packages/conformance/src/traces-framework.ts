@@ -270,9 +270,7 @@ function functionNames(m: CompiledModule): string[] {
  */
 export function publishedPartDiffers(published: CompiledModule, test: CompiledModule): string[] {
   const testNames = new Set(functionNames(test));
-  return functionNames(published).filter(
-    (n) => !testNames.has(n) || disassembleFunction(published, n).replace(TABLE_INDEX, '') !== disassembleFunction(test, n).replace(TABLE_INDEX, ''),
-  );
+  return functionNames(published).filter((n) => !testNames.has(n) || disassembleFunction(published, n).replace(TABLE_INDEX, '') !== disassembleFunction(test, n).replace(TABLE_INDEX, ''));
 }
 
 /** The test build of `tx_context` against `stdlib`, at 0x2. */
@@ -388,10 +386,7 @@ async function makeTraceFramework(fixturesRoot: string, version: number): Promis
   const test = await compileTxContext(stdlib);
   const differs = publishedPartDiffers(published.module, test.module);
   if (differs.length > 0) {
-    throw new TraceFrameworkError(
-      'NOT_THE_PUBLISHED_MODULE',
-      `tx_context of protocol ${version} is not the published part of the test source (differs in ${differs.join(', ')})`,
-    );
+    throw new TraceFrameworkError('NOT_THE_PUBLISHED_MODULE', `tx_context of protocol ${version} is not the published part of the test source (differs in ${differs.join(', ')})`);
   }
   const testSui: MovePackage = { ...sui, modules: sui.modules.map((m) => (m.name === 'tx_context' ? test : m)) };
   return {

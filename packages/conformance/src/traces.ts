@@ -71,9 +71,14 @@ export function findTraceCases(root: string): TraceCase[] {
     if (existsSync(traces)) {
       const build = path.join(dir, 'build');
       const pkg = existsSync(build) ? readdirSync(build).find((p) => existsSync(path.join(build, p, 'bytecode_modules'))) : undefined;
-      for (const f of readdirSync(traces).filter((x) => x.endsWith('.json')).sort()) {
+      for (const f of readdirSync(traces)
+        .filter((x) => x.endsWith('.json'))
+        .sort()) {
         out.push({
-          name: path.relative(root, path.join(traces, f)).replace(/\/traces\//, ':').replace(/\.json$/, ''),
+          name: path
+            .relative(root, path.join(traces, f))
+            .replace(/\/traces\//, ':')
+            .replace(/\.json$/, ''),
           traceFile: path.join(traces, f),
           buildDir: pkg === undefined ? null : path.join(build, pkg, 'bytecode_modules'),
         });
@@ -343,7 +348,10 @@ async function runChoosingFramework(c: TraceCase, frameworkDir: string, fixtures
     else refused.set(v, 'its tx_context is not the published part of the test build');
   }
   if (agreeing.length === 0) {
-    const example = [...refused].slice(0, 2).map(([v, why]) => `protocol ${v}: ${why}`).join('; ');
+    const example = [...refused]
+      .slice(0, 2)
+      .map(([v, why]) => `protocol ${v}: ${why}`)
+      .join('; ');
     return { name: c.name, status: 'skip', detail: `no framework snapshot agrees with the framework functions the trace enters (${refused.size} refused${example ? `, e.g. ${example}` : ''})` };
   }
   const tried: string[] = [];

@@ -19,7 +19,13 @@ describe('adapter test format: values', () => {
     expect(parseValue('immshared(6)')).toMatchObject({ kind: 'immshared', id: { kind: 'known' } });
     expect(parseValue('receiving(4,1)')).toMatchObject({ kind: 'receiving', id: { task: 4, index: 1 }, version: null });
     expect(parseValue('vector[1, 2]')).toMatchObject({ kind: 'vector', elems: [{ value: 1n }, { value: 2n }] });
-    expect(parseValue('b"hi"')).toMatchObject({ kind: 'vector', elems: [{ type: 'u8', value: 104n }, { type: 'u8', value: 105n }] });
+    expect(parseValue('b"hi"')).toMatchObject({
+      kind: 'vector',
+      elems: [
+        { type: 'u8', value: 104n },
+        { type: 'u8', value: 105n },
+      ],
+    });
     expect(() => parseValue('1u8 2')).toThrow(/trailing/);
   });
 
@@ -41,7 +47,13 @@ describe('adapter test format: values', () => {
 describe('adapter test format: PTB commands and tasks', () => {
   it('reads //> commands with index annotations, type arguments and comments', () => {
     const cmds = parsePtbCommands(
-      ['//> 0: SplitCoins(Gas, [Input(0)]);', '// a comment', '//> 1: test::m::f<u64, vector<u8>>(Result(0), NestedResult(0,0));', '//> MakeMoveVec<u64>([]);', '//> TransferObjects([Result(0)], Input(1))'].join('\n'),
+      [
+        '//> 0: SplitCoins(Gas, [Input(0)]);',
+        '// a comment',
+        '//> 1: test::m::f<u64, vector<u8>>(Result(0), NestedResult(0,0));',
+        '//> MakeMoveVec<u64>([]);',
+        '//> TransferObjects([Result(0)], Input(1))',
+      ].join('\n'),
     );
     expect(cmds.map((c) => c.kind)).toEqual(['SplitCoins', 'MoveCall', 'MakeMoveVec', 'TransferObjects']);
     expect(cmds[1]).toMatchObject({ package: 'test', module: 'm', function: 'f', typeArgs: [{ name: 'u64' }, { kind: 'vector' }] });

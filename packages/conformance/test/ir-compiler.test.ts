@@ -11,7 +11,6 @@ const SUITE = ['fixtures', 'ir-tests', 'move-ir-compiler-transactional-tests'];
 describeWithFixtures('ir-compiler: move-ir-compiler-transactional-tests', SUITE, () => {
   it('matches every task of every snapshot', async () => {
     const s = await runIrCompilerSuite(fixturePath(...SUITE));
-    // eslint-disable-next-line no-console
     console.log(`ir-compiler: ${s.files} files, ${s.tasks} tasks, ${s.passed} passed, ${s.failed} failed\n${s.notes.join('\n')}`);
     expect({ suite: s.suite, files: s.files, tasks: s.tasks, passed: s.passed, failed: s.failed, skipped: s.skipped }).toEqual({
       suite: 'ir-compiler',

@@ -6,17 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadBundleFile, shortAddress } from '@smi/bytecode';
 import { runTransactionalTestFile } from '@smi/move-ir';
-import {
-  compareTaskOutput,
-  formatVmErrorReport,
-  IrVmAdapter,
-  parseErrorBlock,
-  parseRunValue,
-  runIrVmSuite,
-  runValueBcs,
-  upstreamTestGasSchedule,
-  type SuiteSummary,
-} from '@smi/conformance';
+import { compareTaskOutput, formatVmErrorReport, IrVmAdapter, parseErrorBlock, parseRunValue, runIrVmSuite, runValueBcs, upstreamTestGasSchedule, type SuiteSummary } from '@smi/conformance';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 
 const SUITE = ['fixtures', 'ir-tests', 'move-vm-transactional-tests'];
@@ -47,7 +37,6 @@ describeWithFixtures('ir-vm: move-vm-transactional-tests', SUITE, () => {
 
   it('runs every task on the VM with the bytecode verifier: all 377 match the snapshots', async () => {
     const s = await runIrVmSuite(dir, { frameworkDir });
-    // eslint-disable-next-line no-console
     console.log(`ir-vm: ${s.files} files, ${s.tasks} tasks, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped\n${s.notes.join('\n')}`);
     expect({ files: s.files, tasks: s.tasks, passed: s.passed, failed: s.failed, skipped: s.skipped }).toEqual({
       files: 114,
@@ -59,7 +48,7 @@ describeWithFixtures('ir-vm: move-vm-transactional-tests', SUITE, () => {
     expect(failures(s)).toEqual(KNOWN_FAILURES);
     expect(s.passed / s.tasks).toBeGreaterThanOrEqual(0.95);
     expect(s.notes).toContain('114 of 114 transcripts are byte-identical to the snapshots');
-    expect(s.notes).toContain('0 passing tasks differ from the snapshot only in the error\'s message line');
+    expect(s.notes).toContain("0 passing tasks differ from the snapshot only in the error's message line");
     // Upstream's crate also runs 19 Move-source tests; only their snapshots are in the fixtures.
     expect(s.notes).toContain('19 snapshots of Move-source tests (no .mvir beside them) are not part of this suite');
   });

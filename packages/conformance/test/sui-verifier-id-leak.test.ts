@@ -56,8 +56,7 @@ const PASS_UNPACKED_UID = `mvir 0x0::m {
 
 describeWithFixtures('id_leak_verifier on Publish (upstream sui-verifier-transactional-tests/id_leak)', ['fixtures', 'framework'], () => {
   let env: SimulationEnvironment;
-  const deps = (address: string, name: string): CompiledModule | undefined =>
-    env.vm.packageById(canonicalAddress(address))?.modules.find((m) => m.name === name)?.module;
+  const deps = (address: string, name: string): CompiledModule | undefined => env.vm.packageById(canonicalAddress(address))?.modules.find((m) => m.name === name)?.module;
   const publish = (source: string): Outcome => {
     const bytes = compileIrModule(source, { dependencies: deps }).bytes;
     const tx = env.tx();
@@ -95,9 +94,7 @@ describeWithFixtures('id_leak_verifier on Publish (upstream sui-verifier-transac
   });
 
   it('id_leak/direct_leak_through_call: an unpacked UID passed to a function is fine (nothing is packed with it)', () => {
-    expect(
-      publish(PASS_UNPACKED_UID),
-    ).toEqual({ kind: 'Success' });
+    expect(publish(PASS_UNPACKED_UID)).toEqual({ kind: 'Success' });
   });
 
   it('id_leak/indirect_leak_through_call: repacking an unpacked UID as an argument is rejected; passing the UID itself is fine', () => {
@@ -124,9 +121,7 @@ describeWithFixtures('id_leak_verifier on Publish (upstream sui-verifier-transac
 
 }`),
     ).toEqual(leak('m::foo'));
-    expect(
-      publish(PASS_UNPACKED_UID),
-    ).toEqual({ kind: 'Success' });
+    expect(publish(PASS_UNPACKED_UID)).toEqual({ kind: 'Success' });
   });
 
   it('id_leak/infinite_loop: infinite loops re-creating UIDs reach a fix point and publish', () => {

@@ -25,8 +25,7 @@ interface Outcome {
 
 describeWithFixtures('Sui verifier passes on Publish (upstream sui-verifier-transactional-tests)', ['fixtures', 'framework'], () => {
   let env: SimulationEnvironment;
-  const deps = (address: string, name: string): CompiledModule | undefined =>
-    env.vm.packageById(canonicalAddress(address))?.modules.find((m) => m.name === name)?.module;
+  const deps = (address: string, name: string): CompiledModule | undefined => env.vm.packageById(canonicalAddress(address))?.modules.find((m) => m.name === name)?.module;
   const publish = (source: string, on: SimulationEnvironment = env): Outcome => {
     const previous = env;
     env = on;

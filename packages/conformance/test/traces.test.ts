@@ -11,17 +11,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { deserializeModule, loadBundleFile, packageFromBytes, type Bytecode, type CompiledModule, type MovePackage } from '@smi/bytecode';
 import { MoveVM, parseTraceJson, parseTraceLines, stringifyTraceJson, UpstreamTraceRecorder, type TraceJson } from '@smi/move-vm';
-import {
-  canonicalTraceRecord as canonical,
-  findTraceCases,
-  runTraceCase,
-  runTraceSuite,
-  agreeingSnapshots,
-  frameworkCalls,
-  traceFramework,
-  TraceFrameworkError,
-  withUnitTest,
-} from '@smi/conformance';
+import { canonicalTraceRecord as canonical, findTraceCases, runTraceCase, runTraceSuite, agreeingSnapshots, frameworkCalls, traceFramework, TraceFrameworkError, withUnitTest } from '@smi/conformance';
 import { describeWithFixtures, FIXTURES_ROOT, fixturePath } from '../../../test-support/fixtures.js';
 
 const ROOT = ['fixtures', 'vm-traces'];
@@ -61,7 +51,6 @@ describeWithFixtures('upstream VM traces', ROOT, () => {
   it('records the upstream trace of every test a VM ran, 0x2 ones on the framework they ran with', async () => {
     const summary = await runTraceSuite(fixturePath(...ROOT), FRAMEWORK);
     const lines = summary.outcomes.map((o) => `${o.status.padEnd(7)} ${o.name}: ${o.detail}`);
-    // eslint-disable-next-line no-console
     console.log(`vm-traces:\n${lines.join('\n')}\n${summary.notes.join('\n')}`);
     expect(summary.failures).toEqual([]);
     expect(summary.skips).toEqual([]);
@@ -70,7 +59,15 @@ describeWithFixtures('upstream VM traces', ROOT, () => {
     // Each on the newest snapshot that agrees with the framework functions it enters and has
     // the test build's tx_context (78 to 86): abort_native enters nothing 86 changed; the other
     // two enter object::new, which 86 moved.
-    const chosen = Object.fromEntries(SUI_TESTS.map((t) => [t, summary.outcomes.find((o) => o.name.startsWith(`${t}:`))?.detail.match(/framework of protocol (\d+), test build\); chosen by the trace's frames from (\d+) agreeing snapshots \(([\d, ]+)\)/)?.slice(1)]));
+    const chosen = Object.fromEntries(
+      SUI_TESTS.map((t) => [
+        t,
+        summary.outcomes
+          .find((o) => o.name.startsWith(`${t}:`))
+          ?.detail.match(/framework of protocol (\d+), test build\); chosen by the trace's frames from (\d+) agreeing snapshots \(([\d, ]+)\)/)
+          ?.slice(1),
+      ]),
+    );
     expect(chosen).toEqual({
       abort_native: ['86', '7', '86, 85, 84, 82, 81, 79, 78'],
       global_loc: ['85', '6', '85, 84, 82, 81, 79, 78'],
@@ -165,20 +162,19 @@ function withNativeBorrow(m: CompiledModule, elems: readonly bigint[]): Compiled
   ] as CompiledModule['signatures'];
   const std = m.addressIdentifiers.indexOf(`0x${ONE}`);
   const moduleHandles = [...m.moduleHandles, { address: std, name: ids.length - 2 }];
-  const functionHandles = [
-    ...m.functionHandles,
-    { module: moduleHandles.length - 1, name: ids.length - 1, parameters: sigs.length - 3, return: sigs.length - 2, typeParameters: [0] },
-  ];
+  const functionHandles = [...m.functionHandles, { module: moduleHandles.length - 1, name: ids.length - 1, parameters: sigs.length - 3, return: sigs.length - 2, typeParameters: [0] }];
   const functionInstantiations = [...m.functionInstantiations, { handle: functionHandles.length - 1, typeParameters: sigs.length - 1 }];
   const code = (name: string, f: (c: Bytecode[]) => Bytecode[]) => (d: CompiledModule['functionDefs'][number]) =>
     m.identifiers[m.functionHandles[d.function].name] === name && d.code ? { ...d, code: { ...d.code, code: f(d.code.code) } } : d;
   const vecSig = m.signatures.findIndex((s) => s.length === 1 && s[0].$kind === 'U64');
   const functionDefs = m.functionDefs
     .map(code('foo', (c) => c.map((i) => (i.$kind === 'VecImmBorrow' ? { $kind: 'CallGeneric', index: functionInstantiations.length - 1 } : i))))
-    .map(code('test', (c) => [
-      ...elems.map((value): Bytecode => ({ $kind: 'LdU64', value })),
-      ...c.map((i): Bytecode => (i.$kind === 'VecPack' ? { $kind: 'VecPack', index: vecSig, count: BigInt(elems.length) } : i)),
-    ]));
+    .map(
+      code('test', (c) => [
+        ...elems.map((value): Bytecode => ({ $kind: 'LdU64', value })),
+        ...c.map((i): Bytecode => (i.$kind === 'VecPack' ? { $kind: 'VecPack', index: vecSig, count: BigInt(elems.length) } : i)),
+      ]),
+    );
   return { ...m, identifiers: ids, signatures: sigs, moduleHandles, functionHandles, functionInstantiations, functionDefs };
 }
 

@@ -29,7 +29,13 @@ const line = (r, ref) =>
 
 const ref = await measure('read + extract interfaces (reference)', () => {
   const { packages } = discoverPackages(corpusRoot);
-  for (const p of packages) keyTypes(packageInterface(p.packageId, loadPackageDir(p.packageDir).modules.map((m) => m.module)));
+  for (const p of packages)
+    keyTypes(
+      packageInterface(
+        p.packageId,
+        loadPackageDir(p.packageDir).modules.map((m) => m.module),
+      ),
+    );
   return packages.length;
 });
 console.log(line(ref));
@@ -41,8 +47,14 @@ const answer = (messages) => {
 const runs = [
   ['mock-noisy, in memory', () => ({ agent: 'mock-noisy', store: new MemoryRunStore() })],
   ['mock-noisy, run directory on disk', (i) => ({ agent: 'mock-noisy', store: DiskRunStore.at(path.join(tmp, `disk-${i}`)) })],
-  ['scripted model, new cache each run', (i) => ({ agent: 'real-openai-compatible', model: new CachedModel(new ScriptedModel(answer), new ResponseCache(path.join(tmp, `cache-${i}`))), store: new MemoryRunStore() })],
-  ['scripted model, warm cache', () => ({ agent: 'real-openai-compatible', model: new CachedModel(new ScriptedModel(answer), new ResponseCache(path.join(tmp, 'warm'))), store: new MemoryRunStore() })],
+  [
+    'scripted model, new cache each run',
+    (i) => ({ agent: 'real-openai-compatible', model: new CachedModel(new ScriptedModel(answer), new ResponseCache(path.join(tmp, `cache-${i}`))), store: new MemoryRunStore() }),
+  ],
+  [
+    'scripted model, warm cache',
+    () => ({ agent: 'real-openai-compatible', model: new CachedModel(new ScriptedModel(answer), new ResponseCache(path.join(tmp, 'warm'))), store: new MemoryRunStore() }),
+  ],
 ];
 for (const [label, options] of runs) {
   const r = await measure(label, async (i) => {

@@ -64,8 +64,16 @@ for (const corpus of ['corpus-mainnet', 'corpus']) {
     const a = plain(out.runJson.aggregate);
     const rate = a.targets === 0 ? 0 : a.hits / a.targets;
     ref ??= { hits: a.hits, seconds };
-    const vs = label === 'baseline-search' ? 'reference' : `${ref.hits === 0 ? '∞' : (a.hits / ref.hits).toFixed(1)}x the reference's hits (${ref.hits}), ${(seconds / ref.seconds).toFixed(1)}x its time`;
-    console.log(`phase2 ${corpus.padEnd(14)} ${label.padEnd(47)} | ${String(a.hits).padStart(3)}/${a.targets} target types (${(rate * 100).toFixed(1).padStart(4)}%) in ${seconds.toFixed(1).padStart(5)} s | ${vs}`);
-    if (a.miss_causes) console.log(`  why missed: ${Object.entries(a.miss_causes).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    const vs =
+      label === 'baseline-search' ? 'reference' : `${ref.hits === 0 ? '∞' : (a.hits / ref.hits).toFixed(1)}x the reference's hits (${ref.hits}), ${(seconds / ref.seconds).toFixed(1)}x its time`;
+    console.log(
+      `phase2 ${corpus.padEnd(14)} ${label.padEnd(47)} | ${String(a.hits).padStart(3)}/${a.targets} target types (${(rate * 100).toFixed(1).padStart(4)}%) in ${seconds.toFixed(1).padStart(5)} s | ${vs}`,
+    );
+    if (a.miss_causes)
+      console.log(
+        `  why missed: ${Object.entries(a.miss_causes)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
   }
 }

@@ -11,7 +11,17 @@ import { MemoryRunStore, phase2SummaryText, runPhase2, ScriptedModel } from '@sm
 const fixtures = process.env.SMI_FIXTURES ?? '../shared';
 const { packages, protocolConfig } = fromFixtures(fixtures);
 
-const VALUES = { u8: { u8: 1 }, u16: { u16: 1 }, u32: { u32: 1 }, u64: { u64: 1 }, u128: { u128: 1 }, u256: { u256: 1 }, bool: { bool: true }, address: { address: '0x1' }, 'vector<u8>': { vector_u8_utf8: 'smi' } };
+const VALUES = {
+  u8: { u8: 1 },
+  u16: { u16: 1 },
+  u32: { u32: 1 },
+  u64: { u64: 1 },
+  u128: { u128: 1 },
+  u256: { u256: 1 },
+  bool: { bool: true },
+  address: { address: '0x1' },
+  'vector<u8>': { vector_u8_utf8: 'smi' },
+};
 
 /** One answer: a need_more for every module first, then a plan of the plain-valued functions. */
 function answer(messages) {
@@ -38,9 +48,16 @@ function answer(messages) {
 // A local simulation as `smi phase2` prepares one by default: the fixtures' framework, a sender
 // with two coins, a publisher running the packages' inits, a gas budget and a larger one after it.
 const local = {
-  framework: packages.filter((p) => BigInt(p.id) <= 0xdee9n), protocolConfig, simulationMode: 'local',
-  sender: '0x' + 'a11ce'.padStart(64, '0'), publisher: '0x' + 'b0b'.padStart(64, '0'), senderCoins: 2, coinBalance: 100_000_000_000n,
-  gasBudget: 10_000_000n, gasBudgetLadder: [50_000_000n], maxHeuristicVariants: 4,
+  framework: packages.filter((p) => BigInt(p.id) <= 0xdee9n),
+  protocolConfig,
+  simulationMode: 'local',
+  sender: '0x' + 'a11ce'.padStart(64, '0'),
+  publisher: '0x' + 'b0b'.padStart(64, '0'),
+  senderCoins: 2,
+  coinBalance: 100_000_000_000n,
+  gasBudget: 10_000_000n,
+  gasBudgetLadder: [50_000_000n],
+  maxHeuristicVariants: 4,
 };
 
 const result = await runPhase2({
@@ -56,6 +73,8 @@ const result = await runPhase2({
   runId: 'example',
 });
 for (const row of result.runJson.packages) {
-  console.log(`${row.package_id.slice(0, 10)}… targets ${row.score.targets} hits ${row.score.created_hits} planning calls ${row.planning_calls} ${row.error ? `(${String(row.error).slice(0, 80)})` : ''}`);
+  console.log(
+    `${row.package_id.slice(0, 10)}… targets ${row.score.targets} hits ${row.score.created_hits} planning calls ${row.planning_calls} ${row.error ? `(${String(row.error).slice(0, 80)})` : ''}`,
+  );
 }
 process.stdout.write(phase2SummaryText(result.runJson));

@@ -36,10 +36,7 @@ const MAX_DEPTH = 8;
 /** Why a corpus cannot be read. */
 export class DatasetError extends SmiError<'CORPUS_NOT_FOUND' | 'NO_PACKAGES' | 'IDS_FILE_NOT_FOUND' | 'UNKNOWN_DATASET'> {
   override readonly name = 'DatasetError';
-  constructor(
-    code: 'CORPUS_NOT_FOUND' | 'NO_PACKAGES' | 'IDS_FILE_NOT_FOUND' | 'UNKNOWN_DATASET',
-    message: string,
-  ) {
+  constructor(code: 'CORPUS_NOT_FOUND' | 'NO_PACKAGES' | 'IDS_FILE_NOT_FOUND' | 'UNKNOWN_DATASET', message: string) {
     super(code, message);
   }
 }
@@ -157,7 +154,8 @@ export function datasetNames(manifestsDir: string): string[] {
 /** The ids of the named dataset `name` (`<manifests>/datasets/NAME.txt`). */
 export function datasetIds(manifestsDir: string, name: string): string[] {
   const file = path.join(manifestsDir, 'datasets', `${name}.txt`);
-  if (!existsSync(path.join(manifestsDir, 'datasets'))) throw new DatasetError('UNKNOWN_DATASET', `no manifests at ${manifestsDir} (expected ${path.join(manifestsDir, 'datasets')}/NAME.txt): point --manifests at a manifests directory`);
+  if (!existsSync(path.join(manifestsDir, 'datasets')))
+    throw new DatasetError('UNKNOWN_DATASET', `no manifests at ${manifestsDir} (expected ${path.join(manifestsDir, 'datasets')}/NAME.txt): point --manifests at a manifests directory`);
   if (!existsSync(file)) {
     const known = datasetNames(manifestsDir);
     throw new DatasetError('UNKNOWN_DATASET', `no dataset ${JSON.stringify(name)} in ${manifestsDir}/datasets (known: ${known.join(', ') || 'none'})`);

@@ -175,7 +175,14 @@ export function parsePyJson(text: string): PyJson {
       }
     }
     if (c === '"') return string();
-    for (const [lit, v] of [['true', true], ['false', false], ['null', null], ['NaN', new PyFloat(NaN, 'NaN')], ['Infinity', new PyFloat(Infinity, 'Infinity')], ['-Infinity', new PyFloat(-Infinity, '-Infinity')]] as const) {
+    for (const [lit, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+      ['NaN', new PyFloat(NaN, 'NaN')],
+      ['Infinity', new PyFloat(Infinity, 'Infinity')],
+      ['-Infinity', new PyFloat(-Infinity, '-Infinity')],
+    ] as const) {
       if (text.startsWith(lit, pos)) {
         pos += lit.length;
         return v;

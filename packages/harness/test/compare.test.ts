@@ -14,7 +14,8 @@ const phase1 = (label: string, rows: P1[], byPackage?: Map<string, PackageSpend>
   ...(byPackage ? { byPackage } : {}),
   ...(totals ? { totals } : {}),
 });
-const spend = (entries: [number, number, number, number | null][]): Map<string, PackageSpend> => new Map(entries.map(([n, i, o, usd]) => [id(n), { input_tokens: i, output_tokens: o, spent_usd: usd }]));
+const spend = (entries: [number, number, number, number | null][]): Map<string, PackageSpend> =>
+  new Map(entries.map(([n, i, o, usd]) => [id(n), { input_tokens: i, output_tokens: o, spent_usd: usd }]));
 
 describe('compareRuns', () => {
   it('a package whose run failed is not all-correct, even with an empty truth; rows without an outcome are judged by their score', () => {
@@ -38,8 +39,25 @@ describe('compareRuns', () => {
   it('token and cost deltas are over the common packages, not the whole runs', () => {
     const rows = (ns: number[]): P1[] => ns.map((n) => ({ n, outcome: 'correct', f1: 1, fp: 0, fn: 0 }));
     // b ran a package a did not, which cost it 1,000 tokens and $1.
-    const a = phase1('a', rows([1, 2]), spend([[1, 100, 10, 0.01], [2, 200, 20, 0.02]]), { input_tokens: 300, output_tokens: 30, spent_usd: 0.03 });
-    const b = phase1('b', rows([1, 2, 3]), spend([[1, 150, 10, 0.015], [2, 200, 30, 0.03], [3, 1000, 100, 1]]), { input_tokens: 1350, output_tokens: 140, spent_usd: 1.045 });
+    const a = phase1(
+      'a',
+      rows([1, 2]),
+      spend([
+        [1, 100, 10, 0.01],
+        [2, 200, 20, 0.02],
+      ]),
+      { input_tokens: 300, output_tokens: 30, spent_usd: 0.03 },
+    );
+    const b = phase1(
+      'b',
+      rows([1, 2, 3]),
+      spend([
+        [1, 150, 10, 0.015],
+        [2, 200, 30, 0.03],
+        [3, 1000, 100, 1],
+      ]),
+      { input_tokens: 1350, output_tokens: 140, spent_usd: 1.045 },
+    );
     const c = compareRuns(a, b);
     expect(c.only_in_b).toEqual([id(3)]);
     expect(c.tokens).toEqual({ input_delta: 50, output_delta: 10 });
@@ -50,7 +68,14 @@ describe('compareRuns', () => {
     const b2 = phase1('b2', rows([1, 2]), undefined, { input_tokens: 350, output_tokens: 40, spent_usd: 0.045 });
     expect(compareRuns(bare(a), b2)).toMatchObject({ tokens: { input_delta: 50, output_delta: 10 }, cost_usd_delta: 0.015 });
     // A package without a price: no cost delta.
-    const unpriced = phase1('u', rows([1, 2]), spend([[1, 100, 10, null], [2, 200, 20, 0.02]]));
+    const unpriced = phase1(
+      'u',
+      rows([1, 2]),
+      spend([
+        [1, 100, 10, null],
+        [2, 200, 20, 0.02],
+      ]),
+    );
     expect(compareRuns(a, unpriced).cost_usd_delta).toBeNull();
   });
 });

@@ -102,7 +102,9 @@ describe('OpenAI-compatible client against a loopback server', () => {
   it('fatal errors (401, 404, a billing 429) are not retried', async () => {
     for (const reply of [{ status: 401 }, { status: 404 }, { status: 429, content: 'insufficient_quota: add billing' }] as FakeReply[]) {
       const s = await serve(() => reply);
-      const err = (await client(s.url).generate(MSG, {}).catch((e: unknown) => e)) as ModelError;
+      const err = (await client(s.url)
+        .generate(MSG, {})
+        .catch((e: unknown) => e)) as ModelError;
       expect(err.kind).toBe('fatal');
       expect(s.requests).toHaveLength(1);
       await s.close();
@@ -118,7 +120,9 @@ describe('OpenAI-compatible client against a loopback server', () => {
     expect(err.kind).toBe('transient');
     expect(err.message).toMatch(/timed out/);
     expect(s.requests).toHaveLength(2);
-    const aborted = (await client(s.url).generate(MSG, {}, { signal: AbortSignal.timeout(150) }).catch((e: unknown) => e)) as ModelError;
+    const aborted = (await client(s.url)
+      .generate(MSG, {}, { signal: AbortSignal.timeout(150) })
+      .catch((e: unknown) => e)) as ModelError;
     expect(aborted.kind).toBe('timeout');
   });
 
@@ -134,15 +138,29 @@ describe('OpenAI-compatible client against a loopback server', () => {
 
   it('malformed JSON, empty content and finish_reason "length" are typed', async () => {
     let s = await serve(() => ({ raw: '{"choices": [' }));
-    expect(((await client(s.url).generate(MSG, {}).catch((e: unknown) => e)) as ModelError).kind).toBe('malformed');
+    expect(
+      (
+        (await client(s.url)
+          .generate(MSG, {})
+          .catch((e: unknown) => e)) as ModelError
+      ).kind,
+    ).toBe('malformed');
     await s.close();
     s = await serve(() => ({ content: '', finishReason: 'length' }));
-    const trunc = (await client(s.url).generate(MSG, {}).catch((e: unknown) => e)) as ModelError;
+    const trunc = (await client(s.url)
+      .generate(MSG, {})
+      .catch((e: unknown) => e)) as ModelError;
     expect(trunc.kind).toBe('truncated');
     expect(trunc.message).toMatch(/hit max_tokens/);
     await s.close();
     s = await serve(() => ({ content: null }));
-    expect(((await client(s.url).generate(MSG, {}).catch((e: unknown) => e)) as ModelError).kind).toBe('empty');
+    expect(
+      (
+        (await client(s.url)
+          .generate(MSG, {})
+          .catch((e: unknown) => e)) as ModelError
+      ).kind,
+    ).toBe('empty');
     await s.close();
     s = await serve(() => ({ content: '{"key_types": ["0x1::a', finishReason: 'length' }));
     const cut = await client(s.url).generate(MSG, {});
@@ -181,7 +199,8 @@ describe('response cache', () => {
     const base = { baseUrl: 'http://x/v1', model: 'm', messages: MSG, params: { temperature: 0 }, epoch: 0 };
     const k = cacheKey(base);
     expect(cacheKey({ ...base, baseUrl: 'http://x/v1/' })).toBe(k);
-    for (const change of [{ baseUrl: 'http://y/v1' }, { model: 'n' }, { messages: [{ role: 'user' as const, content: 'ho' }] }, { params: { temperature: 1 } }, { epoch: 1 }]) expect(cacheKey({ ...base, ...change })).not.toBe(k);
+    for (const change of [{ baseUrl: 'http://y/v1' }, { model: 'n' }, { messages: [{ role: 'user' as const, content: 'ho' }] }, { params: { temperature: 1 } }, { epoch: 1 }])
+      expect(cacheKey({ ...base, ...change })).not.toBe(k);
     // Key order of the parameters does not matter.
     expect(cacheKey({ ...base, params: { maxTokens: 5, temperature: 0 } })).toBe(cacheKey({ ...base, params: { temperature: 0, maxTokens: 5 } }));
   });
@@ -201,7 +220,10 @@ describe('response cache', () => {
 
 describe('configuration as the original read it', () => {
   it('precedence: process wins for SMI_API_KEY and SMI_API_BASE_URL, the .env file for the rest', () => {
-    const c = resolveModelConfig({ SMI_API_KEY: 'proc', SMI_MODEL: 'proc-model', SMI_API_BASE_URL: 'http://proc/v1/' }, { SMI_API_KEY: 'file', SMI_MODEL: 'file-model', SMI_API_BASE_URL: 'http://file/v1', SMI_TEMPERATURE: '0.5' });
+    const c = resolveModelConfig(
+      { SMI_API_KEY: 'proc', SMI_MODEL: 'proc-model', SMI_API_BASE_URL: 'http://proc/v1/' },
+      { SMI_API_KEY: 'file', SMI_MODEL: 'file-model', SMI_API_BASE_URL: 'http://file/v1', SMI_TEMPERATURE: '0.5' },
+    );
     expect(c).toMatchObject({ apiKey: 'proc', model: 'file-model', baseUrl: 'http://proc/v1', temperature: 0.5, maxTokens: 4096, maxRequestRetries: 6 });
     // max_tokens: 4096 unless told otherwise, as the original sent; `none` sends none.
     expect(resolveModelConfig({ SMI_API_KEY: 'k', SMI_MODEL: 'm', SMI_MAX_TOKENS: '512' }).maxTokens).toBe(512);

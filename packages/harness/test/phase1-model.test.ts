@@ -30,7 +30,16 @@ import { sleep } from '../src/model/retry.js';
 import { stable, tempDir } from './support.js';
 
 const CORPUS = fixturePath('corpus');
-type Row = { package_id: string; attempts: number; max_structs_used: number | null; outcome: string; parse_mode: string | null; error: string | null; score: { f1: number }; usage: { calls: number; cache_hits: number; cost_usd: number | null } };
+type Row = {
+  package_id: string;
+  attempts: number;
+  max_structs_used: number | null;
+  outcome: string;
+  parse_mode: string | null;
+  error: string | null;
+  score: { f1: number };
+  usage: { calls: number; cache_hits: number; cost_usd: number | null };
+};
 
 function rows(run: { runJson: Record<string, unknown> }): Row[] {
   return plain(run.runJson.packages as never) as Row[];
@@ -56,7 +65,16 @@ async function loadTruth(): Promise<void> {
   const { loadPackageDir } = await import('@smi/bytecode');
   const packages = discoverPackages(CORPUS).packages;
   if (packages.length === 0) throw new Error(`no packages in ${CORPUS}`);
-  for (const p of packages) TRUTH.set(p.packageId, keyTypes(packageInterface(p.packageId, loadPackageDir(p.packageDir).modules.map((m) => m.module))));
+  for (const p of packages)
+    TRUTH.set(
+      p.packageId,
+      keyTypes(
+        packageInterface(
+          p.packageId,
+          loadPackageDir(p.packageDir).modules.map((m) => m.module),
+        ),
+      ),
+    );
 }
 
 /** A model that answers after `ms`, honouring the signal. */
@@ -72,7 +90,14 @@ class SlowModel implements ModelClient {
     } catch {
       throw new ModelError('timeout', 'the request was stopped');
     }
-    return { content: JSON.stringify({ key_types: truthOf(messages) }), finishReason: 'stop', usage: { input: 100, output: 10, cached: 0, reasoning: 0, total: 110 }, requestId: null, cache: 'off', attempts: 1 };
+    return {
+      content: JSON.stringify({ key_types: truthOf(messages) }),
+      finishReason: 'stop',
+      usage: { input: 100, output: 10, cached: 0, reasoning: 0, total: 110 },
+      requestId: null,
+      cache: 'off',
+      attempts: 1,
+    };
   }
 }
 
@@ -81,12 +106,17 @@ const base = { corpusRoot: CORPUS, samples: 0, seed: 0n, agent: 'real-openai-com
 describeWithFixtures('Phase I with a model', ['corpus'], () => {
   it('reads JSON, fenced JSON and prose; garbage is "unparseable" and stays in the denominators', async () => {
     await loadTruth();
-    const formats = [(t: string[]) => JSON.stringify({ key_types: t }), (t: string[]) => '```json\n' + JSON.stringify(t) + '\n```', (t: string[]) => `Here you go: ${JSON.stringify({ key_types: t })} hope it helps`, () => 'I cannot answer that.'];
+    const formats = [
+      (t: string[]) => JSON.stringify({ key_types: t }),
+      (t: string[]) => '```json\n' + JSON.stringify(t) + '\n```',
+      (t: string[]) => `Here you go: ${JSON.stringify({ key_types: t })} hope it helps`,
+      () => 'I cannot answer that.',
+    ];
     let n = 0;
     const model = new ScriptedModel((m) => formats[n++ % 4](truthOf(m)));
     const r = await runPhase1({ ...base, model, concurrency: 1, store: new MemoryRunStore() });
     const got = rows(r);
-    expect(got.map((x) => x.parse_mode)).toEqual(got.map((_, i) => [ 'json', 'fenced', 'embedded', null][i % 4]));
+    expect(got.map((x) => x.parse_mode)).toEqual(got.map((_, i) => ['json', 'fenced', 'embedded', null][i % 4]));
     const unparseable = got.filter((x) => x.outcome === 'unparseable');
     expect(unparseable).toHaveLength(3);
     for (const x of unparseable) expect(x.score.f1).toBe(0);
@@ -267,7 +297,12 @@ describeWithFixtures('Phase I with a model', ['corpus'], () => {
       expect(r.totals.spent_usd).toBeNull();
       expect(r.totals.unknown_usage_calls).toBe(1);
       // Each request is written when sent, then its answer: the answers' costs, one unknown.
-      expect(store.ledger().filter((e) => e.sent !== true).map((e) => e.cost_usd)).toEqual([0.01, null, 0.01]);
+      expect(
+        store
+          .ledger()
+          .filter((e) => e.sent !== true)
+          .map((e) => e.cost_usd),
+      ).toEqual([0.01, null, 0.01]);
       expect(store.ledger().filter((e) => e.sent === true)).toHaveLength(3);
       expect(store.events.filter((line) => line.includes('"event": "usage_unknown"'))).toHaveLength(1);
       // With a budget: after the unknown answer no package starts (the spend cannot be known).

@@ -28,7 +28,14 @@ import { eventNames, jsonl, stable, tempDir } from './support.js';
 const CORPUS = fixturePath('corpus');
 
 type Agg = Record<string, number | number[] | Record<string, number> | null>;
-type Row = { package_id: string; truth_key_types: number; predicted_key_types: number; predicted_key_types_list: string[] | null; truth_key_types_list: string[] | null; score: { f1: number; precision: number } };
+type Row = {
+  package_id: string;
+  truth_key_types: number;
+  predicted_key_types: number;
+  predicted_key_types_list: string[] | null;
+  truth_key_types_list: string[] | null;
+  score: { f1: number; precision: number };
+};
 
 async function mockRun(agent: 'mock-perfect' | 'mock-empty' | 'mock-random' | 'mock-noisy', extra: Partial<Parameters<typeof runPhase1>[0]> = {}) {
   return runPhase1({ corpusRoot: CORPUS, samples: 0, seed: 0n, agent, store: new MemoryRunStore(), runId: 't', continueOnError: true, includeTypeLists: true, ...extra });
@@ -41,7 +48,15 @@ describeWithFixtures('Phase I with the mock agents over the shared corpus', ['co
     expect(a).toMatchObject({ avg_precision: 1, avg_recall: 1, avg_f1: 1, micro_f1: 1, errors: 0, packages_total: 12, outcomes: { correct: 12, wrong: 0 } });
     // The truth, counted independently: the interface's key structs per package.
     const { packages } = discoverPackages(CORPUS);
-    const truthSizes = packages.map((p) => interfaceSanity(packageInterface(p.packageId, loadPackageDir(p.packageDir).modules.map((m) => m.module))).key_structs);
+    const truthSizes = packages.map(
+      (p) =>
+        interfaceSanity(
+          packageInterface(
+            p.packageId,
+            loadPackageDir(p.packageDir).modules.map((m) => m.module),
+          ),
+        ).key_structs,
+    );
     const rows = perfect.runJson.packages as unknown as Row[];
     expect(rows.map((r) => r.truth_key_types)).toEqual(truthSizes);
     const empty = await mockRun('mock-empty');
@@ -84,10 +99,21 @@ describeWithFixtures('Phase I with the mock agents over the shared corpus', ['co
   it('writes the run directory: spec, metadata, state, events in order, rows, results and a run.json that verifies', async () => {
     const dir = tempDir();
     const out = path.join(dir, 'out.json');
-    const r = await runPhase1({ corpusRoot: CORPUS, samples: 4, seed: 0n, agent: 'mock-perfect', store: DiskRunStore.at(path.join(dir, 'run')), runId: 'r1', out, argv: ['smi', 'phase1'], checkpointEvery: 2 });
+    const r = await runPhase1({
+      corpusRoot: CORPUS,
+      samples: 4,
+      seed: 0n,
+      agent: 'mock-perfect',
+      store: DiskRunStore.at(path.join(dir, 'run')),
+      runId: 'r1',
+      out,
+      argv: ['smi', 'phase1'],
+      checkpointEvery: 2,
+    });
     expect(r.status).toBe('success');
     const run = path.join(dir, 'run');
-    for (const f of ['spec.json', 'run_metadata.json', 'state.json', 'events.jsonl', 'packages.jsonl', 'run.json', 'usage.jsonl'].filter((f) => f !== 'usage.jsonl')) expect(existsSync(path.join(run, f))).toBe(true);
+    for (const f of ['spec.json', 'run_metadata.json', 'state.json', 'events.jsonl', 'packages.jsonl', 'run.json', 'usage.jsonl'].filter((f) => f !== 'usage.jsonl'))
+      expect(existsSync(path.join(run, f))).toBe(true);
     expect(readFileSync(path.join(run, 'run.json'), 'utf8')).toBe(readFileSync(out, 'utf8'));
     const loaded = loadRunJson(out);
     expect(loaded.samples).toBe(4);

@@ -42,7 +42,12 @@ afterEach(async () => {
 });
 
 const plan = (price: number): string =>
-  JSON.stringify({ calls: [{ target: `${PKG}::shop::new_item`, args: [{ u64: price }] }, { target: `${PKG}::shop::buy`, args: [{ result: 0 }] }] });
+  JSON.stringify({
+    calls: [
+      { target: `${PKG}::shop::new_item`, args: [{ u64: price }] },
+      { target: `${PKG}::shop::buy`, args: [{ result: 0 }] },
+    ],
+  });
 
 async function run(agent: Phase2Options['agent'], script: (req: FakeRequest) => FakeReply, extra: Partial<Phase2Options> = {}) {
   server = await startFakeOpenAi(script);
@@ -182,12 +187,16 @@ describeWithFixtures('Phase II model agents on a loopback server', ['fixtures', 
     expect(repair).toContain('let b: bool = 7;');
     expect(row).toMatchObject({ outcome: 'correct', helper_compiled: true, helper_attempts: 2, helper_repair_rounds: 1, score: { targets: 2, created_hits: 2 } });
     const art = path.join(dir, 'artifacts', PKG);
-    for (const f of ['interface.json', 'prompt.json', 'llm_response.json', 'validation_report.json', 'transactions.json', 'helper_pkg/Move.toml', 'helper_pkg/sources/helper.move']) expect(existsSync(path.join(art, f)), f).toBe(true);
+    for (const f of ['interface.json', 'prompt.json', 'llm_response.json', 'validation_report.json', 'transactions.json', 'helper_pkg/Move.toml', 'helper_pkg/sources/helper.move'])
+      expect(existsSync(path.join(art, f)), f).toBe(true);
     const report = JSON.parse(readFileSync(path.join(art, 'validation_report.json'), 'utf8')) as { ok: boolean; attempts: { stage: string }[] };
     expect(report.ok).toBe(true);
     expect(report.attempts.map((a) => a.stage)).toEqual(['compile', 'published']);
     // The publish and the entrypoint run, with their effects (the Receipt created; the Item wrapped in it, not in the effects).
-    const txs = JSON.parse(readFileSync(path.join(art, 'transactions.json'), 'utf8')) as { kind: string; transaction: { digest: string; effects: { status: string; created: { object_type?: string }[] } } }[];
+    const txs = JSON.parse(readFileSync(path.join(art, 'transactions.json'), 'utf8')) as {
+      kind: string;
+      transaction: { digest: string; effects: { status: string; created: { object_type?: string }[] } };
+    }[];
     expect(txs.map((t) => [t.kind, t.transaction.effects.status])).toEqual([
       ['publish', 'success'],
       ['entrypoints', 'success'],
@@ -211,7 +220,10 @@ describeWithFixtures('Phase II model agents on a loopback server', ['fixtures', 
     const stateFile = path.join(tempDir('smi-p2-state-'), 'state.json');
     env.saveState(stateFile);
     const state = phase2State(readFileSync(stateFile), stateFile);
-    const { row, requests } = await run('real-openai-compatible', () => ({ content: JSON.stringify({ calls: [{ target: `${PKG}::shop::buy`, args: [{ imm_or_owned_object: item.id }] }] }) }), { state, maxPlanAttempts: 1 });
+    const { row, requests } = await run('real-openai-compatible', () => ({ content: JSON.stringify({ calls: [{ target: `${PKG}::shop::buy`, args: [{ imm_or_owned_object: item.id }] }] }) }), {
+      state,
+      maxPlanAttempts: 1,
+    });
     expect(promptOf(requests[0])).toContain(`- ${ITEM}: 1 objects available (owned): ${item.id}`);
     // The Receipt is created around the prepared Item (which was not created: one target of two).
     expect(row).toMatchObject({ dry_run_ok: true, score: { targets: 2, created_hits: 1 }, hit_types: [RECEIPT] });
@@ -220,10 +232,7 @@ describeWithFixtures('Phase II model agents on a loopback server', ['fixtures', 
   it('epochs: each sample asked again (its own cache key), pass@k in the aggregate', async () => {
     const { out, row, requests } = await run('real-openai-compatible', (req) => ({ content: req.index === 0 ? plan(0) : plan(4) }), { epochs: 2, maxPlanAttempts: 1 });
     expect(requests).toHaveLength(2);
-    expect(row.epochs).toEqual([
-      expect.objectContaining({ epoch: 0, all_hit: false }),
-      expect.objectContaining({ epoch: 1, all_hit: true }),
-    ]);
+    expect(row.epochs).toEqual([expect.objectContaining({ epoch: 0, all_hit: false }), expect.objectContaining({ epoch: 1, all_hit: true })]);
     const agg = plain(out.runJson.aggregate as never) as { pass_at_k: Record<string, number>; epochs: number };
     expect(agg.epochs).toBe(2);
     expect(agg.pass_at_k['1']).toBeCloseTo(0.5);

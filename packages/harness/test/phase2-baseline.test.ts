@@ -28,7 +28,12 @@ describeWithFixtures('baseline-search on the shared corpus', ['corpus'], () => {
     let candidates = 0;
     for (const pkg of corpus) {
       if (FRAMEWORK.has(pkg.id)) continue;
-      const truth = keyTypes(packageInterface(pkg.id, pkg.modules.map((m) => m.module)));
+      const truth = keyTypes(
+        packageInterface(
+          pkg.id,
+          pkg.modules.map((m) => m.module),
+        ),
+      );
       const cands = baselineCandidates(pkg);
       const plans = cands.flatMap((c) => (c.$kind === 'Ok' ? [c.plan] : [])).slice(0, 25);
       candidates += plans.length;

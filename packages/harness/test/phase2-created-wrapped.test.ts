@@ -38,7 +38,13 @@ describeWithFixtures('Phase II local simulation: created and wrapped objects', [
       address: PKG,
     });
     sim = LocalSimulation.prepare(PKG, {
-      packages: [...framework, packageFromBytes(compiled.modules.map((m) => m.bytes), { id: PKG })],
+      packages: [
+        ...framework,
+        packageFromBytes(
+          compiled.modules.map((m) => m.bytes),
+          { id: PKG },
+        ),
+      ],
       protocolConfig,
       sender: SENDER,
       publisher: SENDER,

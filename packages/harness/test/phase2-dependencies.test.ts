@@ -12,14 +12,21 @@ import { phase2Options } from '../../../test-support/phase2-options.js';
 import { type MissingDependencies, runPhase2 } from '../src/index.js';
 
 describeWithFixtures('Phase II: missing dependencies, said before the run', ['corpus-deps'], () => {
-  const deps = readdirSync(fixturePath('corpus-deps')).filter((d) => d.startsWith('0x')).sort();
+  const deps = readdirSync(fixturePath('corpus-deps'))
+    .filter((d) => d.startsWith('0x'))
+    .sort();
 
   it('over the corpus alone: the packages that need them and the six missing ids; with them in the corpus root: none', async () => {
     let all: MissingDependencies[] = [];
     await runPhase2(phase2Options({ onStart: (info) => (all = info.missingDependencies) }));
     expect([...new Set(all.flatMap((m) => m.missing))].sort()).toEqual(deps);
     // Each listed under a package of the corpus that needs it.
-    const corpus = new Set(readdirSync(fixturePath('corpus'), { recursive: true }).map(String).filter((p) => /0x[0-9a-f]{64}$/.test(p)).map((p) => path.basename(p)));
+    const corpus = new Set(
+      readdirSync(fixturePath('corpus'), { recursive: true })
+        .map(String)
+        .filter((p) => /0x[0-9a-f]{64}$/.test(p))
+        .map((p) => path.basename(p)),
+    );
     for (const m of all) {
       expect(corpus.has(m.package_id)).toBe(true);
       expect(m.missing.every((id) => !corpus.has(id))).toBe(true);

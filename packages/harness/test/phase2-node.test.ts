@@ -23,8 +23,18 @@ import { parsePlan } from '@smi/inhabit';
 import { plain, runPhase2 } from '../src/index.js';
 
 const plan = (spec: Json) => parsePlan(normalizePlan(spec).spec);
-const BUY = { calls: [{ target: `${SHOP}::shop::new_item`, args: [{ u64: 3 }] }, { target: `${SHOP}::shop::buy`, args: [{ result: 0 }] }] };
-const FAIL = { calls: [{ target: `${SHOP}::shop::new_item`, args: [{ u64: 0 }] }, { target: `${SHOP}::shop::buy`, args: [{ result: 0 }] }] };
+const BUY = {
+  calls: [
+    { target: `${SHOP}::shop::new_item`, args: [{ u64: 3 }] },
+    { target: `${SHOP}::shop::buy`, args: [{ result: 0 }] },
+  ],
+};
+const FAIL = {
+  calls: [
+    { target: `${SHOP}::shop::new_item`, args: [{ u64: 0 }] },
+    { target: `${SHOP}::shop::buy`, args: [{ result: 0 }] },
+  ],
+};
 
 let f: Phase2NodeFixture;
 let server: FakeGrpcServer;
@@ -53,7 +63,7 @@ describeWithFixtures('Phase II on a node (a fake full node running our simulator
     await server?.close();
   });
 
-  it('preflight: the node answers, the gas coin is the sender\'s first Coin<SUI>, the gas price the reference one, the inventory its objects', async () => {
+  it("preflight: the node answers, the gas coin is the sender's first Coin<SUI>, the gas price the reference one, the inventory its objects", async () => {
     const node = await setup();
     expect(node.checkpoint).toBe(1n);
     expect(node.gasCoin?.objectId).toBe(f.coins[0]);
@@ -68,8 +78,10 @@ describeWithFixtures('Phase II on a node (a fake full node running our simulator
     expect(given).toMatchObject({ gasPrice: 900n, gasPriceFrom: 'given' });
   });
 
-  it('preflight errors: an endpoint that does not answer, 0x0 or an unfunded sender for a dry run, a gas coin not the sender\'s', async () => {
-    const down = await prepareNode({ source: new GrpcDataSource({ url: 'http://127.0.0.1:9', timeoutMs: 2000 }), mode: 'dry-run', sender: SENDER, requireDryRun: false, fundedSender: true }).catch((e: unknown) => e);
+  it("preflight errors: an endpoint that does not answer, 0x0 or an unfunded sender for a dry run, a gas coin not the sender's", async () => {
+    const down = await prepareNode({ source: new GrpcDataSource({ url: 'http://127.0.0.1:9', timeoutMs: 2000 }), mode: 'dry-run', sender: SENDER, requireDryRun: false, fundedSender: true }).catch(
+      (e: unknown) => e,
+    );
     expect(down).toBeInstanceOf(NodeSetupError);
     expect(down).toMatchObject({ code: 'ENDPOINT_UNREACHABLE' });
     expect((await setupError({ sender: '0x0' })).code).toBe('SENDER_IS_ZERO');
@@ -83,7 +95,7 @@ describeWithFixtures('Phase II on a node (a fake full node running our simulator
     expect((await setupError({ gasCoin: '0xdead' })).code).toBe('GAS_COIN_NOT_FOUND');
   });
 
-  it('a plan that creates a target type is a hit through a dry run: the node\'s created types are the local ones less those created and wrapped', async () => {
+  it("a plan that creates a target type is a hit through a dry run: the node's created types are the local ones less those created and wrapped", async () => {
     const sim = nodeSim(await setup());
     const run = await sim.run(plan(BUY));
     expect(run).toMatchObject({ txBuildOk: true, ok: true, status: 'success', createdTypes: [RECEIPT], attempts: 1, gasBudgetUsed: 50_000_000, devInspect: false });
@@ -92,7 +104,15 @@ describeWithFixtures('Phase II on a node (a fake full node running our simulator
     expect(sent?.checks).toBe(true);
     expect(sent?.data.V1.sender).toBe(SENDER);
     expect(sent?.data.V1.gasData).toMatchObject({ price: REFERENCE_GAS_PRICE, budget: 50_000_000n, payment: [{ objectId: f.coins[0] }] });
-    const local = LocalSimulation.prepare(SHOP, { packages: [...f.framework, f.shop], protocolConfig: f.protocolConfig, sender: SENDER, publisher: PUBLISHER, senderCoins: 1, coinBalance: 10_000_000_000n, gasBudgets: [50_000_000n] }).run(plan(BUY));
+    const local = LocalSimulation.prepare(SHOP, {
+      packages: [...f.framework, f.shop],
+      protocolConfig: f.protocolConfig,
+      sender: SENDER,
+      publisher: PUBLISHER,
+      senderCoins: 1,
+      coinBalance: 10_000_000_000n,
+      gasBudgets: [50_000_000n],
+    }).run(plan(BUY));
     expect(local.createdTypes.filter((t) => !local.createdWrappedTypes.includes(t))).toEqual(run.createdTypes);
     expect(local.createdWrappedTypes).toEqual([ITEM]);
   });
@@ -100,8 +120,18 @@ describeWithFixtures('Phase II on a node (a fake full node running our simulator
   it('a failing plan reports the abort code and location, as the local simulation does', async () => {
     const run = await nodeSim(await setup()).run(plan(FAIL));
     expect(run).toMatchObject({ txBuildOk: true, ok: false, status: 'failure', effectsError: 'MoveAbort', abortCode: 1, abortLocation: `${SHOP}::shop::new_item`, createdTypes: [], attempts: 1 });
-    expect(run.error).toMatch(/^MoveAbort\(MoveLocation \{ module: ModuleId \{ address: 0{60}5e0d, name: Identifier\("shop"\) \}, function: \d+, instruction: \d+, function_name: Some\("new_item"\) \}, 1\) in command 0$/);
-    const local = LocalSimulation.prepare(SHOP, { packages: [...f.framework, f.shop], protocolConfig: f.protocolConfig, sender: SENDER, publisher: PUBLISHER, senderCoins: 1, coinBalance: 10_000_000_000n, gasBudgets: [50_000_000n] }).run(plan(FAIL));
+    expect(run.error).toMatch(
+      /^MoveAbort\(MoveLocation \{ module: ModuleId \{ address: 0{60}5e0d, name: Identifier\("shop"\) \}, function: \d+, instruction: \d+, function_name: Some\("new_item"\) \}, 1\) in command 0$/,
+    );
+    const local = LocalSimulation.prepare(SHOP, {
+      packages: [...f.framework, f.shop],
+      protocolConfig: f.protocolConfig,
+      sender: SENDER,
+      publisher: PUBLISHER,
+      senderCoins: 1,
+      coinBalance: 10_000_000_000n,
+      gasBudgets: [50_000_000n],
+    }).run(plan(FAIL));
     expect(local).toMatchObject({ effectsError: run.effectsError, abortCode: run.abortCode, abortLocation: run.abortLocation });
   });
 
@@ -109,7 +139,9 @@ describeWithFixtures('Phase II on a node (a fake full node running our simulator
     const sim = nodeSim(await setup());
     const run = await sim.run(plan({ calls: [{ target: `${SHOP}::shop::bump`, args: [{ shared_object: { id: f.counterId, mutable: true } }, { $smi_placeholder: ITEM }] }] }));
     expect(run, run.error ?? '').toMatchObject({ ok: true, createdTypes: [] });
-    const inputs = f.chain.simulations.at(-1)?.data.V1.kind as { ProgrammableTransaction: { inputs: { Object?: Record<string, { objectId: string; initialSharedVersion?: bigint; version?: bigint }> }[] } };
+    const inputs = f.chain.simulations.at(-1)?.data.V1.kind as {
+      ProgrammableTransaction: { inputs: { Object?: Record<string, { objectId: string; initialSharedVersion?: bigint; version?: bigint }> }[] };
+    };
     const [shared, owned] = inputs.ProgrammableTransaction.inputs.map((i) => i.Object);
     expect(shared?.SharedObject).toMatchObject({ objectId: f.counterId, initialSharedVersion: expect.any(BigInt) });
     expect(owned?.ImmOrOwnedObject).toMatchObject({ objectId: f.itemId });
@@ -169,7 +201,7 @@ describeWithFixtures('Phase II on a node (a fake full node running our simulator
     await expect(runPhase2(phase2Options({ ...onShop, simulationMode: 'dev-inspect', runId: 'x' }))).rejects.toMatchObject({ code: 'NEEDS_NODE' });
   });
 
-  it('the same over GraphQL: the created objects\' types come from objectChanges', async () => {
+  it("the same over GraphQL: the created objects' types come from objectChanges", async () => {
     const gql = await startFakeGraphQL(f.chain);
     try {
       const node = await prepareNode({ source: new GraphQLDataSource(gql.url), mode: 'dry-run', sender: SENDER, requireDryRun: true, fundedSender: true });

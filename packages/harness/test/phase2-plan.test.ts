@@ -93,19 +93,30 @@ describe('plan normalization and causality, as the original', () => {
           target: '0x2::m::f',
           type_args: ['0x2::sui::SUI'],
           args: [
-            { u8: 1 }, { u16: 2 }, { u32: 3 }, { u64: 4 }, { u128: '5' }, { u256: 6 }, { bool: true }, { address: '0x1' },
-            { vector_u8_utf8: 'hi' }, { vector_u8_hex: '0x0102' }, { vector_u128: [1] }, { vector_u256: [2] }, { vector_address: ['0x2'] },
-            { pure: '0x0a' }, { gas_coin: true }, { sender_sui_coin: { index: 0 } }, { imm_or_owned_object: '0x5' },
+            { u8: 1 },
+            { u16: 2 },
+            { u32: 3 },
+            { u64: 4 },
+            { u128: '5' },
+            { u256: 6 },
+            { bool: true },
+            { address: '0x1' },
+            { vector_u8_utf8: 'hi' },
+            { vector_u8_hex: '0x0102' },
+            { vector_u128: [1] },
+            { vector_u256: [2] },
+            { vector_address: ['0x2'] },
+            { pure: '0x0a' },
+            { gas_coin: true },
+            { sender_sui_coin: { index: 0 } },
+            { imm_or_owned_object: '0x5' },
             { shared_object: { id: '0x6', mutable: false } },
           ],
         },
       ],
     });
     expect(plan.calls[0].target).toBe(`0x${'2'.padStart(64, '0')}::m::f`);
-    expect(plan.calls[0].args.map((a) => a.$kind)).toEqual([
-      ...Array(13).fill('Pure'),
-      'PureBytes', 'GasCoin', 'SenderSuiCoin', 'ImmOrOwnedObject', 'SharedObject',
-    ]);
+    expect(plan.calls[0].args.map((a) => a.$kind)).toEqual([...Array(13).fill('Pure'), 'PureBytes', 'GasCoin', 'SenderSuiCoin', 'ImmOrOwnedObject', 'SharedObject']);
     expect(() => parsePlan({ calls: [{ target: '0x2::m::f', args: [{ string: 'x' }] }] })).toThrow('unsupported PTB arg kind: string');
     expect(() => parsePlan({ calls: [{ target: '0x2::m::f', args: [{ u8: 256 }] }] })).toThrow(/does not fit in u8/);
     expect(() => parsePlan({ calls: [{ target: 'nope', args: [] }] })).toThrow(/target must be 0xADDR::module::function/);
@@ -148,7 +159,13 @@ async function demoSimulation(sender: string, senderCoins: number, gasBudgets: b
     address: PKG,
   });
   return LocalSimulation.prepare(PKG, {
-    packages: [...framework, packageFromBytes(compiled.modules.map((m) => m.bytes), { id: PKG })],
+    packages: [
+      ...framework,
+      packageFromBytes(
+        compiled.modules.map((m) => m.bytes),
+        { id: PKG },
+      ),
+    ],
     protocolConfig,
     sender,
     publisher: '0x' + 'b0b'.padStart(64, '0'),
@@ -207,8 +224,10 @@ describeWithFixtures('plans on a local simulation', ['fixtures', 'framework'], (
   });
 
   it('sender coins pay and split; out of gas climbs the gas ladder, and only then', () => {
-    const split = run([{ target: '0x2::coin::split', type_args: ['0x2::sui::SUI'], args: [{ sender_sui_coin: { index: 0 } }, { u64: 1000 }] },
-      { target: '0x2::transfer::public_transfer', type_args: ['0x2::coin::Coin<0x2::sui::SUI>'], args: [{ result: 0 }, { address: SENDER }] }]);
+    const split = run([
+      { target: '0x2::coin::split', type_args: ['0x2::sui::SUI'], args: [{ sender_sui_coin: { index: 0 } }, { u64: 1000 }] },
+      { target: '0x2::transfer::public_transfer', type_args: ['0x2::coin::Coin<0x2::sui::SUI>'], args: [{ result: 0 }, { address: SENDER }] },
+    ]);
     expect(split).toMatchObject({ ok: true, createdTypes: [`0x${'2'.padStart(64, '0')}::coin::Coin<0x${'2'.padStart(64, '0')}::sui::SUI>`] });
     // 0.001 SUI does not pay for a loop of 20,000 rounds: the second budget does.
     const loop = run([{ target: `${PKG}::things::burn_loop`, args: [{ u64: 20000 }] }]);
@@ -270,17 +289,38 @@ describeWithFixtures('a Phase II package: variants, best plan, the row', ['fixtu
   });
 
   it('a causality error is reported and scores nothing; mock-perfect is labelled synthetic; no plan says so', async () => {
-    const bad = await phase2Package({ packageId: PKG, targets: [thing], source: listPlans([{ calls: [{ target: `${PKG}::things::mint`, args: [{ result: 0 }] }] }]), sim, mode: 'local', maxVariants: 4 });
+    const bad = await phase2Package({
+      packageId: PKG,
+      targets: [thing],
+      source: listPlans([{ calls: [{ target: `${PKG}::things::mint`, args: [{ result: 0 }] }] }]),
+      sim,
+      mode: 'local',
+      maxVariants: 4,
+    });
     expect(bad).toMatchObject({ causality_valid: false, causality_score: 0, score: { created_hits: 0 }, dry_run_ok: false });
     expect(bad.error).toMatch(/^causality: Causality violation in call 0/);
     const perfect = await phase2Package({ packageId: PKG, targets: [thing], source: listPlans([]), sim, mode: 'local', maxVariants: 4, perfect: true });
     expect(perfect).toMatchObject({ synthetic: true, score: { created_hits: 1, targets: 1 }, dry_run_ok: true });
     const empty = await phase2Package({ packageId: PKG, targets: [thing], source: listPlans([]), sim, mode: 'local', maxVariants: 4 });
     expect(empty).toMatchObject({ error: 'the agent gave no plan', score: { created_hits: 0 } });
-    const mint = await phase2Package({ packageId: PKG, targets: [thing], source: listPlans([{ calls: [{ target: `${PKG}::things::mint`, args: [{ u64: 1 }] }] }]), sim, mode: 'local', maxVariants: 1 });
+    const mint = await phase2Package({
+      packageId: PKG,
+      targets: [thing],
+      source: listPlans([{ calls: [{ target: `${PKG}::things::mint`, args: [{ u64: 1 }] }] }]),
+      sim,
+      mode: 'local',
+      maxVariants: 1,
+    });
     // The original's static scan: mint hands a Thing to transfer::public_transfer in its own body.
     expect(mint).toMatchObject({ dry_run_ok: true, created_object_types_list: [thing], static_created_object_types: [thing] });
-    const buildOnly = await phase2Package({ packageId: PKG, targets: [thing], source: listPlans([{ calls: [{ target: `${PKG}::things::mint`, args: [{ u64: 1 }] }] }]), sim, mode: 'build-only', maxVariants: 1 });
+    const buildOnly = await phase2Package({
+      packageId: PKG,
+      targets: [thing],
+      source: listPlans([{ calls: [{ target: `${PKG}::things::mint`, args: [{ u64: 1 }] }] }]),
+      sim,
+      mode: 'build-only',
+      maxVariants: 1,
+    });
     expect(buildOnly).toMatchObject({ tx_build_ok: true, dry_run_ok: false, score: { created_hits: 0 } });
   });
 });

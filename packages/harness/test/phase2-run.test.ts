@@ -63,7 +63,7 @@ describeWithFixtures('Phase II runs on the shared corpus', ['fixtures', 'harness
     ]);
     // Every simulation is kept in the result (not the first 20): a hit is always among them.
     const results = store.results().results;
-    const runsOf = (r: (typeof results)[number]): { hits: number }[] => ((r.details as { runs?: { hits: number }[] } | undefined)?.runs ?? []);
+    const runsOf = (r: (typeof results)[number]): { hits: number }[] => (r.details as { runs?: { hits: number }[] } | undefined)?.runs ?? [];
     expect(Math.max(...results.map((r) => runsOf(r).length))).toBeGreaterThan(20);
     for (const r of results) {
       expect((r.details as { runs_omitted?: number } | undefined)?.runs_omitted).toBeUndefined();
@@ -77,7 +77,10 @@ describeWithFixtures('Phase II runs on the shared corpus', ['fixtures', 'harness
     // The run's samples and junit.xml hold every package, outcomes as in the run JSON.
     const baseRows = plain(base.runJson.packages as never) as (Row & { package_id: string })[];
     const outcomes = results.sort((a, b) => a.index - b.index).map((r) => r.outcome);
-    const lines = (store.files.get('samples.jsonl') ?? '').trim().split('\n').map((l) => JSON.parse(l) as { package_id: string; outcome: string; score_created_hits: number });
+    const lines = (store.files.get('samples.jsonl') ?? '')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { package_id: string; outcome: string; score_created_hits: number });
     expect(lines.map((l) => l.package_id)).toEqual(baseRows.map((r) => r.package_id));
     expect(lines.map((l) => l.outcome)).toEqual(outcomes);
     expect(lines.map((l) => l.score_created_hits)).toEqual(baseRows.map((r) => r.score.created_hits));
@@ -111,7 +114,11 @@ describeWithFixtures('Phase II runs on the shared corpus', ['fixtures', 'harness
       expect([0, 0.25, 0.5, 0.75, 1]).toContain(row.scoring_criteria.score);
       expect(row.failure === null).toBe(row.score.targets > 0 && row.score.created_hits === row.score.targets);
       expect(row.evaluation_result.ok).toBe(row.failure === null && row.score.targets > 0);
-      expect(row.execution_trace.execution_attempted).toBe(runs.some((x) => x.ok) || row.dry_run_ok || runs.length > 0 && row.failure?.phase !== 'build' && row.failure?.phase !== 'resolution' && row.failure?.phase !== 'typecheck' && row.failure?.phase !== 'synthesis');
+      expect(row.execution_trace.execution_attempted).toBe(
+        runs.some((x) => x.ok) ||
+          row.dry_run_ok ||
+          (runs.length > 0 && row.failure?.phase !== 'build' && row.failure?.phase !== 'resolution' && row.failure?.phase !== 'typecheck' && row.failure?.phase !== 'synthesis'),
+      );
     }
   }, 120_000);
 

@@ -7,16 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
-import {
-  CheckpointError,
-  discoverPackages,
-  loadRunJson,
-  parseRunJson,
-  PyFloat,
-  type PyJson,
-  renderRunJson,
-  samplePackages,
-} from '../src/index.js';
+import { CheckpointError, discoverPackages, loadRunJson, parseRunJson, PyFloat, type PyJson, renderRunJson, samplePackages } from '../src/index.js';
 import { fnv1a64 } from '../src/dataset.js';
 import { mockPrediction } from '../src/phase1/agents.js';
 import { parsePyJson, pyChecksum, pyDumps, pyDumpsLine, pyFloatRepr } from '../src/py-json.js';
@@ -45,7 +36,19 @@ describe('json.dumps as Python writes it', () => {
   it('indent=2, sort_keys, ensure_ascii (python: json.dumps(payload, indent=2, sort_keys=True))', () => {
     const payload = {
       package_id: '0x1',
-      modules: { m: { address: '0x1', structs: { S: { fields: [{ name: 'x', type: { kind: 'u64' } }, { name: 'é', type: { kind: 'vector', type: { kind: 'u8' } } }] } } } },
+      modules: {
+        m: {
+          address: '0x1',
+          structs: {
+            S: {
+              fields: [
+                { name: 'x', type: { kind: 'u64' } },
+                { name: 'é', type: { kind: 'vector', type: { kind: 'u8' } } },
+              ],
+            },
+          },
+        },
+      },
       note: 'Struct abilities are intentionally omitted.',
       // biome-ignore lint/correctness/noPrecisionLoss: the float Python prints for this literal
       f: [new PyFloat(1), new PyFloat(0.5), new PyFloat(1e-5), new PyFloat(123456789012345678), new PyFloat(-0)],
@@ -152,8 +155,29 @@ describe('random.Random and the mock agents', () => {
     // python: r = random.Random(seed); [t for t in sorted(truth) if r.random() < 0.5]
     expect(mockPrediction('mock-random', truth, 0)).toEqual(['0x2::c::C', '0x2::d::D', '0x2::f::F']);
     expect(mockPrediction('mock-random', truth, 42)).toEqual(['0x2::b::B', '0x2::c::C', '0x2::d::D']);
-    expect(mockPrediction('mock-noisy', truth, 0)).toEqual(['0x2::c::C', '0x2::d::D', '0x2::e::E', '0x2::f::F', '0xdead::3578::Fake', '0xdead::4969::Fake', '0xdead::5866::Fake', '0xdead::7808::Fake', '0xdead::9558::Fake']);
-    expect(mockPrediction('mock-noisy', truth, 42)).toEqual(['0x2::a::A', '0x2::b::B', '0x2::c::C', '0x2::d::D', '0x2::f::F', '0xdead::1424::Fake', '0xdead::520::Fake', '0xdead::6912::Fake', '0xdead::8935::Fake', '0xdead::9674::Fake']);
+    expect(mockPrediction('mock-noisy', truth, 0)).toEqual([
+      '0x2::c::C',
+      '0x2::d::D',
+      '0x2::e::E',
+      '0x2::f::F',
+      '0xdead::3578::Fake',
+      '0xdead::4969::Fake',
+      '0xdead::5866::Fake',
+      '0xdead::7808::Fake',
+      '0xdead::9558::Fake',
+    ]);
+    expect(mockPrediction('mock-noisy', truth, 42)).toEqual([
+      '0x2::a::A',
+      '0x2::b::B',
+      '0x2::c::C',
+      '0x2::d::D',
+      '0x2::f::F',
+      '0xdead::1424::Fake',
+      '0xdead::520::Fake',
+      '0xdead::6912::Fake',
+      '0xdead::8935::Fake',
+      '0xdead::9674::Fake',
+    ]);
     expect(mockPrediction('mock-random', [...truth].reverse(), 0)).toEqual(mockPrediction('mock-random', truth, 0));
     expect(mockPrediction('mock-perfect', truth, 0)).toEqual(truth);
     expect(mockPrediction('mock-empty', truth, 0)).toEqual([]);

@@ -56,7 +56,10 @@ function figures(rows, duplicates = null) {
   const split = (key) => {
     const out = {};
     for (const r of hits) out[key(r)] = (out[key(r)] ?? 0) + 1;
-    return Object.entries(out).sort().map(([k, v]) => `${k} ${v}`).join(', ');
+    return Object.entries(out)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
   };
   const pct = (n, d) => (d === 0 ? '0.0%' : `${((100 * n) / d).toFixed(1)}%`);
   return (
@@ -71,7 +74,19 @@ function figures(rows, duplicates = null) {
 function run(cli, workload, jobs, must = true) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'smi-bench-'));
   const out = path.join(dir, 'rows.jsonl');
-  const args = [cli, 'benchmark-local', ...workload.targets.flatMap((t) => ['--target-corpus', path.join(shared, t)]), ...workload.deps.flatMap((d) => ['--corpus', path.join(shared, d)]), '--use-ptb', '--no-timings', '--quiet', '--jobs', String(jobs), '--output', out];
+  const args = [
+    cli,
+    'benchmark-local',
+    ...workload.targets.flatMap((t) => ['--target-corpus', path.join(shared, t)]),
+    ...workload.deps.flatMap((d) => ['--corpus', path.join(shared, d)]),
+    '--use-ptb',
+    '--no-timings',
+    '--quiet',
+    '--jobs',
+    String(jobs),
+    '--output',
+    out,
+  ];
   const started = performance.now();
   const r = spawnSync(process.execPath, args, { cwd: repo, env: { ...process.env, SMI_FIXTURES: shared }, encoding: 'utf8', maxBuffer: 1 << 28 });
   const seconds = (performance.now() - started) / 1000;
@@ -81,7 +96,10 @@ function run(cli, workload, jobs, must = true) {
     console.error(`benchmark-local failed (${cli}, jobs ${jobs}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
     process.exit(1);
   }
-  const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const rows = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   rmSync(dir, { recursive: true, force: true });
   return { rows, seconds };
 }
@@ -97,7 +115,9 @@ for (const name of only) {
     const before = together ?? w.parts?.map((p) => run(cli, WORKLOADS[p], 1)).reduce((a, b) => ({ rows: [...a.rows, ...b.rows], seconds: a.seconds + b.seconds })) ?? run(cli, w, 1);
     const how = together === null && w.parts !== undefined ? ` (${w.parts.join(' then ')}: it takes one --target-corpus)` : '';
     const duplicates = new Set(one.rows.filter((r) => r.duplicate_of !== undefined).map(rowKey));
-    console.log(`benchmark-local ${name.padEnd(7)} | reference ${path.basename(reference)} | ${before.rows.length} functions, jobs 1 ${before.seconds.toFixed(1)} s${how} | ${figures(before.rows, duplicates)}`);
+    console.log(
+      `benchmark-local ${name.padEnd(7)} | reference ${path.basename(reference)} | ${before.rows.length} functions, jobs 1 ${before.seconds.toFixed(1)} s${how} | ${figures(before.rows, duplicates)}`,
+    );
   }
   const same = JSON.stringify(one.rows) === JSON.stringify(two.rows);
   console.log(

@@ -92,11 +92,7 @@ export interface TargetRef {
  * order: package id, module name, definition order (0x1, 0x2 and 0x3 only with
  * `includeFramework`).
  */
-export function selectTargets(
-  catalogue: Catalogue,
-  targetIds: ReadonlySet<string>,
-  options: Pick<BenchmarkOptions, 'includeFramework' | 'moduleFilter' | 'functionFilter'>,
-): TargetRef[] {
+export function selectTargets(catalogue: Catalogue, targetIds: ReadonlySet<string>, options: Pick<BenchmarkOptions, 'includeFramework' | 'moduleFilter' | 'functionFilter'>): TargetRef[] {
   const out: TargetRef[] = [];
   const targets = catalogue.packages.filter((p) => targetIds.has(p.id));
   for (const p of targets) {

@@ -100,8 +100,7 @@ function datatypeDecls(m: CompiledModule): DatatypeDecl[] {
       typeParams: h.typeParameters.map((p) => ({ constraints: p.constraints, isPhantom: p.isPhantom })),
     };
   };
-  const fieldsOf = (fs: readonly { name: number; type: Parameters<typeof tyFromToken>[1] }[]): FieldDecl[] =>
-    fs.map((f) => ({ name: m.identifiers[f.name], type: tyFromToken(m, f.type) }));
+  const fieldsOf = (fs: readonly { name: number; type: Parameters<typeof tyFromToken>[1] }[]): FieldDecl[] => fs.map((f) => ({ name: m.identifiers[f.name], type: tyFromToken(m, f.type) }));
   const out: DatatypeDecl[] = [];
   for (const d of m.structDefs) {
     const native = d.fieldInformation.$kind === 'Native';
@@ -233,7 +232,7 @@ export class Catalogue {
       for (const { module } of p.modules) {
         for (const d of datatypeDecls(module)) {
           const cur = this.datatypes.get(d.key);
-          if (cur === undefined || cur.fields === null && cur.variants === null || newest) this.datatypes.set(d.key, d);
+          if (cur === undefined || (cur.fields === null && cur.variants === null) || newest) this.datatypes.set(d.key, d);
         }
       }
       if (newest) {

@@ -164,7 +164,11 @@ export function proposals(log: readonly Comparison[], inputs: readonly PureInput
           const n = asBigInt(ours);
           const want = asBigInt(theirs);
           if (!c.lengthCompare || n === null || want === null || want === n || want <= 0n || want > 4096n) continue;
-          if (elems.some((e) => e !== null && BigInt(e.length) === n)) add(input.path, input.value.map(() => bytesOfLength(Number(want))));
+          if (elems.some((e) => e !== null && BigInt(e.length) === n))
+            add(
+              input.path,
+              input.value.map(() => bytesOfLength(Number(want))),
+            );
         }
       }
     }

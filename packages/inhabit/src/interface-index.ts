@@ -30,4 +30,3 @@ export class InterfaceIndex {
     return out;
   }
 }
-

@@ -14,10 +14,7 @@ import { SmiError } from '@smi/bytecode';
 /** Why parts cannot be joined. */
 export class MergeRowsError extends SmiError<'NO_PARTS' | 'PARTS_INCONSISTENT' | 'DUPLICATE_TARGET'> {
   override readonly name = 'MergeRowsError';
-  constructor(
-    code: 'NO_PARTS' | 'PARTS_INCONSISTENT' | 'DUPLICATE_TARGET',
-    message: string,
-  ) {
+  constructor(code: 'NO_PARTS' | 'PARTS_INCONSISTENT' | 'DUPLICATE_TARGET', message: string) {
     super(code, message);
   }
 }
@@ -35,13 +32,17 @@ export function mergeShardRows(parts: readonly (readonly BenchmarkRow[])[], labe
   const targets = parts.map((p) => p.filter((r) => !isLoadFailureRow(r)));
   if (parts[0].slice(0, failures.length).some((r) => !isLoadFailureRow(r))) throw new MergeRowsError('PARTS_INCONSISTENT', `${labels[0]}: rows of packages that failed to load are not first`);
   parts.forEach((p, k) => {
-    if (k > 0 && p.some(isLoadFailureRow)) throw new MergeRowsError('PARTS_INCONSISTENT', `${labels[k]} has rows of packages that failed to load: only part 1 has them (give the parts in order, part 1 first)`);
+    if (k > 0 && p.some(isLoadFailureRow))
+      throw new MergeRowsError('PARTS_INCONSISTENT', `${labels[k]} has rows of packages that failed to load: only part 1 has them (give the parts in order, part 1 first)`);
   });
   const total = targets.reduce((s, p) => s + p.length, 0);
   targets.forEach((p, k) => {
     const expected = Math.ceil((total - k) / n);
     if (p.length !== expected)
-      throw new MergeRowsError('PARTS_INCONSISTENT', `${labels[k]} has ${p.length} target rows where part ${k + 1} of ${n} parts of a ${total}-target run has ${expected} (a part cut short, a part missing, or parts out of order)`);
+      throw new MergeRowsError(
+        'PARTS_INCONSISTENT',
+        `${labels[k]} has ${p.length} target rows where part ${k + 1} of ${n} parts of a ${total}-target run has ${expected} (a part cut short, a part missing, or parts out of order)`,
+      );
   });
   const out: BenchmarkRow[] = [...failures];
   const seen = new Set<string>();

@@ -63,10 +63,7 @@ export interface Plan {
 /** Why a plan does not parse, with where. */
 export class PlanError extends SmiError<'PLAN_PARSE_ERROR' | 'UNSUPPORTED_ARG_KIND'> {
   override readonly name = 'PlanError';
-  constructor(
-    code: 'PLAN_PARSE_ERROR' | 'UNSUPPORTED_ARG_KIND',
-    message: string,
-  ) {
+  constructor(code: 'PLAN_PARSE_ERROR' | 'UNSUPPORTED_ARG_KIND', message: string) {
     super(code, message);
   }
 }

@@ -60,9 +60,7 @@ export interface TargetPlan {
 }
 
 /** Outcome of planning a target. */
-export type PlanOutcome =
-  | { $kind: 'Plan'; plan: TargetPlan }
-  | { $kind: 'Failure'; failure: StageFailure; typeArgs: readonly ChosenTypeArg[]; resolved: readonly string[] };
+export type PlanOutcome = { $kind: 'Plan'; plan: TargetPlan } | { $kind: 'Failure'; failure: StageFailure; typeArgs: readonly ChosenTypeArg[]; resolved: readonly string[] };
 
 interface Found {
   candidates: Source[];
@@ -181,7 +179,10 @@ export class Planner {
       if (depthOf(a.type) > limit) return { stage: 'A5', code: 'E203', reason: `type argument ${i} (${formatTy(a.type)}) is nested deeper than ${limit}` };
     }
     for (const [i, p] of fn.params.entries()) {
-      const t = substTy(deref(p), typeArgs.map((a) => a.type));
+      const t = substTy(
+        deref(p),
+        typeArgs.map((a) => a.type),
+      );
       if (vectorNesting(t) > limit) return { stage: 'A5', code: 'E201', reason: `parameter ${i} (${formatTy(t)}): vectors nested deeper than ${limit}` };
     }
     for (const [i, a] of typeArgs.entries()) {

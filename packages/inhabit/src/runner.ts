@@ -48,10 +48,7 @@ export interface RunResult {
 }
 
 /** Messages of the worker protocol. */
-export type WorkerMessage =
-  | { type: 'ready'; graph: GraphStats; inits: InitRun[] }
-  | { type: 'row'; position: number; row: BenchmarkRow }
-  | { type: 'fatal'; message: string };
+export type WorkerMessage = { type: 'ready'; graph: GraphStats; inits: InitRun[] } | { type: 'row'; position: number; row: BenchmarkRow } | { type: 'fatal'; message: string };
 
 /** The row of a target that could not be run to the end (an internal error, a time limit). */
 export function unfinishedRow(t: TargetRef, reason: string, phaseErrors = true): BenchmarkRow {
@@ -123,11 +120,16 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
       emit(row, i + 1);
     }
   } else {
-    const r = await runOnWorkers(options, todo, (row, done) => emit(row, done), (g, i) => {
-      graph = g;
-      inits = i;
-      options.onStart?.({ targets: selected.length, skipped, graph: g, inits: i });
-    });
+    const r = await runOnWorkers(
+      options,
+      todo,
+      (row, done) => emit(row, done),
+      (g, i) => {
+        graph = g;
+        inits = i;
+        options.onStart?.({ targets: selected.length, skipped, graph: g, inits: i });
+      },
+    );
     interrupted = r.interrupted;
   }
   const elapsed = Math.round(performance.now() - started);
@@ -142,7 +144,14 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
   return {
     summary: summary.build({
       ...(options.tierAOnly === true || options.staticOnly === true ? { tier_b: 'not_run' as const } : {}),
-      ...(options.includeFramework !== true && options.targets.some((t) => isCoreFramework(t.id)) ? { framework_skipped: options.targets.filter((t) => isCoreFramework(t.id)).map((t) => t.id).sort() } : {}),
+      ...(options.includeFramework !== true && options.targets.some((t) => isCoreFramework(t.id))
+        ? {
+            framework_skipped: options.targets
+              .filter((t) => isCoreFramework(t.id))
+              .map((t) => t.id)
+              .sort(),
+          }
+        : {}),
       ...(graph === undefined ? {} : { graph }),
       inits: { run: inits.length, failed: failedInits.length, ...(failedInits.length > 0 ? { failures: failedInits } : {}) },
       elapsed_ms: elapsed,
@@ -246,20 +255,23 @@ async function runOnWorkers(
       reject(e);
     };
     // A target past its time limit: its worker is replaced and the target reported as such.
-    const watchdog = setInterval(() => {
-      for (const [i, slot] of slots.entries()) {
-        if (slot.busy === null || performance.now() - slot.busy.since < timeoutMs) continue;
-        // The first pending target is the one running; the rest of the chunk goes back in line.
-        const [position, ...rest] = slot.busy.pending;
-        slot.busy = null;
-        const pkg = slot.package;
-        void slot.worker.terminate();
-        results[position] = unfinishedRow(todo[position], `time limit exceeded: the target ran for more than ${timeoutMs} ms`, options.phaseErrors ?? true);
-        if (pkg !== null) chunks.putBack({ package: pkg, positions: rest });
-        flush();
-        slots[i] = spawn();
-      }
-    }, Math.max(10, Math.min(250, timeoutMs / 4)));
+    const watchdog = setInterval(
+      () => {
+        for (const [i, slot] of slots.entries()) {
+          if (slot.busy === null || performance.now() - slot.busy.since < timeoutMs) continue;
+          // The first pending target is the one running; the rest of the chunk goes back in line.
+          const [position, ...rest] = slot.busy.pending;
+          slot.busy = null;
+          const pkg = slot.package;
+          void slot.worker.terminate();
+          results[position] = unfinishedRow(todo[position], `time limit exceeded: the target ran for more than ${timeoutMs} ms`, options.phaseErrors ?? true);
+          if (pkg !== null) chunks.putBack({ package: pkg, positions: rest });
+          flush();
+          slots[i] = spawn();
+        }
+      },
+      Math.max(10, Math.min(250, timeoutMs / 4)),
+    );
     signal?.addEventListener('abort', () => {
       stopping = true;
       if (slots.every((s) => s.busy === null)) finish(emitted < todo.length);

@@ -82,8 +82,15 @@ export function firstVariant(): Variant {
 
 /** A key that identifies a variant (the search tries each once). */
 export function variantKey(v: Variant): string {
-  const sel = [...v.selection].filter(([, i]) => i > 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, i]) => `${p}=${i}`).join(',');
-  const values = [...v.values].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, x]) => `${p}=${JSON.stringify(x)}`).join(',');
+  const sel = [...v.selection]
+    .filter(([, i]) => i > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([p, i]) => `${p}=${i}`)
+    .join(',');
+  const values = [...v.values]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([p, x]) => `${p}=${JSON.stringify(x)}`)
+    .join(',');
   return `${v.profile}|${v.plan}|${sel}|${v.steps.map((s) => `${s.site}:${s.key}`).join(';')}|${v.byteLength ?? '-'}|${v.relaxed ? 'r' : 's'}|${values}`;
 }
 

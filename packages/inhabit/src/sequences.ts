@@ -86,15 +86,7 @@ export interface FailureHint {
  * Steps that may set up the state the call `callee` (with objects `objects`) reads, best
  * first, at most `limit`, none of `exclude` (function ids).
  */
-export function sequenceSteps(
-  planner: Planner,
-  index: CallIndex,
-  callee: FunctionDecl,
-  objects: readonly ObjectUse[],
-  hint: FailureHint,
-  exclude: ReadonlySet<string>,
-  limit: number,
-): PlannedCall[] {
+export function sequenceSteps(planner: Planner, index: CallIndex, callee: FunctionDecl, objects: readonly ObjectUse[], hint: FailureHint, exclude: ReadonlySet<string>, limit: number): PlannedCall[] {
   // Rank first (cheap), then plan in that order until `limit` plan: a registry type can
   // have a hundred functions that take it by `&mut`.
   const seen = new Set<string>(exclude);

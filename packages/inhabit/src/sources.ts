@@ -41,9 +41,7 @@ export type Source =
  * A planned value lists its `options` (best first; `source` is the first): Tier B's
  * search picks another when one fails. A value of a transaction being built has one.
  */
-export type Arg =
-  | { readonly $kind: 'TxContext' }
-  | { readonly $kind: 'Value'; readonly source: Source; readonly use: ParamUse; readonly type: Ty; readonly options?: readonly Source[] };
+export type Arg = { readonly $kind: 'TxContext' } | { readonly $kind: 'Value'; readonly source: Source; readonly use: ParamUse; readonly type: Ty; readonly options?: readonly Source[] };
 
 /** How the inputs of a row were obtained, weakest last. */
 export type Provenance = 'chain' | 'init_state' | 'synthesized';

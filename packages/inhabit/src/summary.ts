@@ -219,7 +219,9 @@ const SHOWN = 5;
 /** The summary as text (the table printed on stderr). */
 export function summaryText(s: BenchmarkSummary, options: { errorDistribution?: boolean } = {}): string {
   const lines: string[] = [];
-  lines.push(`benchmark-local: ${s.rows} functions${s.interrupted ? ' (interrupted)' : ''}${s.elapsed_ms !== undefined ? ` in ${(s.elapsed_ms / 1000).toFixed(1)} s` : ''}${s.functions_per_second !== undefined ? ` (${s.functions_per_second} functions/s)` : ''}`);
+  lines.push(
+    `benchmark-local: ${s.rows} functions${s.interrupted ? ' (interrupted)' : ''}${s.elapsed_ms !== undefined ? ` in ${(s.elapsed_ms / 1000).toFixed(1)} s` : ''}${s.functions_per_second !== undefined ? ` (${s.functions_per_second} functions/s)` : ''}`,
+  );
   const h = s.headline;
   lines.push(`headline (real hits: strict, not synthesized; each function once per original package: ${h.functions_dedup})`);
   lines.push(`  real hits              ${String(h.real_hits).padStart(6)}  ${pct(h.real_hits, h.functions_dedup).padStart(6)}`);
@@ -233,12 +235,22 @@ export function summaryText(s: BenchmarkSummary, options: { errorDistribution?: 
   }
   lines.push(`loose (every row: ${s.rows})`);
   lines.push(`  Tier A hits            ${String(s.tier_a_hits).padStart(6)}  ${pct(s.tier_a_hits, s.rows).padStart(6)}`);
-  lines.push(s.tier_b === 'not_run' ? '  Tier B hits            not run (--tier-a-only or --static-only)' : `  Tier B hits            ${String(s.tier_b_hits).padStart(6)}  ${pct(s.tier_b_hits, s.rows).padStart(6)}`);
+  lines.push(
+    s.tier_b === 'not_run'
+      ? '  Tier B hits            not run (--tier-a-only or --static-only)'
+      : `  Tier B hits            ${String(s.tier_b_hits).padStart(6)}  ${pct(s.tier_b_hits, s.rows).padStart(6)}`,
+  );
   if (s.framework_skipped !== undefined && s.framework_skipped.length > 0) {
     lines.push(`framework packages not benchmarked: ${s.framework_skipped.map((id) => `0x${id.slice(2).replace(/^0+(?=.)/, '')}`).join(', ')} (--include-framework benchmarks them)`);
   }
   const stageOrder = ['A1', 'A2', 'A3', 'A4', 'A5', 'B1', 'B2'];
-  lines.push(...table('by failure stage', stageOrder.filter((k) => s.by_stage[k] !== undefined).map((k) => [k, s.by_stage[k]]), s.rows));
+  lines.push(
+    ...table(
+      'by failure stage',
+      stageOrder.filter((k) => s.by_stage[k] !== undefined).map((k) => [k, s.by_stage[k]]),
+      s.rows,
+    ),
+  );
   lines.push(
     ...table(
       'by error code',
@@ -259,16 +271,52 @@ export function summaryText(s: BenchmarkSummary, options: { errorDistribution?: 
     for (const f of failedInits.slice(0, SHOWN)) lines.push(`  ${f.package}::${f.module}  ${f.error_code}`);
     if (failedInits.length > SHOWN) lines.push(`  +${failedInits.length - SHOWN} more (the summary JSON lists them)`);
   }
-  lines.push(...table('B failures by abort category', ABORT_CATEGORIES.filter((k) => s.by_abort_category[k] !== undefined).map((k) => [k, s.by_abort_category[k]]), s.rows));
-  lines.push(...table('Tier B hits by kind', HIT_KINDS.filter((k) => s.hits_by_kind[k] !== undefined).map((k) => [k, s.hits_by_kind[k]]), s.tier_b_hits));
-  lines.push(...table('Tier B hits by checks', ['strict', 'relaxed'].filter((k) => s.hits_by_checks[k] !== undefined).map((k) => [k, s.hits_by_checks[k]]), s.tier_b_hits));
-  lines.push(...table('Tier B hits by provenance', ['chain', 'init_state', 'synthesized'].filter((k) => s.hits_by_provenance[k] !== undefined).map((k) => [k, s.hits_by_provenance[k]]), s.tier_b_hits));
-  lines.push(...table('Tier B hits by class', ['structured', 'pure_only', 'no_args'].filter((k) => s.hits_by_class[k] !== undefined).map((k) => [k, s.hits_by_class[k]]), s.tier_b_hits));
+  lines.push(
+    ...table(
+      'B failures by abort category',
+      ABORT_CATEGORIES.filter((k) => s.by_abort_category[k] !== undefined).map((k) => [k, s.by_abort_category[k]]),
+      s.rows,
+    ),
+  );
+  lines.push(
+    ...table(
+      'Tier B hits by kind',
+      HIT_KINDS.filter((k) => s.hits_by_kind[k] !== undefined).map((k) => [k, s.hits_by_kind[k]]),
+      s.tier_b_hits,
+    ),
+  );
+  lines.push(
+    ...table(
+      'Tier B hits by checks',
+      ['strict', 'relaxed'].filter((k) => s.hits_by_checks[k] !== undefined).map((k) => [k, s.hits_by_checks[k]]),
+      s.tier_b_hits,
+    ),
+  );
+  lines.push(
+    ...table(
+      'Tier B hits by provenance',
+      ['chain', 'init_state', 'synthesized'].filter((k) => s.hits_by_provenance[k] !== undefined).map((k) => [k, s.hits_by_provenance[k]]),
+      s.tier_b_hits,
+    ),
+  );
+  lines.push(
+    ...table(
+      'Tier B hits by class',
+      ['structured', 'pure_only', 'no_args'].filter((k) => s.hits_by_class[k] !== undefined).map((k) => [k, s.hits_by_class[k]]),
+      s.tier_b_hits,
+    ),
+  );
   if (options.errorDistribution) {
     const byPhase: Record<string, number> = {};
     for (const [code, n] of Object.entries(s.by_error_code)) byPhase[ERROR_CODES[code as ErrorCode].phase] = (byPhase[ERROR_CODES[code as ErrorCode].phase] ?? 0) + n;
     const phases: Phase[] = ['Resolution', 'TypeCheck', 'Synthesis', 'Execution', 'Validation'];
-    lines.push(...table('error distribution by phase', phases.filter((p) => byPhase[p] !== undefined).map((p) => [p, byPhase[p]]), s.rows));
+    lines.push(
+      ...table(
+        'error distribution by phase',
+        phases.filter((p) => byPhase[p] !== undefined).map((p) => [p, byPhase[p]]),
+        s.rows,
+      ),
+    );
   }
   lines.push('per package (functions, Tier A, Tier B loose; functions once per original package, real hits, real structured hits)');
   for (const [id, p] of Object.entries(s.per_package)) {
@@ -279,7 +327,9 @@ export function summaryText(s: BenchmarkSummary, options: { errorDistribution?: 
   }
   if (s.graph !== undefined) {
     const g = s.graph;
-    lines.push(`constructor graph: total_types=${g.total_types} types_with_constructors=${g.types_with_constructors} total_constructors=${g.total_constructors} types_with_producers=${g.types_with_producers} total_producers=${g.total_producers}`);
+    lines.push(
+      `constructor graph: total_types=${g.total_types} types_with_constructors=${g.types_with_constructors} total_constructors=${g.total_constructors} types_with_producers=${g.types_with_producers} total_producers=${g.total_producers}`,
+    );
   }
   return lines.join('\n') + '\n';
 }

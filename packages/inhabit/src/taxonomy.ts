@@ -8,25 +8,7 @@
 export type Stage = 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'B1' | 'B2';
 
 /** The E-codes. */
-export type ErrorCode =
-  | 'E101'
-  | 'E102'
-  | 'E103'
-  | 'E201'
-  | 'E202'
-  | 'E203'
-  | 'E204'
-  | 'E205'
-  | 'E301'
-  | 'E302'
-  | 'E303'
-  | 'E304'
-  | 'E401'
-  | 'E402'
-  | 'E403'
-  | 'E404'
-  | 'E501'
-  | 'E502';
+export type ErrorCode = 'E101' | 'E102' | 'E103' | 'E201' | 'E202' | 'E203' | 'E204' | 'E205' | 'E301' | 'E302' | 'E303' | 'E304' | 'E401' | 'E402' | 'E403' | 'E404' | 'E501' | 'E502';
 
 /** Phases of the taxonomy. */
 export type Phase = 'Resolution' | 'TypeCheck' | 'Synthesis' | 'Execution' | 'Validation';
@@ -40,27 +22,10 @@ export type Phase = 'Resolution' | 'TypeCheck' | 'Synthesis' | 'Execution' | 'Va
  */
 export type ErrorSource = 'missing_dependency' | 'harness_limitation' | 'target_package_limitation' | 'unsupported';
 /** Categories of a Move abort or execution error. */
-export type AbortCategory =
-  | 'unsupported_native'
-  | 'assertion_failed'
-  | 'object_error'
-  | 'arithmetic_error'
-  | 'vector_bounds_error'
-  | 'type_error'
-  | 'out_of_gas'
-  | 'unknown';
+export type AbortCategory = 'unsupported_native' | 'assertion_failed' | 'object_error' | 'arithmetic_error' | 'vector_bounds_error' | 'type_error' | 'out_of_gas' | 'unknown';
 
 /** Every abort category, in the order tables list them. */
-export const ABORT_CATEGORIES: readonly AbortCategory[] = [
-  'assertion_failed',
-  'object_error',
-  'arithmetic_error',
-  'vector_bounds_error',
-  'type_error',
-  'out_of_gas',
-  'unsupported_native',
-  'unknown',
-];
+export const ABORT_CATEGORIES: readonly AbortCategory[] = ['assertion_failed', 'object_error', 'arithmetic_error', 'vector_bounds_error', 'type_error', 'out_of_gas', 'unsupported_native', 'unknown'];
 
 /** What each code means. */
 export const ERROR_CODES: Readonly<Record<ErrorCode, { phase: Phase; description: string }>> = {
@@ -167,10 +132,11 @@ export function abortCategory(error: string, errorCategory: string | undefined):
     return 'assertion_failed';
   }
   const kind = /^([A-Za-z]+)/.exec(error)?.[1] ?? '';
-  if (/ArithmeticError|Overflow|DivisionByZero|ARITHMETIC_ERROR/.test(error) || kind === 'MovePrimitiveRuntimeError' && /ARITHMETIC/.test(error)) return 'arithmetic_error';
+  if (/ArithmeticError|Overflow|DivisionByZero|ARITHMETIC_ERROR/.test(error) || (kind === 'MovePrimitiveRuntimeError' && /ARITHMETIC/.test(error))) return 'arithmetic_error';
   if (/VECTOR_OPERATION_ERROR|IndexOutOfBounds|INDEX_OUT_OF_BOUNDS/.test(error)) return 'vector_bounds_error';
   if (/InsufficientGas|OUT_OF_GAS|out of gas/i.test(error)) return 'out_of_gas';
   if (errorCategory === 'MissingObject' || errorCategory === 'SharedObjectLockConflict' || /Object|Shared|Receiving|Transfer|Ownership/.test(kind)) return 'object_error';
-  if (errorCategory === 'TypeMismatch' || errorCategory === 'DeserializationFailed' || /CommandArgumentError|TypeArgumentError|TypeMismatch|InvalidBCS|UnusedValue|Verification/.test(error)) return 'type_error';
+  if (errorCategory === 'TypeMismatch' || errorCategory === 'DeserializationFailed' || /CommandArgumentError|TypeArgumentError|TypeMismatch|InvalidBCS|UnusedValue|Verification/.test(error))
+    return 'type_error';
   return 'unknown';
 }

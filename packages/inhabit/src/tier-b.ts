@@ -262,7 +262,10 @@ export class TierBRunner {
         nextSteps: (site) => this.stepCandidates(state, site).map((c) => idOf(c.fn)),
       };
       // SMI_DEBUG_SEARCH=1: every attempt of the search on stderr (what it tried, where it failed, what it learned).
-      if (process.env.SMI_DEBUG_SEARCH) console.error(`[${attempts}] ${variantKey(variant)} -> ${at.$kind} ${'path' in at ? at.path : ''} ${JSON.stringify(progress)} ${outcome.reason?.slice(0, 120)} proposals=${JSON.stringify(facts.proposals)}`);
+      if (process.env.SMI_DEBUG_SEARCH)
+        console.error(
+          `[${attempts}] ${variantKey(variant)} -> ${at.$kind} ${'path' in at ? at.path : ''} ${JSON.stringify(progress)} ${outcome.reason?.slice(0, 120)} proposals=${JSON.stringify(facts.proposals)}`,
+        );
       for (const next of refine(variant, facts)) {
         const key = variantKey(next);
         if (seen.has(key)) continue;
@@ -393,7 +396,11 @@ export class TierBRunner {
   private async compared(state: AttemptState): Promise<Proposal[]> {
     const draft = state.lastDraft;
     if (draft === null || draft.pureInputs.length === 0) return [];
-    const log = await this.cached.traceLast('comparisons', () => new ComparisonLog(), (t) => t.entries);
+    const log = await this.cached.traceLast(
+      'comparisons',
+      () => new ComparisonLog(),
+      (t) => t.entries,
+    );
     return log === undefined ? [] : proposals(log, draft.pureInputs, MAX_PROPOSALS);
   }
 
@@ -401,7 +408,11 @@ export class TierBRunner {
   private async coverage(fn: TargetPlan['fn']): Promise<Coverage | undefined> {
     if (fn.code === null) return undefined;
     const total = fn.code.length;
-    return this.cached.traceLast(`coverage:${fn.address}::${fn.module}::${fn.name}`, () => new CoverageLog(`${fn.address}::${fn.module}`, fn.name, total), (t) => ({ executed: t.executed, total: t.total }));
+    return this.cached.traceLast(
+      `coverage:${fn.address}::${fn.module}::${fn.name}`,
+      () => new CoverageLog(`${fn.address}::${fn.module}`, fn.name, total),
+      (t) => ({ executed: t.executed, total: t.total }),
+    );
   }
 
   /** Where the failing command of a draft's transaction came from. */
@@ -427,7 +438,10 @@ export class TierBRunner {
         state.prepared.set(s, id);
       } else if (s.$kind === 'Setup') {
         const steps = this.stepsAt(state, path);
-        await this.prepare(state, steps.flatMap((st) => st.args));
+        await this.prepare(
+          state,
+          steps.flatMap((st) => st.args),
+        );
         const draft = this.draft(state);
         steps.forEach((st, k) => draft.call(st.fn, st.typeArgs, st.args, `step:${path}:${k}`));
         draft.call(s.fn, s.typeArgs, s.args, path);
@@ -468,7 +482,10 @@ export class TierBRunner {
     steps.forEach((st, k) => draft.call(st.fn, st.typeArgs, st.args, `step:target:${k}`));
     const typeArgs = plan.typeArgs.map((a) => a.type);
     const target = draft.call(plan.fn, typeArgs, resolved.args, 'target');
-    draft.keepReturns(target, plan.fn.returns.map((r) => substTy(r, typeArgs)));
+    draft.keepReturns(
+      target,
+      plan.fn.returns.map((r) => substTy(r, typeArgs)),
+    );
     const consumers = state.variant.relaxed ? new Map<string, Consumer>() : this.consumers(state, draft.leftovers());
     for (const c of consumers.values()) out.provenance = weaker(out.provenance, argsProvenance(c.args.filter((_, k) => k !== c.index)));
     const left = draft.dispose(consumers);
@@ -515,18 +532,27 @@ export class TierBRunner {
           const known = values.get(s);
           if (known !== undefined) return known;
           const r = await this.call(s.fn, s.typeArgs, s.args, valueFor, state.requests, 'strict');
-          if (!r.success) throw new AttemptFailure('B1', r.error_category === 'ContractAbort' ? 'E402' : 'E401', `constructor ${s.fn.module}::${s.fn.name} failed: ${r.error ?? ''}`, { $kind: 'Chain', path }, r);
+          if (!r.success)
+            throw new AttemptFailure('B1', r.error_category === 'ContractAbort' ? 'E402' : 'E401', `constructor ${s.fn.module}::${s.fn.name} failed: ${r.error ?? ''}`, { $kind: 'Chain', path }, r);
           const ret = s.returns[s.returnIndex];
           let v: Json | undefined;
           if (this.catalogue.isObject(ret)) v = createdOfType(r, ret, this.catalogue);
           else if (isPureTy(ret)) v = ((r.data as { returns?: { value: Json }[] } | undefined)?.returns ?? [])[s.returnIndex]?.value;
-          if (v === undefined) throw new AttemptFailure('B1', 'E401', `the direct path cannot carry a ${formatTy(param)} from ${s.fn.module}::${s.fn.name} to the next call (use --use-ptb)`, { $kind: 'Other' }, r);
+          if (v === undefined)
+            throw new AttemptFailure('B1', 'E401', `the direct path cannot carry a ${formatTy(param)} from ${s.fn.module}::${s.fn.name} to the next call (use --use-ptb)`, { $kind: 'Other' }, r);
           values.set(s, v);
           return v;
         }
       }
     };
-    const r = await this.call(plan.fn, plan.typeArgs.map((a) => a.type), resolved.args, valueFor, state.requests, out.checks);
+    const r = await this.call(
+      plan.fn,
+      plan.typeArgs.map((a) => a.type),
+      resolved.args,
+      valueFor,
+      state.requests,
+      out.checks,
+    );
     if (!r.success) {
       const failed = /takes .* arguments|does not resolve|TYPE_MISMATCH/.test(r.error ?? '') && r.error_category !== 'ContractAbort';
       throw new AttemptFailure(failed ? 'B1' : 'B2', failed ? 'E401' : 'E403', `execution failed: ${r.error ?? ''}`, failed ? { $kind: 'Other' } : { $kind: 'Target' }, r);

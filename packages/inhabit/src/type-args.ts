@@ -159,7 +159,8 @@ export function typeArgChoices(fn: FunctionDecl, catalogue: Catalogue, inventory
     const swapped = [...base0];
     swapped[i] = out[0][j].type;
     swapped[j] = out[0][i].type;
-    if ((catalogue.abilities(swapped[i] as Ty) & fn.typeParams[i]) === fn.typeParams[i] && (catalogue.abilities(swapped[j] as Ty) & fn.typeParams[j]) === fn.typeParams[j]) add(swapped, (k) => (base0[k] === undefined ? 'default' : 'bound'));
+    if ((catalogue.abilities(swapped[i] as Ty) & fn.typeParams[i]) === fn.typeParams[i] && (catalogue.abilities(swapped[j] as Ty) & fn.typeParams[j]) === fn.typeParams[j])
+      add(swapped, (k) => (base0[k] === undefined ? 'default' : 'bound'));
   }
   const coins = realCoinTypes(inventory);
   const base = objects[0] ?? [];

@@ -116,7 +116,12 @@ export function substTy(t: Ty, args: readonly (Ty | undefined)[]): Ty {
     case 'Ref':
       return { $kind: 'Ref', mutable: t.mutable, to: substTy(t.to, args) };
     case 'Datatype':
-      return t.args.length === 0 ? t : datatype(t.key, t.args.map((a) => substTy(a, args)));
+      return t.args.length === 0
+        ? t
+        : datatype(
+            t.key,
+            t.args.map((a) => substTy(a, args)),
+          );
     default:
       return t;
   }
@@ -143,12 +148,7 @@ export function unify(pattern: Ty, concrete: Ty, bindings: (Ty | undefined)[]): 
     case 'Ref':
       return concrete.$kind === 'Ref' && concrete.mutable === pattern.mutable && unify(pattern.to, concrete.to, bindings);
     case 'Datatype':
-      return (
-        concrete.$kind === 'Datatype' &&
-        concrete.key === pattern.key &&
-        concrete.args.length === pattern.args.length &&
-        pattern.args.every((a, i) => unify(a, concrete.args[i], bindings))
-      );
+      return concrete.$kind === 'Datatype' && concrete.key === pattern.key && concrete.args.length === pattern.args.length && pattern.args.every((a, i) => unify(a, concrete.args[i], bindings));
   }
 }
 

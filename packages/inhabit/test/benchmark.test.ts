@@ -78,7 +78,9 @@ describeWithFixtures('benchmark: the demo package, Tier A and B', ['fixtures', '
   it('type arguments meet their constraints and are recorded', () => {
     const keep = rowOf(rows, 'keep');
     expect(keep.status).toBe('tier_b_hit');
-    expect(keep.type_args).toEqual([{ type: '0x0000000000000000000000000000000000000000000000000000000000000002::coin::Coin<0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI>', reason: 'default' }]);
+    expect(keep.type_args).toEqual([
+      { type: '0x0000000000000000000000000000000000000000000000000000000000000002::coin::Coin<0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI>', reason: 'default' },
+    ]);
   });
 
   it('pure values of every kind, the clock, private entry functions', () => {
@@ -188,25 +190,27 @@ describeWithFixtures('benchmark: the demo package, Tier A and B', ['fixtures', '
 
   it('rows carry the schema keys, with phase errors on failures', () => {
     const r = rowOf(rows, 'never_thirds');
-    expect(Object.keys(JSON.parse(rowLine(r)) as object)).toEqual([
-      'target_package',
-      'target_module',
-      'target_function',
-      'status',
-      'failure_stage',
-      'failure_reason',
-      'tier_a_details',
-      'tier_b_details',
-      'error_code',
-      'error_phase',
-      'error_source',
-      'is_expected_limitation',
-      'abort',
-      'gas_used',
-      'provenance',
-      'hit_class',
-      'transactions',
-    ].filter((k) => (r as unknown as Record<string, unknown>)[k] !== undefined));
+    expect(Object.keys(JSON.parse(rowLine(r)) as object)).toEqual(
+      [
+        'target_package',
+        'target_module',
+        'target_function',
+        'status',
+        'failure_stage',
+        'failure_reason',
+        'tier_a_details',
+        'tier_b_details',
+        'error_code',
+        'error_phase',
+        'error_source',
+        'is_expected_limitation',
+        'abort',
+        'gas_used',
+        'provenance',
+        'hit_class',
+        'transactions',
+      ].filter((k) => (r as unknown as Record<string, unknown>)[k] !== undefined),
+    );
     expect(r.tier_b_details?.target_modules_accessed).toEqual([`${DEMO}::shop`]);
     expect(r).toMatchObject({ error_phase: 'Execution', error_source: 'target_package_limitation', is_expected_limitation: false });
   });

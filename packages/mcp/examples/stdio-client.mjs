@@ -41,7 +41,11 @@ const abort = await tool('call_function', { package: '0x1', module: 'option', fu
 console.log('option::extract(none):', abort.status, abort.abort_code, 'at', abort.abort_location);
 
 const ptb = await tool('execute_ptb', {
-  inputs: [{ type: 'gas', budget: 1000 }, { type: 'pure', value: 250, value_type: 'u64' }, { type: 'pure', value: '0xb0b', value_type: 'address' }],
+  inputs: [
+    { type: 'gas', budget: 1000 },
+    { type: 'pure', value: 250, value_type: 'u64' },
+    { type: 'pure', value: '0xb0b', value_type: 'address' },
+  ],
   commands: [
     { type: 'split_coins', coin: 0, amounts: [1] },
     { type: 'transfer_objects', objects: [{ nested_result: [0, 0] }], recipient: { input: 2 } },

@@ -10,7 +10,10 @@ import { z } from 'zod';
 export const address = (what: string): z.ZodString => z.string().min(1).describe(`${what}: 0x followed by up to 64 hex digits (short forms such as 0x2 are fine)`);
 
 /** A module by path, as the sandbox's actions name it. */
-export const modulePathArg = z.string().regex(/^0x[0-9a-fA-F]{1,64}::[A-Za-z_][A-Za-z0-9_]*$/, 'expected "0xpackage::module"').describe('Module path "0xpackage::module", e.g. "0x2::coin" (short package ids are fine)');
+export const modulePathArg = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{1,64}::[A-Za-z_][A-Za-z0-9_]*$/, 'expected "0xpackage::module"')
+  .describe('Module path "0xpackage::module", e.g. "0x2::coin" (short package ids are fine)');
 
 /** A module name. */
 export const moduleName = z.string().min(1).describe('Module name, e.g. "coin"');
@@ -20,10 +23,7 @@ export const u64 = (what: string) =>
   z.union([z.number().int().nonnegative(), z.string().regex(/^[0-9]{1,20}$/)]).describe(`${what}: a non-negative integer (a number, or a decimal string above 2^53)`);
 
 /** Type arguments. */
-export const typeArgs = z
-  .array(z.string().min(1))
-  .default([])
-  .describe('Type arguments as Move type strings, e.g. ["0x2::sui::SUI"] or ["u64"]');
+export const typeArgs = z.array(z.string().min(1)).default([]).describe('Type arguments as Move type strings, e.g. ["0x2::sui::SUI"] or ["u64"]');
 
 /** A JSON value read by a Move type. */
 export const moveValue = z
@@ -55,17 +55,12 @@ export const ptbArg = z
 
 /** An input of a PTB. */
 export const ptbInput = z.discriminatedUnion('type', [
-  z
-    .object({ type: z.literal('pure'), value: moveValue, value_type: z.string().min(1).describe('Move type of the value, e.g. "u64", "address", "vector<u8>"') })
-    .describe('A pure value'),
+  z.object({ type: z.literal('pure'), value: moveValue, value_type: z.string().min(1).describe('Move type of the value, e.g. "u64", "address", "vector<u8>"') }).describe('A pure value'),
   z
     .object({
       type: z.literal('object'),
       object_id: address('Object id'),
-      mode: z
-        .enum(['mutable', 'immutable', 'receiving'])
-        .optional()
-        .describe('For a shared object: mutable (default) or immutable; receiving: a Receiving<T> of an object sent to another object'),
+      mode: z.enum(['mutable', 'immutable', 'receiving']).optional().describe('For a shared object: mutable (default) or immutable; receiving: a Receiving<T> of an object sent to another object'),
     })
     .describe('An object of the session (its owner decides owned or shared)'),
   z.object({ type: z.literal('gas'), budget: u64('Balance in MIST') }).describe('A new Coin<SUI> of that balance, owned by the sender'),

@@ -40,11 +40,11 @@ function packageVersion(): string {
 
 /** What the server tells the model about itself (`initialize` → `instructions`). */
 export const SMI_INSTRUCTIONS = [
-  'SMI is an offline Sui Move sandbox: real mainnet bytecode runs in its own Move VM with Sui\'s rules; nothing touches a network and no keys or gas coins are needed.',
+  "SMI is an offline Sui Move sandbox: real mainnet bytecode runs in its own Move VM with Sui's rules; nothing touches a network and no keys or gas coins are needed.",
   'This session is one simulated chain: objects created, packages published and the clock set by one tool call are there for the next.',
   'Explore with list_packages, list_modules, list_functions, list_structs, get_interface, find_constructors, search_functions; run code with call_function',
   '(one call) or execute_ptb (a programmable transaction block); read results with read_object; write Move with compile_and_publish;',
-  'ask whether a function\'s parameter types can be inhabited with run_inhabit. Addresses are 0x-hex (0x2 is fine); types use full paths',
+  "ask whether a function's parameter types can be inhabited with run_inhabit. Addresses are 0x-hex (0x2 is fine); types use full paths",
   '(0x2::coin::Coin<0x2::sui::SUI>). A Move abort is a result (status "aborted", abort_code, abort_location), not an error; errors are',
   'JSON {"error_code","message"}.',
 ].join(' ');
@@ -72,9 +72,7 @@ export function createSmiMcpServer(options: SmiMcpServerOptions): McpServer {
   const session = new SmiSession(options);
   const server = new Server({ name: options.name ?? 'smi', version: options.version ?? packageVersion() }, { instructions: SMI_INSTRUCTIONS });
   for (const tool of SMI_TOOLS) {
-    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.schema, annotations: tool.annotations }, (args) =>
-      tool.call(session, args),
-    );
+    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.schema, annotations: tool.annotations }, (args) => tool.call(session, args));
   }
   // A line that is not a JSON-RPC message, a transport failure: logged (never on stdout).
   server.server.onerror = (e) => session.log(`protocol error: ${e.message}`, 'warn');

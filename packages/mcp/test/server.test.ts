@@ -186,7 +186,10 @@ describeWithFixtures('smi MCP server (in-process)', ['corpus'], () => {
     const made = await ok(client, 'create_object', { object_type: '0x2::coin::Coin<0x2::sui::SUI>', fields: { balance: '42' } });
     const read = await ok(client, 'read_object', { object_id: String(made.object_id) });
     expect(read.decoded).toMatchObject({ balance: { value: '42' } });
-    const failed = await ok(client, 'execute_ptb', { commands: [{ type: 'move_call', target: '0x1::option::destroy_some', type_args: ['u8'], args: [0] }], inputs: [{ type: 'pure', value: null, value_type: '0x1::option::Option<u8>' }] });
+    const failed = await ok(client, 'execute_ptb', {
+      commands: [{ type: 'move_call', target: '0x1::option::destroy_some', type_args: ['u8'], args: [0] }],
+      inputs: [{ type: 'pure', value: null, value_type: '0x1::option::Option<u8>' }],
+    });
     expect(failed.status).toBe('aborted');
   });
 

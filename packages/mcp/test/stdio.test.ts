@@ -13,7 +13,15 @@ function pipes(): { stdin: PassThrough; stdout: PassThrough; lines: () => unknow
   const stdout = new PassThrough();
   let text = '';
   stdout.on('data', (b: Buffer) => (text += b.toString('utf8')));
-  return { stdin, stdout, lines: () => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown) };
+  return {
+    stdin,
+    stdout,
+    lines: () =>
+      text
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as unknown),
+  };
 }
 
 const server = (): McpServer => new McpServer({ name: 'test', version: '0.0.0' });

@@ -74,11 +74,7 @@ function narrowDumpResult(result: unknown): DumpSuccess | DumpFailure {
  * Compile a package in `dump` mode (root package at 0x0) with dependencies served by `fetcher`;
  * `testMode`: as `sui move test` builds it (`#[test_only]` and `#[test]` items kept).
  */
-export async function dumpPackage(
-  files: Record<string, string>,
-  fetcher: StubFetcher,
-  options: { silenceWarnings?: boolean; testMode?: boolean },
-): Promise<DumpSuccess | DumpFailure> {
+export async function dumpPackage(files: Record<string, string>, fetcher: StubFetcher, options: { silenceWarnings?: boolean; testMode?: boolean }): Promise<DumpSuccess | DumpFailure> {
   let builder: BuilderModule;
   try {
     builder = await loadMoveBuilder();

@@ -14,7 +14,19 @@
  * places and to bind its named address to the address it has. The root's manifest is
  * rewritten the same way (see `graph.ts`).
  */
-import { canonicalAddress, moduleAddress, moduleHandleId, moduleName, shortAddress, generateMoveStubs, generateStubManifest, stubPackageNames, SYSTEM_PACKAGES, type StubDependencySource, type CompiledModule } from '@smi/bytecode';
+import {
+  canonicalAddress,
+  moduleAddress,
+  moduleHandleId,
+  moduleName,
+  shortAddress,
+  generateMoveStubs,
+  generateStubManifest,
+  stubPackageNames,
+  SYSTEM_PACKAGES,
+  type StubDependencySource,
+  type CompiledModule,
+} from '@smi/bytecode';
 import { MoveCompileError } from './errors.js';
 import { manifestPackage } from './manifest.js';
 
@@ -123,8 +135,12 @@ export function normalizeRelativePath(path: string): string {
 
 /** Relative path from directory `from` to `to`, both relative to the same root. */
 export function relativePath(from: string, to: string): string {
-  const a = normalizeRelativePath(from).split('/').filter((p) => p !== '.');
-  const b = normalizeRelativePath(to).split('/').filter((p) => p !== '.');
+  const a = normalizeRelativePath(from)
+    .split('/')
+    .filter((p) => p !== '.');
+  const b = normalizeRelativePath(to)
+    .split('/')
+    .filter((p) => p !== '.');
   let common = 0;
   while (common < a.length && common < b.length && a[common] === b[common]) common++;
   if (a.slice(common).includes('..')) {
@@ -168,7 +184,7 @@ export function sourceAddressName(manifest: string, moduleRoots: ReadonlySet<str
 /** Validate the dependencies and index them by canonical address. */
 export function planPackages(
   deps: readonly BytecodeDependency[],
-  sources: readonly { dep: SourceDependency; name: string; addressName: string; /** Other named addresses its modules are declared under. */ otherNames?: readonly string[] }[],
+  sources: readonly { dep: SourceDependency; name: string; addressName: string /** Other named addresses its modules are declared under. */; otherNames?: readonly string[] }[],
 ): Map<string, PlannedPackage> {
   const byAddress = new Map<string, PlannedPackage>();
   const add = (p: PlannedPackage, what: string) => {
@@ -182,10 +198,7 @@ export function planPackages(
     const references = new Set<string>();
     for (const m of dep.modules) {
       if (moduleAddress(m) !== address) {
-        throw new MoveCompileError(
-          'INVALID_INPUT',
-          `dependency ${dep.name}: module ${moduleName(m)} is at ${shortAddress(moduleAddress(m))}, not ${shortAddress(address)}`,
-        );
+        throw new MoveCompileError('INVALID_INPUT', `dependency ${dep.name}: module ${moduleName(m)} is at ${shortAddress(moduleAddress(m))}, not ${shortAddress(address)}`);
       }
       for (let i = 0; i < m.moduleHandles.length; i++) references.add(moduleHandleId(m, i).address);
     }

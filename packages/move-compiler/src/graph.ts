@@ -88,7 +88,10 @@ function bind(owner: ManifestOwner, d: DeclaredDependency, packages: ReadonlyMap
   }
   const explicit = owner.bindings[d.name];
   if (explicit !== undefined) {
-    const p = findByName(all.filter((x) => !x.system || x.dep?.name === explicit), explicit);
+    const p = findByName(
+      all.filter((x) => !x.system || x.dep?.name === explicit),
+      explicit,
+    );
     if (!p) throw new MoveCompileError('DEPENDENCY_ERROR', `${owner.what}: dependency ${describe(d)} is bound to ${explicit}, which is not given`);
     return p;
   }
@@ -108,12 +111,7 @@ function bind(owner: ManifestOwner, d: DeclaredDependency, packages: ReadonlyMap
 }
 
 /** The dependency entries of a rewritten manifest, and the packages they name. */
-function planManifest(
-  owner: ManifestOwner,
-  packages: ReadonlyMap<string, PlannedPackage>,
-  legacy: boolean,
-  renamed: Record<string, string> = {},
-): AddedDependency[] {
+function planManifest(owner: ManifestOwner, packages: ReadonlyMap<string, PlannedPackage>, legacy: boolean, renamed: Record<string, string> = {}): AddedDependency[] {
   const entries = new Map<PlannedPackage, AddedDependency>();
   const unbound: string[] = [];
   for (const d of buildDependencies(owner.manifest)) {
@@ -140,10 +138,7 @@ function planManifest(
     entries.set(target, { name: target.system ? d.name : target.packageName, source: referenceFrom(owner.location, target) });
   }
   if (unbound.length > 0) {
-    throw new MoveCompileError(
-      'DEPENDENCY_ERROR',
-      `${owner.what}: dependencies not available: ${unbound.join(', ')} (give each as a Move source or bytecode package directory)`,
-    );
+    throw new MoveCompileError('DEPENDENCY_ERROR', `${owner.what}: dependencies not available: ${unbound.join(', ')} (give each as a Move source or bytecode package directory)`);
   }
   const roots = pathRoots(owner.sources);
   // A name the package already has a dependency for is that dependency's; a user package
@@ -216,9 +211,7 @@ export function planDependencies(
   // together. The Sui CLI refuses to publish modules at a non-zero address ("Modules must all
   // have 0x0 as their addresses"), so a mix is refused here.
   if (rootOwn.moduleRoots.size > 1) {
-    const assigned = [...rootOwn.moduleRoots]
-      .map((r) => [r, r.startsWith('0x') ? r : rootInfo.addresses?.[r]] as const)
-      .filter(([, v]) => v !== undefined && v !== '_' && !/^0x0*$/.test(v));
+    const assigned = [...rootOwn.moduleRoots].map((r) => [r, r.startsWith('0x') ? r : rootInfo.addresses?.[r]] as const).filter(([, v]) => v !== undefined && v !== '_' && !/^0x0*$/.test(v));
     if (assigned.length > 0) {
       throw new MoveCompileError(
         'INVALID_INPUT',
@@ -267,10 +260,7 @@ export function planDependencies(
     addresses[s.addressName] = p.address;
     // Every unassigned named address its modules are declared under is the package's.
     for (const r of s.own.moduleRoots) if (!r.startsWith('0x') && !(r in addresses)) addresses[r] = p.address;
-    const rewritten = rewriteManifest(s.manifest, entries, addresses, canonicalAddress(s.dep.publishedAt ?? p.address)).replace(
-      /^(\s*name\s*=\s*).*$/m,
-      `$1${JSON.stringify(p.packageName)}`,
-    );
+    const rewritten = rewriteManifest(s.manifest, entries, addresses, canonicalAddress(s.dep.publishedAt ?? p.address)).replace(/^(\s*name\s*=\s*).*$/m, `$1${JSON.stringify(p.packageName)}`);
     served.set(p, { ...Object.fromEntries(Object.entries(s.dep.files).filter(([f]) => f.endsWith('.move'))), 'Move.toml': rewritten });
   }
 

@@ -242,12 +242,7 @@ export function publishedPackage(publishedToml: string | undefined, moveLock: st
 
 /** Tables a rewritten manifest drops: dependency tables, and what only tests or other environments use. */
 function droppedTable(table: string): boolean {
-  return (
-    /^(dependencies|dev-dependencies|dev-addresses)(\s*\..*)?$/.test(table) ||
-    /^dep-replacements(\s*\..*)?$/.test(table) ||
-    table === 'addresses' ||
-    table === 'environments'
-  );
+  return /^(dependencies|dev-dependencies|dev-addresses)(\s*\..*)?$/.test(table) || /^dep-replacements(\s*\..*)?$/.test(table) || table === 'addresses' || table === 'environments';
 }
 
 /**
@@ -257,12 +252,7 @@ function droppedTable(table: string): boolean {
  * `[environments]`) are gone. `[package]` and any other table are kept; `published-at` is set
  * when given.
  */
-export function rewriteManifest(
-  manifest: string,
-  deps: readonly AddedDependency[],
-  addresses: Readonly<Record<string, string>> | undefined,
-  publishedAt?: string,
-): string {
+export function rewriteManifest(manifest: string, deps: readonly AddedDependency[], addresses: Readonly<Record<string, string>> | undefined, publishedAt?: string): string {
   const out: string[] = [];
   let table = '';
   let dropping = false;

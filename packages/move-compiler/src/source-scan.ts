@@ -142,7 +142,10 @@ function scan(text: string, roots: PathRoots): FileScan {
         const end = text.indexOf(';', i);
         useEnd = end < 0 ? n : end;
         useRootSeen = false;
-        const declaration = text.slice(i, useEnd).replace(/\/\/[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
+        const declaration = text
+          .slice(i, useEnd)
+          .replace(/\/\/[^\n]*/g, ' ')
+          .replace(/\/\*[\s\S]*?\*\//g, ' ');
         for (const a of useAliases(declaration)) file.aliases.add(a);
       }
       let j = i;

@@ -102,11 +102,7 @@ export function findMovePackageDirs(root: string): string[] {
 }
 
 /** Where a dependency of the graph is. */
-export type ResolvedDependency =
-  | { $kind: 'system' }
-  | { $kind: 'source'; dir: string }
-  | { $kind: 'bytecode'; dir: string }
-  | { $kind: 'missing'; why: string };
+export type ResolvedDependency = { $kind: 'system' } | { $kind: 'source'; dir: string } | { $kind: 'bytecode'; dir: string } | { $kind: 'missing'; why: string };
 
 /** A package of the graph with its dependencies resolved. */
 export interface GraphPackage {
@@ -161,7 +157,9 @@ function lookUpRevision(root: string, rev: string, subdir: string, working: stri
   }
   for (const candidate of [rev, `origin/${rev}`]) {
     try {
-      commit = git(root, ['rev-parse', '--verify', '--quiet', `${candidate}^{commit}`]).toString().trim();
+      commit = git(root, ['rev-parse', '--verify', '--quiet', `${candidate}^{commit}`])
+        .toString()
+        .trim();
       break;
     } catch {
       // next
@@ -192,7 +190,13 @@ function lookUpRevision(root: string, rev: string, subdir: string, working: stri
 }
 
 function repoName(url: string): string {
-  return (url.replace(/\.git$/, '').replace(/\/+$/, '').split(/[/:]/).pop() ?? '').toLowerCase();
+  return (
+    url
+      .replace(/\.git$/, '')
+      .replace(/\/+$/, '')
+      .split(/[/:]/)
+      .pop() ?? ''
+  ).toLowerCase();
 }
 
 function kindOf(dir: string): 'source' | 'bytecode' | undefined {

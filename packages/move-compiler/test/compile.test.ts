@@ -20,14 +20,7 @@ import {
   stubPackageNames,
   type CompiledModule,
 } from '@smi/bytecode';
-import {
-  compileMovePackage,
-  isMoveCompileError,
-  initMoveCompiler,
-  moveCompilerVersion,
-  MoveCompileError,
-  type BytecodeDependency,
-} from '../src/index.js';
+import { compileMovePackage, isMoveCompileError, initMoveCompiler, moveCompilerVersion, MoveCompileError, type BytecodeDependency } from '../src/index.js';
 import { addDependencies, declaredDependencies } from '../src/manifest.js';
 import { normalizeRelativePath, relativePath } from '../src/dependencies.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
@@ -112,7 +105,8 @@ describe('stub helpers', () => {
   });
 
   it('reads and extends [dependencies] of a manifest', () => {
-    const toml = '[package]\nname = "x"\n\n[dependencies]\nFoo = { local = "../foo" }\nSui = { git = "https://github.com/MystenLabs/sui.git", subdir = "crates/sui-framework/packages/sui-framework", rev = "framework/testnet" }\n\n[dependencies.Bar]\ngit = "https://example.com/bar.git"\nrev = "main"\n';
+    const toml =
+      '[package]\nname = "x"\n\n[dependencies]\nFoo = { local = "../foo" }\nSui = { git = "https://github.com/MystenLabs/sui.git", subdir = "crates/sui-framework/packages/sui-framework", rev = "framework/testnet" }\n\n[dependencies.Bar]\ngit = "https://example.com/bar.git"\nrev = "main"\n';
     expect(declaredDependencies(toml)).toEqual([
       { name: 'Foo', source: { kind: 'local', local: '../foo' } },
       {
@@ -123,9 +117,7 @@ describe('stub helpers', () => {
     ]);
     const added = addDependencies(toml, [{ name: 'Baz', source: { local: '../baz' } }]);
     expect(declaredDependencies(added).map((d) => d.name)).toEqual(['Baz', 'Foo', 'Sui', 'Bar']);
-    expect(addDependencies('[package]\nname = "x"\n', [{ name: 'Baz', source: { local: '../baz' } }])).toBe(
-      '[package]\nname = "x"\n\n[dependencies]\nBaz = { local = "../baz" }\n',
-    );
+    expect(addDependencies('[package]\nname = "x"\n', [{ name: 'Baz', source: { local: '../baz' } }])).toBe('[package]\nname = "x"\n\n[dependencies]\nBaz = { local = "../baz" }\n');
   });
 
   it('computes relative paths between dependency locations', () => {

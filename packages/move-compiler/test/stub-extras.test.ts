@@ -50,7 +50,10 @@ describeWithFixtures('stubs of older frameworks', ['fixtures', 'framework-snapsh
       const source = `module demo::old;\npublic fun f(v: &vector<u64>): u64 { v.length() }\npublic fun g(c: &sui::coin::Coin<sui::sui::SUI>): u64 { c.value() }\n`;
       const manifest = '[package]\nname = "demo"\nedition = "2024"\n\n[addresses]\ndemo = "0x0"\n';
       const out = await compileMovePackage({ files: { 'Move.toml': manifest, 'sources/old.move': source }, dependencies: deps });
-      expect(out.modules.map((m) => m.name), `protocol ${version}`).toEqual(['old']);
+      expect(
+        out.modules.map((m) => m.name),
+        `protocol ${version}`,
+      ).toEqual(['old']);
     }
   }, 120_000);
 });

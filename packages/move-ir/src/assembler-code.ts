@@ -4,14 +4,7 @@
  * emits instructions with fake label offsets that are remapped at the end, and every
  * table entry is requested in exactly upstream's order so indices come out identical.
  */
-import {
-  PRIMITIVE_TOKEN,
-  SIMPLE_INSTRUCTION,
-  type Bytecode,
-  type IndexedBytecodeKind,
-  type SignatureToken,
-  type VariantJumpTable,
-} from '@smi/bytecode';
+import { PRIMITIVE_TOKEN, SIMPLE_INSTRUCTION, type Bytecode, type IndexedBytecodeKind, type SignatureToken, type VariantJumpTable } from '@smi/bytecode';
 import type { Block, Exp, FunctionCall, LValue, Statement, Type, UnpackType } from './ast.js';
 import { encodeConstantValue } from './constants.js';
 import type { Context } from './context.js';
@@ -138,9 +131,7 @@ class CodeGenerator {
       }
       return actual;
     };
-    const code = this.code.map((i) =>
-      i.$kind === 'BrTrue' || i.$kind === 'BrFalse' || i.$kind === 'Branch' ? op(i.$kind, fix(i.index)) : i,
-    );
+    const code = this.code.map((i) => (i.$kind === 'BrTrue' || i.$kind === 'BrFalse' || i.$kind === 'Branch' ? op(i.$kind, fix(i.index)) : i));
     const jumpTables = this.jumpTables.map((jt) => ({
       headEnum: jt.headEnum,
       jumpTable: { $kind: 'Full' as const, offsets: jt.jumpTable.offsets.map(fix) },

@@ -25,13 +25,7 @@ import {
   type StructDefinition as BinaryStructDefinition,
   type EnumDefinition as BinaryEnumDefinition,
 } from '@smi/bytecode';
-import type {
-  AbilityName,
-  DatatypeTypeParameter,
-  FunctionDefinition,
-  FunctionTypeParameter,
-  ModuleDefinition,
-} from './ast.js';
+import type { AbilityName, DatatypeTypeParameter, FunctionDefinition, FunctionTypeParameter, ModuleDefinition } from './ast.js';
 import { compileFunctionBody, compileType, compileTypes, type TypeParameterMap } from './assembler-code.js';
 import { constantTypeToken, encodeConstantValue } from './constants.js';
 import { Context, displayIdent, type DependencyResolver, type FunctionSignatureTokens } from './context.js';
@@ -39,9 +33,7 @@ import { IrCompileError, IrSerializeError } from './errors.js';
 import { parseModule, type ParseOptions } from './parser.js';
 
 /** Compiled modules the assembled module may use, or a lookup by address and name. */
-export type Dependencies =
-  | Iterable<CompiledModule>
-  | ((address: string, name: string) => CompiledModule | undefined);
+export type Dependencies = Iterable<CompiledModule> | ((address: string, name: string) => CompiledModule | undefined);
 
 /** Options of {@link assembleModule}. */
 export interface AssembleOptions {
@@ -115,8 +107,7 @@ function typeParameterIndexes(params: readonly { name: string }[]): Map<string, 
   return m;
 }
 
-const datatypeTypeParameters = (tps: readonly DatatypeTypeParameter[]) =>
-  tps.map((p) => ({ constraints: abilityMask(p.abilities), isPhantom: p.isPhantom }));
+const datatypeTypeParameters = (tps: readonly DatatypeTypeParameter[]) => tps.map((p) => ({ constraints: abilityMask(p.abilities), isPhantom: p.isPhantom }));
 
 function functionSignature(ctx: Context, f: FunctionDefinition): FunctionSignatureTokens {
   const tps = typeParameterIndexes(f.typeParameters);
@@ -147,8 +138,7 @@ export function assembleModule(ast: ModuleDefinition, options: AssembleOptions =
   }
   for (const f of ast.functions) ctx.declareFunction('Self', f.name, functionSignature(ctx, f));
 
-  const names: { functions: Record<number, FunctionSourceNames>; structs: Record<number, DatatypeSourceNames>; enums: Record<number, DatatypeSourceNames> } =
-    { functions: {}, structs: {}, enums: {} };
+  const names: { functions: Record<number, FunctionSourceNames>; structs: Record<number, DatatypeSourceNames>; enums: Record<number, DatatypeSourceNames> } = { functions: {}, structs: {}, enums: {} };
 
   const structDefs: BinaryStructDefinition[] = [];
   for (const s of ast.structs) {

@@ -151,20 +151,7 @@ export type CopyableValue =
   | { readonly $kind: 'ByteArray'; readonly bytes: Uint8Array };
 
 /** Builtin operations spelled like calls. */
-export type BuiltinName =
-  | 'VecLen'
-  | 'VecImmBorrow'
-  | 'VecMutBorrow'
-  | 'VecPushBack'
-  | 'VecPopBack'
-  | 'VecSwap'
-  | 'Freeze'
-  | 'ToU8'
-  | 'ToU16'
-  | 'ToU32'
-  | 'ToU64'
-  | 'ToU128'
-  | 'ToU256';
+export type BuiltinName = 'VecLen' | 'VecImmBorrow' | 'VecMutBorrow' | 'VecPushBack' | 'VecPopBack' | 'VecSwap' | 'Freeze' | 'ToU8' | 'ToU16' | 'ToU32' | 'ToU64' | 'ToU128' | 'ToU256';
 
 /** The callee of a call expression. */
 export type FunctionCall =
@@ -178,25 +165,7 @@ export type FunctionCall =
     };
 
 /** Binary operators. */
-export type BinaryOperator =
-  | 'Add'
-  | 'Sub'
-  | 'Mul'
-  | 'Mod'
-  | 'Div'
-  | 'BitOr'
-  | 'BitAnd'
-  | 'Xor'
-  | 'Shl'
-  | 'Shr'
-  | 'And'
-  | 'Or'
-  | 'Eq'
-  | 'Neq'
-  | 'Lt'
-  | 'Gt'
-  | 'Le'
-  | 'Ge';
+export type BinaryOperator = 'Add' | 'Sub' | 'Mul' | 'Mod' | 'Div' | 'BitOr' | 'BitAnd' | 'Xor' | 'Shl' | 'Shr' | 'And' | 'Or' | 'Eq' | 'Neq' | 'Lt' | 'Gt' | 'Le' | 'Ge';
 
 /** `field: expression` in a pack. */
 export interface FieldExp {
@@ -237,11 +206,7 @@ export type Exp = { readonly loc: Loc } & (
 );
 
 /** An assignment target. */
-export type LValue = { readonly loc: Loc } & (
-  | { readonly $kind: 'Var'; readonly var: Var }
-  | { readonly $kind: 'Mutate'; readonly exp: Exp }
-  | { readonly $kind: 'Pop' }
-);
+export type LValue = { readonly loc: Loc } & ({ readonly $kind: 'Var'; readonly var: Var } | { readonly $kind: 'Mutate'; readonly exp: Exp } | { readonly $kind: 'Pop' });
 
 /** `field: var` in an unpack. */
 export interface FieldBinding {

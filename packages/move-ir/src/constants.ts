@@ -24,7 +24,6 @@ export function constantTypeToken(ty: Type): SignatureToken {
   }
 }
 
-
 function littleEndian(out: number[], value: bigint, bytes: number): void {
   let v = value;
   for (let i = 0; i < bytes; i++) {

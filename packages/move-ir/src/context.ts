@@ -320,7 +320,12 @@ export class Context {
     const ident = this.moduleIdent(module);
     const handle = this.dependency(ident).datatypeHandle(ident.name, name);
     if (handle === undefined) throw new IrCompileError(`Unbound struct ${module}::${name}`);
-    return this.declareDatatypeHandle(module, name, handle.abilities, handle.typeParameters.map((p) => ({ ...p })));
+    return this.declareDatatypeHandle(
+      module,
+      name,
+      handle.abilities,
+      handle.typeParameters.map((p) => ({ ...p })),
+    );
   }
 
   private reindexToken(dep: ModuleIdent, token: SignatureToken): SignatureToken {

@@ -44,8 +44,7 @@ export class IrParseError extends MoveIrError {
   readonly location: Loc | undefined;
 
   constructor(detail: string, location: Loc | undefined, kind: 'invalid-token' | 'user' | 'plain' = 'invalid-token') {
-    const message =
-      kind === 'invalid-token' ? `ParserError: Invalid Token: ${detail}` : kind === 'user' ? `ParserError: ${detail}` : detail;
+    const message = kind === 'invalid-token' ? `ParserError: Invalid Token: ${detail}` : kind === 'user' ? `ParserError: ${detail}` : detail;
     super('PARSE_ERROR', message);
     this.detail = detail;
     this.location = location;

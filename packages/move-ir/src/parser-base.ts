@@ -37,12 +37,7 @@ export function adjustToken(tokens: Lexer, endTokens: readonly Tok[]): void {
 }
 
 /** A comma-separated list ending before one of `endTokens` (not consumed). */
-export function parseCommaList<R>(
-  tokens: Lexer,
-  endTokens: readonly Tok[],
-  item: (tokens: Lexer) => R,
-  allowTrailingComma: boolean,
-): R[] {
+export function parseCommaList<R>(tokens: Lexer, endTokens: readonly Tok[], item: (tokens: Lexer) => R, allowTrailingComma: boolean): R[] {
   const out: R[] = [];
   adjustToken(tokens, endTokens);
   if (endTokens.includes(tokens.peek())) return out;

@@ -2,21 +2,7 @@
  * Expressions, statements and function bodies of Move IR, with upstream's precedence
  * climbing, its disambiguation by one token of lookahead, and its error texts.
  */
-import type {
-  BinaryOperator,
-  Block,
-  BuiltinName,
-  Exp,
-  FieldBinding,
-  FieldExp,
-  FunctionBody,
-  FunctionCall,
-  LValue,
-  Statement,
-  Type,
-  UnpackType,
-  Var,
-} from './ast.js';
+import type { BinaryOperator, Block, BuiltinName, Exp, FieldBinding, FieldExp, FunctionBody, FunctionCall, LValue, Statement, Type, UnpackType, Var } from './ast.js';
 import type { Lexer, Loc, Tok } from './lexer.js';
 import {
   adjustToken,
@@ -359,10 +345,7 @@ function parseVectorUnpack(tokens: Lexer): StatementBody {
   const lvalues = parseCommaList(tokens, ['RParen'], parseLValue, true);
   consumeToken(tokens, 'RParen');
   if (BigInt(lvalues.length) !== count) {
-    throw invalid(
-      { start: lparenEnd, end: tokens.previousEndLoc() },
-      `vector unpack arity mismatch: expected ${count} lvalues, got ${lvalues.length}`,
-    );
+    throw invalid({ start: lparenEnd, end: tokens.previousEndLoc() }, `vector unpack arity mismatch: expected ${count} lvalues, got ${lvalues.length}`);
   }
   consumeToken(tokens, 'Equal');
   return { $kind: 'VecUnpack', type, count, lvalues, exp: parseExp(tokens) };

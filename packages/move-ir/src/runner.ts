@@ -10,15 +10,7 @@ import { canonicalAddress, disassembleModule, type CompiledModule, errorMessage 
 import { assembleModule, serializeAssembled, type AssembledModule } from './assembler.js';
 import { TaskError } from './errors.js';
 import { parseModule } from './parser.js';
-import {
-  compareWithSnapshot,
-  parseSnapshot,
-  parseTransactionalTestFile,
-  renderTranscript,
-  type TaskComparison,
-  type TaskOutcome,
-  type TransactionalTask,
-} from './transactional.js';
+import { compareWithSnapshot, parseSnapshot, parseTransactionalTestFile, renderTranscript, type TaskComparison, type TaskOutcome, type TransactionalTask } from './transactional.js';
 
 /** Options of {@link IrTestAdapter} and {@link runTransactionalTestFile}. */
 export interface IrTestOptions {
@@ -85,9 +77,7 @@ export class IrTestAdapter {
   /** Assembles the task's module against every module published so far (no serialization). */
   compile(task: TransactionalTask): AssembledModule {
     if (task.body === undefined) {
-      throw new TaskError(
-        `Expected a module text block following 'publish' starting on lines ${task.startLine}-${task.commandLinesStop}`,
-      );
+      throw new TaskError(`Expected a module text block following 'publish' starting on lines ${task.startLine}-${task.commandLinesStop}`);
     }
     const ast = parseModule(task.body, { namedAddresses: this.namedAddresses });
     return assembleModule(ast, { dependencies: this.modules.values() });

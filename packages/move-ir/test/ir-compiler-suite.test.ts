@@ -38,9 +38,7 @@ describeWithFixtures('move-ir-compiler-transactional-tests', SUITE, () => {
         else failures.push(`${rel} task ${c.number}: ${c.reason}\n--- expected\n${c.expected ?? '(none)'}\n--- actual\n${c.actual ?? '(none)'}`);
       }
     }
-    // eslint-disable-next-line no-console
     console.log(`files ${files.length}, tasks ${tasks}, matched ${matched}`);
-    // eslint-disable-next-line no-console
     if (failures.length > 0) console.log(failures.join('\n\n'));
     expect({ files: files.length, tasks, matched }).toEqual({ files: 48, tasks: 94, matched: 94 });
     expect(failures).toEqual([]);

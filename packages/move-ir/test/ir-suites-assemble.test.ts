@@ -23,8 +23,7 @@ function mvirFiles(dir: string): string[] {
     });
 }
 
-const json = (m: CompiledModule): string =>
-  JSON.stringify(m, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? [...v] : v));
+const json = (m: CompiledModule): string => JSON.stringify(m, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? [...v] : v));
 
 /**
  * Loads the module's bytes back (the deserializer runs the bounds checker). `undefined`
@@ -107,11 +106,7 @@ for (const suite of ['move-vm-transactional-tests', 'bytecode-verifier-transacti
           const module = adapter?.assembled.get(task.number);
           const failure = module === undefined ? undefined : reload(module);
           if (failure === undefined) reloaded++;
-          else if (
-            expected?.includes(`major_status: ${failure.status},`) &&
-            expected.includes(`indices: ${failure.indices},`) &&
-            expected.includes(`offsets: ${failure.offsets},`)
-          ) {
+          else if (expected?.includes(`major_status: ${failure.status},`) && expected.includes(`indices: ${failure.indices},`) && expected.includes(`offsets: ${failure.offsets},`)) {
             rejectedAsSnap++;
           } else {
             problems.push(`${rel} task ${task.number}: loading the bytes back fails with ${JSON.stringify(failure)}, the snap does not`);
@@ -123,13 +118,11 @@ for (const suite of ['move-vm-transactional-tests', 'bytecode-verifier-transacti
         }
         if (fileClean) clean++;
       }
-      // eslint-disable-next-line no-console
       console.log(
         `${suite}: files ${files.length}, assembling without error ${clean}; module tasks ${withModules}, ` +
           `assembled ${assembled}, failing as the snap expects ${expectedErrors}, print-bytecode matched ${printed}; ` +
           `bytes load back identical ${reloaded}, rejected by the bounds checker as the snap expects ${rejectedAsSnap}`,
       );
-      // eslint-disable-next-line no-console
       if (problems.length > 0) console.log(problems.join('\n'));
       expect(problems).toEqual([]);
       // The figures printed.

@@ -108,9 +108,7 @@ mvir 0x42::M {
         return *&(&s).S<T>::v, move(x);
     }
 }`;
-  const dep = compileIrModule(
-    'mvir 0x43::N { public struct R has drop { a: bool } public fun g(r: Self::R): bool { let a: bool; label b0: R { a } = move(r); return move(a); } }',
-  ).module;
+  const dep = compileIrModule('mvir 0x43::N { public struct R has drop { a: bool } public fun g(r: Self::R): bool { let a: bool; label b0: R { a } = move(r); return move(a); } }').module;
 
   it('produces a module that serializes and loads back identical', () => {
     const { module, bytes, sourceNames } = compileIrModule(source, { dependencies: [dep] });
@@ -154,16 +152,10 @@ describe('transactional tests', () => {
 
   it('renders and compares transcripts', () => {
     const run = runTransactionalTestFile(file);
-    expect(run.transcript).toBe(
-      'processed 3 tasks\n\ntask 1, lines 4-8:\n//# print-bytecode \n// Move bytecode v7\nmodule 1.M {\n\n}\n\n',
-    );
+    expect(run.transcript).toBe('processed 3 tasks\n\ntask 1, lines 4-8:\n//# print-bytecode \n// Move bytecode v7\nmodule 1.M {\n\n}\n\n');
     const snap = parseSnapshot(`---\nsource: x\n---\n${run.transcript}`);
     expect(compareWithSnapshot(run.outcomes, snap).every((c) => c.matched)).toBe(true);
     const other = parseSnapshot('processed 3 tasks\n\ntask 2, line 10:\n//# publish\nError: boom\n');
-    expect(compareWithSnapshot(run.outcomes, other).map((c) => c.reason)).toEqual([
-      '',
-      'unexpected output (snapshot has none)',
-      'no output (snapshot has some)',
-    ]);
+    expect(compareWithSnapshot(run.outcomes, other).map((c) => c.reason)).toEqual(['', 'unexpected output (snapshot has none)', 'no output (snapshot has some)']);
   });
 });

@@ -14,12 +14,16 @@ for (const [label, size, batch] of [
 ]) {
   const input = Uint8Array.from({ length: size }, (_, i) => (i * 31 + 7) & 255);
   if (Buffer.from(blake2b256Of(input)).toString('hex') !== Buffer.from(blake2b(input, { dkLen: 32 })).toString('hex')) throw new Error('digests differ');
-  const smi = time(() => {
-    for (let i = 0; i < batch; i++) blake2b256Of(input);
-  }) / batch;
-  const noble = time(() => {
-    for (let i = 0; i < batch; i++) blake2b(input, { dkLen: 32 });
-  }) / batch;
-  const mbs = (ms) => ((size / 1e6) / (ms / 1000)).toFixed(0);
-  console.log(`blake2b256 ${label}: ${size} bytes | smi ${(smi * 1000).toFixed(2)} µs = ${mbs(smi)} MB/s | @noble/hashes ${(noble * 1000).toFixed(2)} µs = ${mbs(noble)} MB/s | ${(noble / smi).toFixed(1)}x faster`);
+  const smi =
+    time(() => {
+      for (let i = 0; i < batch; i++) blake2b256Of(input);
+    }) / batch;
+  const noble =
+    time(() => {
+      for (let i = 0; i < batch; i++) blake2b(input, { dkLen: 32 });
+    }) / batch;
+  const mbs = (ms) => (size / 1e6 / (ms / 1000)).toFixed(0);
+  console.log(
+    `blake2b256 ${label}: ${size} bytes | smi ${(smi * 1000).toFixed(2)} µs = ${mbs(smi)} MB/s | @noble/hashes ${(noble * 1000).toFixed(2)} µs = ${mbs(noble)} MB/s | ${(noble / smi).toFixed(1)}x faster`,
+  );
 }

@@ -87,9 +87,16 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const t0 = performance.now();
-const framework = readdirSync(fwDir).sort().map((f) => loadBundleFile(path.join(fwDir, f)));
+const framework = readdirSync(fwDir)
+  .sort()
+  .map((f) => loadBundleFile(path.join(fwDir, f)));
 const vm0 = MoveVM.create({ packages: framework });
-vm0.call('0x1::u64::max', { args: [{ $kind: 'Value', value: 1n }, { $kind: 'Value', value: 2n }] });
+vm0.call('0x1::u64::max', {
+  args: [
+    { $kind: 'Value', value: 1n },
+    { $kind: 'Value', value: 2n },
+  ],
+});
 const startup = performance.now() - t0;
 console.log(`startup: load the whole framework (${framework.reduce((n, p) => n + p.modules.length, 0)} modules) and make the first call: ${startup.toFixed(1)} ms (goal < 150 ms)`);
 
@@ -99,7 +106,10 @@ const compiled = await compileMovePackage({
     .filter((p) => ['0x1', '0x2'].includes('0x' + p.id.slice(2).replace(/^0+/, '')))
     .map((p) => ({ name: p.id.endsWith('1') ? 'MoveStdlib' : 'Sui', address: p.originalId, modules: p.modules.map((m) => m.module) })),
 });
-const benchPkg = packageFromBytes(compiled.modules.map((m) => m.bytes), { id: '0x0' });
+const benchPkg = packageFromBytes(
+  compiled.modules.map((m) => m.bytes),
+  { id: '0x0' },
+);
 const metered = MoveVM.create({ packages: [...framework, benchPkg] });
 // The same VM with the block compiler off (`interpreter/jit.ts`): what the interpreter alone does.
 const interpreted = MoveVM.create({ packages: [...framework, benchPkg], jitThreshold: Infinity });

@@ -9,12 +9,20 @@ const vm = MoveVM.create({
 });
 
 // u64 arithmetic, with typed values in and typed values + BCS out
-const pow = vm.call('0x1::u64::pow', { args: [{ $kind: 'Value', value: 3n }, { $kind: 'Value', value: 4 }] });
+const pow = vm.call('0x1::u64::pow', {
+  args: [
+    { $kind: 'Value', value: 3n },
+    { $kind: 'Value', value: 4 },
+  ],
+});
 console.log(pow.$kind, pow.returnValues[0].value, Buffer.from(pow.returnValues[0].bcs).toString('hex'));
 
 // arguments as BCS bytes; a failing call comes back as a result, not an exception
 const overflow = vm.call('0x1::u64::pow', {
-  args: [{ $kind: 'Bcs', bytes: Uint8Array.from([2, 0, 0, 0, 0, 0, 0, 0]) }, { $kind: 'Bcs', bytes: Uint8Array.from([64]) }],
+  args: [
+    { $kind: 'Bcs', bytes: Uint8Array.from([2, 0, 0, 0, 0, 0, 0, 0]) },
+    { $kind: 'Bcs', bytes: Uint8Array.from([64]) },
+  ],
 });
 console.log(overflow.$kind, overflow.code, overflow.location);
 

@@ -84,11 +84,7 @@ export class VmError extends SmiError<VmStatusCode> {
   /** For a module whose dependency closure misses a module: which, and what needs it. */
   readonly linkFailure: LinkFailure | undefined;
 
-  constructor(
-    code: VmStatusCode,
-    message = '',
-    details: { abortCode?: bigint; subStatus?: bigint; location?: VmLocation; linkFailure?: LinkFailure } = {},
-  ) {
+  constructor(code: VmStatusCode, message = '', details: { abortCode?: bigint; subStatus?: bigint; location?: VmLocation; linkFailure?: LinkFailure } = {}) {
     const limit = Error.stackTraceLimit;
     if (!CAPTURE_STACKS) Error.stackTraceLimit = 0;
     super(code, message === '' ? code : `${code}: ${message}`);

@@ -56,9 +56,7 @@ export { UpstreamTraceRecorder } from './tracing/recorder.js';
 export type { UpstreamTraceOptions } from './tracing/recorder.js';
 export { parseTraceJson, parseTraceLines, stringifyTraceJson } from './tracing/format.js';
 export type { TraceRecord, TraceEffect, TraceValue, TraceLocation, TraceFrame, ParsedTrace, TraceJson } from './tracing/format.js';
-export {
-  cryptoOptionsFromProtocolConfig,
-} from './natives/sui/crypto/index.js';
+export { cryptoOptionsFromProtocolConfig } from './natives/sui/crypto/index.js';
 export type { SuiCryptoOptions, CryptoCostTable, CryptoFeatures } from './natives/sui/crypto/index.js';
 export {
   ObjectRuntime,

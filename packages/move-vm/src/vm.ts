@@ -459,10 +459,7 @@ export class MoveVM {
     } catch (caught) {
       // Anything that is not a VmError is a bug of ours: report it as an invariant
       // violation rather than let a bare JS exception escape.
-      const e =
-        caught instanceof VmError
-          ? caught
-          : new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `internal error: ${errorMessage(caught)}`);
+      const e = caught instanceof VmError ? caught : new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `internal error: ${errorMessage(caught)}`);
       const done = { gasUsed: budget - state.gasLeft, modulesTouched: sortedList(state.touched) };
       if (e.code === 'ABORTED' && e.abortCode !== undefined && e.location) {
         return { $kind: 'Aborted', abortCode: e.abortCode, location: e.location, ...done };

@@ -63,16 +63,12 @@ describeWithFixtures('MoveVM embedding API', ['fixtures', 'framework'], () => {
     expect(vmError(() => vm.call('0x1::vector::empty')).code).toBe('NUMBER_OF_TYPE_ARGUMENTS_MISMATCH');
     expect(vmError(() => vm.call('0x1::vector::empty', { typeArgs: ['vector<'] })).code).toBe('TYPE_MISMATCH');
     // destroy_with_default<Element: drop>: Coin has no drop.
-    expect(vmError(() => vm.call('0x1::option::destroy_with_default', { typeArgs: ['0x2::coin::Coin<0x2::sui::SUI>'], args: [] })).code).toBe(
-      'CONSTRAINT_NOT_SATISFIED',
-    );
+    expect(vmError(() => vm.call('0x1::option::destroy_with_default', { typeArgs: ['0x2::coin::Coin<0x2::sui::SUI>'], args: [] })).code).toBe('CONSTRAINT_NOT_SATISFIED');
   });
 
   it('private functions need allowPrivate', () => {
     // 0x1::ascii::is_printable_char is public; 0x1::string's internal natives are private:
-    expect(vmError(() => vm.call('0x1::string::internal_check_utf8', { args: [v(MoveVector.fromBytes(new Uint8Array()))] })).code).toBe(
-      'FUNCTION_RESOLUTION_FAILURE',
-    );
+    expect(vmError(() => vm.call('0x1::string::internal_check_utf8', { args: [v(MoveVector.fromBytes(new Uint8Array()))] })).code).toBe('FUNCTION_RESOLUTION_FAILURE');
     const r = ok(vm.call('0x1::string::internal_check_utf8', { allowPrivate: true, args: [v(MoveVector.fromBytes(new Uint8Array([0xff])))] }));
     expect(r.returnValues[0].value).toBe(false);
   });
@@ -86,7 +82,10 @@ describeWithFixtures('MoveVM embedding API', ['fixtures', 'framework'], () => {
   });
 
   it('stops runaway execution with OUT_OF_GAS under a small budget', () => {
-    const big = MoveVector.fromValues(VecKind.U64, Array.from({ length: 5000 }, (_, i) => BigInt(i)));
+    const big = MoveVector.fromValues(
+      VecKind.U64,
+      Array.from({ length: 5000 }, (_, i) => BigInt(i)),
+    );
     const r = vm.call('0x1::vector::reverse', { typeArgs: ['u64'], args: [v(big)], gasBudget: 100 });
     expect(r.$kind).toBe('Error');
     if (r.$kind === 'Error') expect(r.code).toBe('OUT_OF_GAS');

@@ -167,61 +167,61 @@ const MODES: [name: string, jitThreshold: number | undefined][] = [
   ['compiled part-way', undefined],
 ];
 
-for (const [mode, jitThreshold] of MODES) describeWithFixtures(`interpreter fast mode (${mode}) = slow mode`, ['fixtures', 'framework'], () => {
-  let vm: MoveVM;
-  const run = (name: string, args: CallArg[], slow: boolean, gasBudget?: number): unknown =>
-    outcome(vm.call(`0x0::fast::${name}`, { args, gasBudget, ...(slow ? { tracer: noTracer } : {}) }));
+for (const [mode, jitThreshold] of MODES)
+  describeWithFixtures(`interpreter fast mode (${mode}) = slow mode`, ['fixtures', 'framework'], () => {
+    let vm: MoveVM;
+    const run = (name: string, args: CallArg[], slow: boolean, gasBudget?: number): unknown => outcome(vm.call(`0x0::fast::${name}`, { args, gasBudget, ...(slow ? { tracer: noTracer } : {}) }));
 
-  beforeAll(async () => {
-    const { pkg } = await compileDemo({ 'fast.move': SOURCE });
-    vm = frameworkVm([pkg], jitThreshold === undefined ? {} : { jitThreshold });
-  }, 120_000);
+    beforeAll(async () => {
+      const { pkg } = await compileDemo({ 'fast.move': SOURCE });
+      vm = frameworkVm([pkg], jitThreshold === undefined ? {} : { jitThreshold });
+    }, 120_000);
 
-  it('gives the same outcome, gas and location with the whole budget', () => {
-    const kinds = new Set<string>();
-    for (const [name, args] of CASES) {
-      const fast = run(name, args, false);
-      expect(fast, name).toEqual(run(name, args, true));
-      kinds.add((fast as { kind: string; code?: string }).kind + ':' + String((fast as { code?: string }).code ?? ''));
-    }
-    // The cases cover returns, an abort, arithmetic and vector errors, the depth and stack limits.
-    expect([...kinds].sort()).toEqual([
-      'Aborted:77',
-      'Aborted:99',
-      'Error:ARITHMETIC_ERROR',
-      'Error:CALL_STACK_OVERFLOW',
-      'Error:EXECUTION_STACK_OVERFLOW',
-      'Error:VECTOR_OPERATION_ERROR',
-      'Success:',
-    ]);
-  });
-
-  it('runs out of gas at the same instruction for every budget', () => {
-    let budgets = 0;
-    for (const [name, args] of CASES) {
-      if ((args[0] as { value: bigint }).value > 100n) continue;
-      const full = run(name, args, false) as { gas: number };
-      // Every budget up to 1,500, then about 300 spread over the rest (and the last few).
-      const step = (b: number): number => (b < 1_500 || b >= full.gas - 3 ? 1 : Math.max(1, Math.floor(full.gas / 300)));
-      for (let budget = 0; budget <= full.gas + 1; budget += step(budget)) {
-        expect(run(name, args, false, budget), `${name} with ${budget}`).toEqual(run(name, args, true, budget));
-        budgets++;
+    it('gives the same outcome, gas and location with the whole budget', () => {
+      const kinds = new Set<string>();
+      for (const [name, args] of CASES) {
+        const fast = run(name, args, false);
+        expect(fast, name).toEqual(run(name, args, true));
+        kinds.add((fast as { kind: string; code?: string }).kind + ':' + String((fast as { code?: string }).code ?? ''));
       }
-    }
-    expect(budgets).toBeGreaterThan(2000);
-  });
+      // The cases cover returns, an abort, arithmetic and vector errors, the depth and stack limits.
+      expect([...kinds].sort()).toEqual([
+        'Aborted:77',
+        'Aborted:99',
+        'Error:ARITHMETIC_ERROR',
+        'Error:CALL_STACK_OVERFLOW',
+        'Error:EXECUTION_STACK_OVERFLOW',
+        'Error:VECTOR_OPERATION_ERROR',
+        'Success:',
+      ]);
+    });
 
-  it('charges instruction and stack-size tiers the same way (past 20,000 instructions and 100,000 bytes)', () => {
-    const args = [u64(4000)];
-    const fast = run('loop_sum', args, false) as { gas: number };
-    expect(fast).toEqual(run('loop_sum', args, true));
-    const meter = { instructions: 0, stackSize: 0 };
-    vm.call('0x0::fast::loop_sum', { args, meter });
-    expect(meter.instructions).toBeGreaterThan(50_000);
-    expect(meter.stackSize).toBeGreaterThan(100_000);
-    // More than one gas unit per instruction: the tiers applied.
-    for (const budget of [fast.gas - 1, fast.gas - 37, Math.floor(fast.gas / 2), 20_000, 20_003]) {
-      expect(run('loop_sum', args, false, budget)).toEqual(run('loop_sum', args, true, budget));
-    }
+    it('runs out of gas at the same instruction for every budget', () => {
+      let budgets = 0;
+      for (const [name, args] of CASES) {
+        if ((args[0] as { value: bigint }).value > 100n) continue;
+        const full = run(name, args, false) as { gas: number };
+        // Every budget up to 1,500, then about 300 spread over the rest (and the last few).
+        const step = (b: number): number => (b < 1_500 || b >= full.gas - 3 ? 1 : Math.max(1, Math.floor(full.gas / 300)));
+        for (let budget = 0; budget <= full.gas + 1; budget += step(budget)) {
+          expect(run(name, args, false, budget), `${name} with ${budget}`).toEqual(run(name, args, true, budget));
+          budgets++;
+        }
+      }
+      expect(budgets).toBeGreaterThan(2000);
+    });
+
+    it('charges instruction and stack-size tiers the same way (past 20,000 instructions and 100,000 bytes)', () => {
+      const args = [u64(4000)];
+      const fast = run('loop_sum', args, false) as { gas: number };
+      expect(fast).toEqual(run('loop_sum', args, true));
+      const meter = { instructions: 0, stackSize: 0 };
+      vm.call('0x0::fast::loop_sum', { args, meter });
+      expect(meter.instructions).toBeGreaterThan(50_000);
+      expect(meter.stackSize).toBeGreaterThan(100_000);
+      // More than one gas unit per instruction: the tiers applied.
+      for (const budget of [fast.gas - 1, fast.gas - 37, Math.floor(fast.gas / 2), 20_000, 20_003]) {
+        expect(run('loop_sum', args, false, budget)).toEqual(run('loop_sum', args, true, budget));
+      }
+    });
   });
-});

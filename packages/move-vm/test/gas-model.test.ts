@@ -159,7 +159,9 @@ type TraceRecord =
 
 function readTrace(file: string): TraceRecord[] {
   const out: TraceRecord[] = [];
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   for (const line of lines.slice(1)) {
     const r = JSON.parse(line) as Record<string, Record<string, Json>>;
     if (r.Effect !== undefined) {
@@ -327,7 +329,10 @@ function replay(records: TraceRecord[], cfg: ProtocolConfig, initialGas: number,
         meter.chargeNativeBefore(frame.parameters.length);
         const cost = nativeCost(natives, frame, r.returns);
         if (cost === undefined) res.unknownNatives.push(`${frame.module.name}::${frame.function_name}`);
-        meter.chargeNativeAfter(cost ?? 0, r.returns.map((v) => view(v)));
+        meter.chargeNativeAfter(
+          cost ?? 0,
+          r.returns.map((v) => view(v)),
+        );
         compare(i, `native ${frame.module.name}::${frame.function_name}`, r.gas, true);
       }
     }
@@ -380,7 +385,17 @@ describe('gas cost tables', () => {
 
   it('sizes values like upstream (old VM at gas model 10, new VM at 14)', () => {
     const u64: TraceValue = { RuntimeValue: { value: { type: 'U64', value: 1 } } };
-    const bytes: TraceValue = { RuntimeValue: { value: { type: 'Vector', value: [{ type: 'U8', value: 1 }, { type: 'U8', value: 2 }] } } };
+    const bytes: TraceValue = {
+      RuntimeValue: {
+        value: {
+          type: 'Vector',
+          value: [
+            { type: 'U8', value: 1 },
+            { type: 'U8', value: 2 },
+          ],
+        },
+      },
+    };
     const v10 = new GasMeter({ gasModelVersion: 10, initialInternalGas: 1000 });
     const v14 = new GasMeter({ gasModelVersion: 14, initialInternalGas: 1000 });
     expect(abstractMemorySize(view(u64), v10.sizeConfig)).toBe(16);
@@ -481,7 +496,6 @@ describeWithFixtures('gas model replays the VM traces', ['fixtures', 'vm-traces'
         for (const m of res.mismatches.slice(0, 5)) problems.push(`${rel} #${m.at} ${m.what}: trace ${m.expected}, model ${m.got}`);
         for (const n of res.unknownNatives) problems.push(`${rel}: no cost formula for native ${n}`);
       }
-      // eslint-disable-next-line no-console
       console.log(
         [
           `protocol ${protocol}: ${total.traces} traces, ${total.matched}/${total.steps} instruction steps match,`,
@@ -511,7 +525,6 @@ describeWithFixtures('gas model replays the VM traces', ['fixtures', 'vm-traces'
       steps += res.steps;
       matched += res.matched;
     }
-    // eslint-disable-next-line no-console
     console.log(`gas model 14 rules on the same traces: ${matched}/${steps} instruction steps match`);
     expect({ matched, steps }).toEqual({ matched: 1697, steps: 2286 });
   });

@@ -166,10 +166,16 @@ describeWithFixtures('golden: move-stdlib encodings, hashes, type names, fixed p
   describe('0x1::fixed_point32', () => {
     const fp = (raw: bigint) => [raw];
     /** `create_from_rational` from its definition: (n << 64) / (d << 32), range-checked. */
-    const rational = (n: bigint, d: bigint) => ((n << 64n) / (d << 32n));
+    const rational = (n: bigint, d: bigint) => (n << 64n) / (d << 32n);
 
     it('create_from_rational', () => {
-      for (const [n, d] of [[1n, 3n], [2n, 3n], [0n, 5n], [7n, 2n], [MAX_U64 >> 32n, 1n]] as const) {
+      for (const [n, d] of [
+        [1n, 3n],
+        [2n, 3n],
+        [0n, 5n],
+        [7n, 2n],
+        [MAX_U64 >> 32n, 1n],
+      ] as const) {
         const r = ret(vm.call('0x1::fixed_point32::create_from_rational', { args: [val(n), val(d)] }));
         expectBcs(r, bcs.u64(rational(n, d)));
       }
@@ -204,7 +210,10 @@ describeWithFixtures('golden: move-stdlib encodings, hashes, type names, fixed p
   });
 
   // uq32_32 (u64 raw, 32 fractional bits) and uq64_64 (u128 raw, 64 fractional bits).
-  for (const [mod, F] of [['uq32_32', 32n], ['uq64_64', 64n]] as const) {
+  for (const [mod, F] of [
+    ['uq32_32', 32n],
+    ['uq64_64', 64n],
+  ] as const) {
     describe(`0x1::${mod}`, () => {
       const bits = Number(2n * F);
       const MAX = maxOf(bits);
@@ -217,7 +226,12 @@ describeWithFixtures('golden: move-stdlib encodings, hashes, type names, fixed p
       const asInt = (x: bigint) => (intBits <= 32 ? Number(x) : x);
 
       it('from_quotient, from_int, to_int', () => {
-        for (const [n, d] of [[1n, 4n], [3n, 2n], [1n, 3n], [22n, 7n]] as const) {
+        for (const [n, d] of [
+          [1n, 4n],
+          [3n, 2n],
+          [1n, 3n],
+          [22n, 7n],
+        ] as const) {
           expectBcs(ret(call('from_quotient', n, d)), enc(quotient(n, d)));
         }
         expect(quotient(1n, 3n)).toBe(maxOf(Number(F)) / 3n);

@@ -119,10 +119,7 @@ function casesFor(w: number): Case[] {
   }
   for (const k of WIDTHS.filter((x) => x < w)) {
     const km = maxOf(k);
-    cases.push(
-      { fn: `try_as_u${k}`, args: [km], expected: bcs.option(le(km, k)) },
-      { fn: `try_as_u${k}`, args: [km + 1n], expected: bcs.option(null) },
-    );
+    cases.push({ fn: `try_as_u${k}`, args: [km], expected: bcs.option(le(km, k)) }, { fn: `try_as_u${k}`, args: [km + 1n], expected: bcs.option(null) });
   }
   return cases;
 }

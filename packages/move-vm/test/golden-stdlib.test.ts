@@ -206,7 +206,17 @@ describeWithFixtures('golden: move-stdlib', ['fixtures', 'framework'], () => {
       const r3 = vm.call('0x1::vector::reverse', { typeArgs: ['u128'], args: [val(vec(VecKind.Boxed, big))] });
       expectBcs(mutated(r3, 0), bcs.vector([...big].reverse().map((x) => bcs.u128(x))));
       const rows = ['ab', '', 'cde', 'f'];
-      const r4 = vm.call('0x1::vector::reverse', { typeArgs: ['vector<u8>'], args: [val(vec(VecKind.Boxed, rows.map((x) => bytesVec(x))))] });
+      const r4 = vm.call('0x1::vector::reverse', {
+        typeArgs: ['vector<u8>'],
+        args: [
+          val(
+            vec(
+              VecKind.Boxed,
+              rows.map((x) => bytesVec(x)),
+            ),
+          ),
+        ],
+      });
       expectBcs(mutated(r4, 0), bcs.vector([...rows].reverse().map((x) => bcs.bytes(x))));
     });
 

@@ -74,14 +74,60 @@ describeWithFixtures('golden: pure-Move functions of 0x2', ['fixtures', 'framewo
   it('the functions tested here reach no 0x2 native', () => {
     const impure = impureFunctions();
     const used = [
-      'hex::encode', 'hex::decode', 'math::max', 'math::min', 'math::diff', 'math::pow', 'math::sqrt', 'math::sqrt_u128', 'math::divide_and_round_up',
-      'vec_map::empty', 'vec_map::insert', 'vec_map::get', 'vec_map::contains', 'vec_map::remove', 'vec_map::pop', 'vec_map::keys', 'vec_map::size',
-      'vec_map::into_keys_values', 'vec_map::from_keys_values', 'vec_map::get_idx_opt', 'vec_map::get_entry_by_idx', 'vec_map::destroy_empty',
-      'vec_set::singleton', 'vec_set::insert', 'vec_set::remove', 'vec_set::contains', 'vec_set::from_keys', 'vec_set::into_keys',
-      'bcs::new', 'bcs::to_bytes', 'bcs::into_remainder_bytes', 'bcs::peel_u8', 'bcs::peel_u16', 'bcs::peel_u32', 'bcs::peel_u64', 'bcs::peel_u128',
-      'bcs::peel_u256', 'bcs::peel_bool', 'bcs::peel_vec_length', 'bcs::peel_vec_u8', 'bcs::peel_vec_u64', 'bcs::peel_vec_vec_u8', 'bcs::peel_option_u64',
-      'bcs::peel_enum_tag', 'priority_queue::create_entries', 'priority_queue::new', 'priority_queue::pop_max', 'priority_queue::insert',
-      'priority_queue::priorities', 'address::to_bytes', 'address::to_ascii_string', 'address::to_string', 'address::length', 'address::max',
+      'hex::encode',
+      'hex::decode',
+      'math::max',
+      'math::min',
+      'math::diff',
+      'math::pow',
+      'math::sqrt',
+      'math::sqrt_u128',
+      'math::divide_and_round_up',
+      'vec_map::empty',
+      'vec_map::insert',
+      'vec_map::get',
+      'vec_map::contains',
+      'vec_map::remove',
+      'vec_map::pop',
+      'vec_map::keys',
+      'vec_map::size',
+      'vec_map::into_keys_values',
+      'vec_map::from_keys_values',
+      'vec_map::get_idx_opt',
+      'vec_map::get_entry_by_idx',
+      'vec_map::destroy_empty',
+      'vec_set::singleton',
+      'vec_set::insert',
+      'vec_set::remove',
+      'vec_set::contains',
+      'vec_set::from_keys',
+      'vec_set::into_keys',
+      'bcs::new',
+      'bcs::to_bytes',
+      'bcs::into_remainder_bytes',
+      'bcs::peel_u8',
+      'bcs::peel_u16',
+      'bcs::peel_u32',
+      'bcs::peel_u64',
+      'bcs::peel_u128',
+      'bcs::peel_u256',
+      'bcs::peel_bool',
+      'bcs::peel_vec_length',
+      'bcs::peel_vec_u8',
+      'bcs::peel_vec_u64',
+      'bcs::peel_vec_vec_u8',
+      'bcs::peel_option_u64',
+      'bcs::peel_enum_tag',
+      'priority_queue::create_entries',
+      'priority_queue::new',
+      'priority_queue::pop_max',
+      'priority_queue::insert',
+      'priority_queue::priorities',
+      'address::to_bytes',
+      'address::to_ascii_string',
+      'address::to_string',
+      'address::length',
+      'address::max',
     ];
     const sui = canonicalAddress('0x2');
     for (const f of used) expect(impure.has(`${sui}::${f}`), f).toBe(false);
@@ -132,7 +178,11 @@ describeWithFixtures('golden: pure-Move functions of 0x2', ['fixtures', 'framewo
     /** {3: "c", 5: "e", 1: "a"}, built by insert (a fresh value each time: `&mut` arguments are updated in place). */
     const build = (): unknown => {
       let m = ret(vm.call('0x2::vec_map::empty', { typeArgs: T })).value;
-      for (const [k, v] of [[3n, 'c'], [5n, 'e'], [1n, 'a']] as const) {
+      for (const [k, v] of [
+        [3n, 'c'],
+        [5n, 'e'],
+        [1n, 'a'],
+      ] as const) {
         m = mutated(vm.call('0x2::vec_map::insert', { typeArgs: T, args: [val(m), val(k), val(bytesVec(v))] }), 0).value;
       }
       return m;
@@ -169,7 +219,13 @@ describeWithFixtures('golden: pure-Move functions of 0x2', ['fixtures', 'framewo
       const [k, v] = ok(removed).returnValues;
       expect(k.value).toBe(3n);
       expectBcs(v, bcs.bytes('c'));
-      expectBcs(mutated(removed, 0), mapBcs([[5n, 'e'], [1n, 'a']]));
+      expectBcs(
+        mutated(removed, 0),
+        mapBcs([
+          [5n, 'e'],
+          [1n, 'a'],
+        ]),
+      );
       const popped = vm.call('0x2::vec_map::pop', { typeArgs: T, args: [val(mutated(removed, 0).value)] });
       expect(ok(popped).returnValues[0].value).toBe(1n);
       expectBcs(mutated(popped, 0), mapBcs([[5n, 'e']]));
@@ -186,7 +242,14 @@ describeWithFixtures('golden: pure-Move functions of 0x2', ['fixtures', 'framewo
       expectBcs(keys, bcs.vector([3n, 5n, 1n].map((x) => bcs.u64(x))));
       expectBcs(values, bcs.vector(['c', 'e', 'a'].map((x) => bcs.bytes(x))));
       const back = ret(vm.call('0x2::vec_map::from_keys_values', { typeArgs: T, args: [val(keys.value), val(values.value)] }));
-      expectBcs(back, mapBcs([[3n, 'c'], [5n, 'e'], [1n, 'a']]));
+      expectBcs(
+        back,
+        mapBcs([
+          [3n, 'c'],
+          [5n, 'e'],
+          [1n, 'a'],
+        ]),
+      );
     });
 
     it('from_keys_values: unequal lengths (EUnequalLengths) and duplicate keys (EKeyAlreadyExists)', () => {
@@ -296,7 +359,20 @@ describeWithFixtures('golden: pure-Move functions of 0x2', ['fixtures', 'framewo
     const PQ = moduleId('0x2', 'priority_queue');
     const prios = [5n, 1n, 9n, 3n, 7n, 2n];
     const entries = () =>
-      ret(vm.call('0x2::priority_queue::create_entries', { typeArgs: ['u64'], args: [val(vec(VecKind.U64, prios)), val(vec(VecKind.U64, prios.map((p) => p * 10n)))] })).value;
+      ret(
+        vm.call('0x2::priority_queue::create_entries', {
+          typeArgs: ['u64'],
+          args: [
+            val(vec(VecKind.U64, prios)),
+            val(
+              vec(
+                VecKind.U64,
+                prios.map((p) => p * 10n),
+              ),
+            ),
+          ],
+        }),
+      ).value;
 
     it('new builds a max-heap; pop_max yields priorities in decreasing order', () => {
       let pq = ret(vm.call('0x2::priority_queue::new', { typeArgs: ['u64'], args: [val(entries())] })).value;

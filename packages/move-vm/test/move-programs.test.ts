@@ -9,26 +9,7 @@ import { canonicalAddress, deserializeModule, type CompiledModule } from '@smi/b
 import { VariantValue, VmError, type CallResult, type MoveVM } from '@smi/move-vm';
 import { describeWithFixtures } from '../../../test-support/fixtures.js';
 import { compileDemo, lineOf } from './support/compile.js';
-import {
-  BUG,
-  VecKind,
-  bcs,
-  bytesVec,
-  concat,
-  constantText,
-  encodeClever,
-  expectBcs,
-  expectError,
-  frameworkVm,
-  moduleId,
-  mutated,
-  ok,
-  ret,
-  stringOf,
-  uleb,
-  val,
-  vec,
-} from './support/golden.js';
+import { BUG, VecKind, bcs, bytesVec, concat, constantText, encodeClever, expectBcs, expectError, frameworkVm, moduleId, mutated, ok, ret, stringOf, uleb, val, vec } from './support/golden.js';
 import { ENUMS, ERRORS, GENERICS, LOCATIONS, RECURSION, REFS } from './support/move-sources.js';
 
 const ZERO = canonicalAddress('0x0');
@@ -46,7 +27,13 @@ interface Outer {
 }
 const make = (): Outer => ({
   bags: [
-    { items: [[1n, 2n], [3n, 4n]], label: 'a' },
+    {
+      items: [
+        [1n, 2n],
+        [3n, 4n],
+      ],
+      label: 'a',
+    },
     { items: [[5n, 6n]], label: 'b' },
   ],
   count: 2n,
@@ -56,15 +43,20 @@ const bagBcs = (b: Bag) => concat(bcs.vector(b.items.map(pointBcs)), bcs.bytes(b
 const outerBcs = (o: Outer) => concat(bcs.vector(o.bags.map(bagBcs)), bcs.u64(o.count));
 /** Runtime value of a Point / Outer (structs are arrays of their fields). */
 const pointValue = ([x, y]: Point) => [x, y];
-const outerValue = (o: Outer) => [vec(VecKind.Boxed, o.bags.map((b) => [vec(VecKind.Boxed, b.items.map(pointValue)), bytesVec(b.label)])), o.count];
+const outerValue = (o: Outer) => [
+  vec(
+    VecKind.Boxed,
+    o.bags.map((b) => [vec(VecKind.Boxed, b.items.map(pointValue)), bytesVec(b.label)]),
+  ),
+  o.count,
+];
 
 // JS model of demo::enums::Shape: tag 0 Circle { r }, 1 Rect { w, h }, 2 Empty.
 type Shape = { k: 'Circle'; r: bigint } | { k: 'Rect'; w: bigint; h: bigint } | { k: 'Empty' };
 const circle = (r: bigint): Shape => ({ k: 'Circle', r });
 const rect = (w: bigint, h: bigint): Shape => ({ k: 'Rect', w, h });
 const EMPTY: Shape = { k: 'Empty' };
-const shapeBcs = (s: Shape) =>
-  s.k === 'Circle' ? concat(uleb(0), bcs.u64(s.r)) : s.k === 'Rect' ? concat(uleb(1), bcs.u64(s.w), bcs.u64(s.h)) : uleb(2);
+const shapeBcs = (s: Shape) => (s.k === 'Circle' ? concat(uleb(0), bcs.u64(s.r)) : s.k === 'Rect' ? concat(uleb(1), bcs.u64(s.w), bcs.u64(s.h)) : uleb(2));
 const shapeValue = (s: Shape) => (s.k === 'Circle' ? new VariantValue(0, [s.r]) : s.k === 'Rect' ? new VariantValue(1, [s.w, s.h]) : new VariantValue(2, []));
 const area = (s: Shape) => (s.k === 'Circle' ? 3n * s.r * s.r : s.k === 'Rect' ? s.w * s.h : 0n);
 const grow = (s: Shape, by: bigint): Shape => (s.k === 'Circle' ? circle(s.r + by) : s.k === 'Rect' ? rect(s.w + by, s.h * 2n) : s);
@@ -83,8 +75,7 @@ function callError(f: () => unknown): VmError {
 describeWithFixtures('Move programs compiled offline', ['fixtures', 'framework'], () => {
   let vm: MoveVM;
   let modules: Map<string, CompiledModule>;
-  const call = (target: string, args: unknown[] = [], typeArgs: string[] = [], gasBudget?: number): CallResult =>
-    vm.call(`0x0::${target}`, { args: args.map(val), typeArgs, gasBudget });
+  const call = (target: string, args: unknown[] = [], typeArgs: string[] = [], gasBudget?: number): CallResult => vm.call(`0x0::${target}`, { args: args.map(val), typeArgs, gasBudget });
 
   beforeAll(async () => {
     const compiled = await compileDemo({
@@ -212,13 +203,9 @@ describeWithFixtures('Move programs compiled offline', ['fixtures', 'framework']
       expect(ret(call('enums::total_area', [new VariantValue(0, [shapeValue(rect(2n, 2n))])])).value).toBe(4n);
       expect(ret(call('enums::total_area', [new VariantValue(2, [])])).value).toBe(0n);
       expectBcs(ret(call('enums::nested_update', [5n])), concat(uleb(1), shapeBcs(circle(1n)), shapeBcs(grow(rect(1n, 1n), 5n))));
-      const kinds = [
-        new VariantValue(0, [shapeValue(circle(1n))]),
-        new VariantValue(0, [shapeValue(EMPTY)]),
-        two(EMPTY, EMPTY),
-        two(EMPTY, circle(1n)),
-        new VariantValue(2, []),
-      ].map((w) => ret(call('enums::inner_kind', [w])).value);
+      const kinds = [new VariantValue(0, [shapeValue(circle(1n))]), new VariantValue(0, [shapeValue(EMPTY)]), two(EMPTY, EMPTY), two(EMPTY, circle(1n)), new VariantValue(2, [])].map(
+        (w) => ret(call('enums::inner_kind', [w])).value,
+      );
       expect(kinds).toEqual([1, 2, 3, 4, 5]);
     });
 
@@ -396,9 +383,7 @@ describeWithFixtures('Move programs compiled offline', ['fixtures', 'framework']
 
     it('assert! without a code, and abort of a clever constant', () => {
       expect(aborted(call('errors::bare', [0n]), 'bare')).toBe(encodeClever(lineOf(ERRORS, 'assert!(x == 1)')));
-      expect(aborted(call('errors::abort_clever'), 'abort_clever')).toBe(
-        encodeClever(lineOf(ERRORS, 'abort ENotPositive'), constIndex('ENotPositive'), constIndex('value must be positive')),
-      );
+      expect(aborted(call('errors::abort_clever'), 'abort_clever')).toBe(encodeClever(lineOf(ERRORS, 'abort ENotPositive'), constIndex('ENotPositive'), constIndex('value must be positive')));
     });
 
     it('plain u64 codes pass through unchanged, bit 63 and u64::MAX included', () => {

@@ -2,13 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeWithFixtures, FIXTURES_ROOT, fixturePath } from '../../../test-support/fixtures.js';
-import {
-  availableProtocolVersions,
-  loadProtocolConfig,
-  parseProtocolConfigSnap,
-  ProtocolConfigError,
-  type ConfigMap,
-} from '../src/config/protocol-config.js';
+import { availableProtocolVersions, loadProtocolConfig, parseProtocolConfigSnap, ProtocolConfigError, type ConfigMap } from '../src/config/protocol-config.js';
 import { protocolConfigForChain } from '../src/config/chain-config.js';
 
 const HEADER = '---\nsource: crates/sui-protocol-config/src/lib.rs\nexpression: "ProtocolConfig::get_for_version(cur, *chain_id)"\n---\n';
@@ -64,10 +58,7 @@ describe('parseProtocolConfigSnap (synthetic)', () => {
     expect(cfg.get('none')).toBeNull();
     expect(cfg.str('quoted')).toBe('0x2::sui::SUI');
     expect(cfg.get('empty')).toEqual({});
-    expect(cfg.get('list')).toEqual([
-      { original: [1, 2], aliased: [[3, 4]] },
-      ['x', 10],
-    ]);
+    expect(cfg.get('list')).toEqual([{ original: [1, 2], aliased: [[3, 4]] }, ['x', 10]]);
     expect(cfg.get('same_indent')).toEqual([5]);
     expect(cfg.get('map')).toEqual({ '0003': '0003', abc: 'def' });
     expect(cfg.has('version')).toBe(false);

@@ -66,7 +66,12 @@ describeWithFixtures('sui natives: collections and coins', ['fixtures', 'framewo
     const T = ['u64', '0x1::string::String'];
     let table = s.run('0x2::table::new', T, [s.ctx])[0].value;
     const tableId = freshId(0);
-    for (const [k, v] of [[1n, 'one'], [2n, 'two'], [3n, 'three']] as const) [table] = s.mut('0x2::table::add', T, table, [val(k), val(moveString(v))]);
+    for (const [k, v] of [
+      [1n, 'one'],
+      [2n, 'two'],
+      [3n, 'three'],
+    ] as const)
+      [table] = s.mut('0x2::table::add', T, table, [val(k), val(moveString(v))]);
     expect(s.run('0x2::table::length', T, [val(table)])[0].value).toBe(3n);
     expect(stringOf(s.run('0x2::table::borrow', T, [val(table), val(2n)])[0].value)).toBe('two');
     expect(s.run('0x2::table::contains', T, [val(table), val(3n)])[0].value).toBe(true);

@@ -28,9 +28,7 @@ describe('hash and hmac', () => {
   });
 
   it('hmac_sha3_256 (framework vector, empty inputs, RFC 4231-style keys)', () => {
-    expect(out(call('hmac', 'hmac_sha3_256', [v(utf8('my key!')), v(utf8('hello world!'))]))).toBe(
-      'f6d6ae02f426eb9664e89e3c6d86c60e6103ce22b916819219c26e34e8d236dc',
-    );
+    expect(out(call('hmac', 'hmac_sha3_256', [v(utf8('my key!')), v(utf8('hello world!'))]))).toBe('f6d6ae02f426eb9664e89e3c6d86c60e6103ce22b916819219c26e34e8d236dc');
     // RFC 4231 test cases 1, 2 and 6 (key longer than the 136-byte SHA3-256 block), against an independent HMAC.
     const cases: [Uint8Array, Uint8Array][] = [
       [new Uint8Array(20).fill(0x0b), utf8('Hi There')],
@@ -88,9 +86,16 @@ describe('ed25519', () => {
   });
 
   it('rejects a non-canonical s (s + L)', () => {
-    const s = BigInt('0x' + Buffer.from(hex(sig.slice(64))).reverse().toString('hex'));
+    const s = BigInt(
+      '0x' +
+        Buffer.from(hex(sig.slice(64)))
+          .reverse()
+          .toString('hex'),
+    );
     const L = 2n ** 252n + 27742317777372353535851937790883648493n;
-    const bad = Buffer.from(hex((s + L).toString(16).padStart(64, '0'))).reverse().toString('hex');
+    const bad = Buffer.from(hex((s + L).toString(16).padStart(64, '0')))
+      .reverse()
+      .toString('hex');
     expect(verify(sig.slice(0, 64) + bad, pk, msg)).toBe(false);
   });
 
@@ -146,9 +151,7 @@ describe('ecdsa_k1', () => {
 
     const sig = hex('382a3e04daf88f322730f6a2972475fc5646ea8c4a7f3b5e83a90b10ba08a7364cd2f55348f2b6d210fbed7fc485abf19ecb2f3967e410d6349dd7dd1d4487751b');
     sig[64] = sig[64] === 27 ? 0 : 1;
-    const ethMsg = hex(
-      '19457468657265756d205369676e6564204d6573736167653a0a3533307836336639613932643864363162343861396666663864353830383034323561333031326430356338696777796b3472316f376f',
-    );
+    const ethMsg = hex('19457468657265756d205369676e6564204d6573736167653a0a3533307836336639613932643864363162343861396666663864353830383034323561333031326430356338696777796b3472316f376f');
     const compressed = call('ecdsa_k1', 'secp256k1_ecrecover', [v(sig), v(ethMsg), 0])[0];
     const uncompressed = (call('ecdsa_k1', 'decompress_pubkey', [compressed])[0] as MoveVector).bytes();
     expect(out(call('hash', 'keccak256', [v(uncompressed.subarray(1))])).slice(24)).toBe('63f9a92d8d61b48a9fff8d58080425a3012d05c8');
@@ -246,10 +249,8 @@ describe('bls12381 signatures', () => {
 describe('ecvrf', () => {
   const output = '4fad431c7402fa1d4a7652e975aeb9a2b746540eca0b1b1e59c8d19c14a7701918a8249136e355455b8bc73851f7fc62c84f2e39f685b281e681043970026ed8';
   const pk = '1ea6f0f467574295a2cd5d21a3fd3a712ade354d520d3bd0fe6088d7b7c2e00e';
-  const proof =
-    'd8ad2eafb4f2eaf317447726e541359f26dfce248431fe09984fdc73144abb6ceb006c57a29a742eae5a81dd04239870769e310a81046cbbaff8b0bd27a6d6affee167ebba50549b58ffdf9aa192f506';
-  const verify = (o: Uint8Array | string, k: Uint8Array | string, p: Uint8Array | string) =>
-    call('ecvrf', 'ecvrf_verify', [v(o), v(utf8('Hello, world!')), v(k), v(p)]);
+  const proof = 'd8ad2eafb4f2eaf317447726e541359f26dfce248431fe09984fdc73144abb6ceb006c57a29a742eae5a81dd04239870769e310a81046cbbaff8b0bd27a6d6affee167ebba50549b58ffdf9aa192f506';
+  const verify = (o: Uint8Array | string, k: Uint8Array | string, p: Uint8Array | string) => call('ecvrf', 'ecvrf_verify', [v(o), v(utf8('Hello, world!')), v(k), v(p)]);
 
   it('framework vectors', () => {
     expect(verify(output, pk, proof)[0]).toBe(true);
@@ -262,8 +263,21 @@ describe('ecvrf', () => {
 
 describeWithFixtures('crypto natives declared by the framework', ['fixtures', 'framework', 'sui-framework'], () => {
   const CRYPTO_MODULES = new Set([
-    'bls12381', 'ecdsa_k1', 'ecdsa_r1', 'ecvrf', 'ed25519', 'groth16', 'group_ops', 'hash', 'hmac',
-    'nitro_attestation', 'poseidon', 'rangeproofs', 'vdf', 'zklogin_verified_id', 'zklogin_verified_issuer',
+    'bls12381',
+    'ecdsa_k1',
+    'ecdsa_r1',
+    'ecvrf',
+    'ed25519',
+    'groth16',
+    'group_ops',
+    'hash',
+    'hmac',
+    'nitro_attestation',
+    'poseidon',
+    'rangeproofs',
+    'vdf',
+    'zklogin_verified_id',
+    'zklogin_verified_issuer',
   ]);
 
   /** Natives only older frameworks declare (kept so historic framework snapshots link). */

@@ -272,7 +272,12 @@ describeWithFixtures('sui framework: balance, coin, token', ['fixtures', 'framew
       expect(hex(concat(...out.map((x) => x.bcs)))).toBe(hex(concat(bcs.bytes('transfer'), bcs.u64(9), bcs.address(s.sender), bcs.option(bcs.address(BOB)))));
       expect(s.value('0x2::coin::total_supply', [MYC], [val(cap)])).toBe(14n);
       const tokTag = fullTag(`0x2::token::Token<${MYC}>`);
-      expect(s.results().writes.filter((w) => w.typeTag === tokTag).map((w) => [w.owner, hex(w.bcs.subarray(32))])).toEqual([
+      expect(
+        s
+          .results()
+          .writes.filter((w) => w.typeTag === tokTag)
+          .map((w) => [w.owner, hex(w.bcs.subarray(32))]),
+      ).toEqual([
         [owner.address(CAROL), hex(bcs.u64(5))],
         [owner.address(BOB), hex(bcs.u64(9))],
       ]);

@@ -57,14 +57,25 @@ describeWithFixtures('sui framework: collections through demo::registry', ['fixt
     expectAbort(s.call(`${REG}::register`, [], [val(reg), val(str('again')), s.ctx]), 0n, `${SUI_ADDR}::dynamic_field`, 'add');
     expectAbort(s.call(`${REG}::name_of`, [], [val(reg), val(canonicalAddress('0xb0b'))]), 1n, `${SUI_ADDR}::dynamic_field`, 'borrow_child_object');
 
-    for (const [who, pts] of [['alice', 10n], ['bob', 5n], ['alice', 7n], ['carol', 1n]] as const) [reg] = s.mut(`${REG}::score`, [], reg, [val(str(who)), val(pts)]);
+    for (const [who, pts] of [
+      ['alice', 10n],
+      ['bob', 5n],
+      ['alice', 7n],
+      ['carol', 1n],
+    ] as const)
+      [reg] = s.mut(`${REG}::score`, [], reg, [val(str(who)), val(pts)]);
     expect(s.value(`${REG}::total`, [], [val(reg)])).toBe(23n);
     expect(s.value(`${REG}::log_length`, [], [val(reg)])).toBe(4n);
     [reg, out] = s.mut(`${REG}::drop_front`, [], reg);
     expect([stringOf(out[0].value), out[1].value]).toEqual(['alice', 17n]);
     expect(s.value(`${REG}::total`, [], [val(reg)])).toBe(6n);
 
-    for (const [k, f] of [['x', true], ['y', false], ['x', false]] as const) [reg] = s.mut(`${REG}::tag`, [], reg, [val(str(k)), val(f)]);
+    for (const [k, f] of [
+      ['x', true],
+      ['y', false],
+      ['x', false],
+    ] as const)
+      [reg] = s.mut(`${REG}::tag`, [], reg, [val(str(k)), val(f)]);
     const tags = s.run(`${REG}::tags`, [], [val(reg)])[0];
     expect(hex(tags.bcs)).toBe(hex(concat(uleb(2), sbcs('x'), bcs.bool(false), sbcs('y'), bcs.bool(false))));
 
@@ -76,12 +87,20 @@ describeWithFixtures('sui framework: collections through demo::registry', ['fixt
     expect(regWrite.typeTag).toBe(fullTag('0x0::registry::Registry'));
     const regBcs = concat(
       bcs.address(ids.reg),
-      bcs.address(ids.names), bcs.u64(1),
-      bcs.address(ids.scores), bcs.u64(2), bcs.option(sbcs('bob')), bcs.option(sbcs('carol')),
-      bcs.address(ids.log), bcs.u64(4),
-      bcs.address(ids.badges), bcs.u64(0),
-      bcs.address(ids.misc), bcs.u64(0),
-      bcs.address(ids.vault), bcs.u64(0),
+      bcs.address(ids.names),
+      bcs.u64(1),
+      bcs.address(ids.scores),
+      bcs.u64(2),
+      bcs.option(sbcs('bob')),
+      bcs.option(sbcs('carol')),
+      bcs.address(ids.log),
+      bcs.u64(4),
+      bcs.address(ids.badges),
+      bcs.u64(0),
+      bcs.address(ids.misc),
+      bcs.u64(0),
+      bcs.address(ids.vault),
+      bcs.u64(0),
       tags.bcs,
     );
     expect(hex(regWrite.bcs)).toBe(hex(regBcs));

@@ -72,7 +72,15 @@ describeWithFixtures('sui framework golden: hash, hmac, hex, address, signatures
 
   describe('0x2::hmac', () => {
     it('hmac_sha3_256(key, msg) = @noble hmac(sha3_256): empty, short, block-sized and longer-than-block keys', () => {
-      const cases: [number, number][] = [[0, 0], [7, 12], [32, 100], [135, 1], [136, 136], [137, 300], [300, 5]];
+      const cases: [number, number][] = [
+        [0, 0],
+        [7, 12],
+        [32, 100],
+        [135, 1],
+        [136, 136],
+        [137, 300],
+        [300, 5],
+      ];
       for (const [k, m] of cases) {
         const key = bytesOf(k, k * 3 + 1);
         const msg = bytesOf(m, m * 5 + 2);
@@ -157,7 +165,10 @@ describeWithFixtures('sui framework golden: hash, hmac, hex, address, signatures
     const compressed = secp256k1.getPublicKey(sk, true);
     const uncompressed = secp256k1.getPublicKey(sk, false);
     const msg = utf8('a message for secp256k1');
-    const hashes: [number, (m: Uint8Array) => Uint8Array][] = [[0, keccak_256], [1, sha256]];
+    const hashes: [number, (m: Uint8Array) => Uint8Array][] = [
+      [0, keccak_256],
+      [1, sha256],
+    ];
     /** `r ‖ s ‖ v` (what Sui takes) from @noble's recovered format `v ‖ r ‖ s`. */
     const recoverable = (digest: Uint8Array): Uint8Array => {
       const rec = secp256k1.sign(digest, sk, { prehash: false, format: 'recovered' });
@@ -285,8 +296,18 @@ describeWithFixtures('sui framework golden: hash, hmac, hex, address, signatures
       const ks = [3n, 5n, R - 1n];
       const ps = [G1.BASE.multiply(7n), G1.BASE.multiply(11n), G1.BASE.multiply(13n)];
       const expected = ps.reduce((acc, p, i) => acc.add(p.multiply(ks[i])), G1.ZERO);
-      const scalars = val(MoveVector.fromValues(VecKind.Boxed, ks.map((k) => [bytesVec(scalarBytes(k))])));
-      const points = val(MoveVector.fromValues(VecKind.Boxed, ps.map((p) => [bytesVec(p.toBytes(true))])));
+      const scalars = val(
+        MoveVector.fromValues(
+          VecKind.Boxed,
+          ks.map((k) => [bytesVec(scalarBytes(k))]),
+        ),
+      );
+      const points = val(
+        MoveVector.fromValues(
+          VecKind.Boxed,
+          ps.map((p) => [bytesVec(p.toBytes(true))]),
+        ),
+      );
       const target = '0x2::bls12381::g1_multi_scalar_multiplication';
       expectAbort(s.call(target, [], [scalars, points]), 0n, `${SUI_ADDR}::group_ops`, 'internal_multi_scalar_mul');
       const msm = new SuiSession(suiVm([], { features: { enable_group_ops_native_function_msm: true } }));
@@ -323,9 +344,7 @@ describeWithFixtures('sui framework golden: hash, hmac, hex, address, signatures
       expect(one('0x2::derived_object::derive_address', [val([parent]), val(42n)], ['u64'])).toBe(derived(parent, 'u64', bcs.u64(42)));
       const k = canonicalAddress('0xbeef');
       expect(one('0x2::derived_object::derive_address', [val([parent]), val(k)], ['address'])).toBe(derived(parent, 'address', bcs.address(k)));
-      expect(one('0x2::derived_object::derive_address', [val([parent]), val([bytesVec('key')])], ['0x1::string::String'])).toBe(
-        derived(parent, '0x1::string::String', bcs.bytes('key')),
-      );
+      expect(one('0x2::derived_object::derive_address', [val([parent]), val([bytesVec('key')])], ['0x1::string::String'])).toBe(derived(parent, '0x1::string::String', bcs.bytes('key')));
     });
     it('claim: the new UID is the derived address; exists flips to true; a second claim aborts', () => {
       const t = new SuiSession(vm);

@@ -203,7 +203,10 @@ describeWithFixtures('sui framework: package, display, transfer_policy, kiosk', 
       ] as const) {
         expect(s.call('0x2::transfer::public_transfer', [t], [val(v), val(to)]).$kind).toBe('Success');
       }
-      for (const [t, v] of [['0x2::kiosk::Kiosk', kiosk], [`0x2::transfer_policy::TransferPolicy<${SWORD_T}>`, policy]] as const) {
+      for (const [t, v] of [
+        ['0x2::kiosk::Kiosk', kiosk],
+        [`0x2::transfer_policy::TransferPolicy<${SWORD_T}>`, policy],
+      ] as const) {
         expect(s.call('0x2::transfer::public_share_object', [t], [val(v)]).$kind).toBe('Success');
       }
 

@@ -9,19 +9,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { canonicalAddress, loadBundleFile } from '@smi/bytecode';
-import {
-  MoveVM,
-  MoveVector,
-  NativeRegistry,
-  VariantValue,
-  VecKind,
-  loadProtocolConfig,
-  type CallArg,
-  type CallResult,
-  type DatatypeInfo,
-  type Type,
-  PROTOCOL_135_STDLIB_COSTS,
-} from '@smi/move-vm';
+import { MoveVM, MoveVector, NativeRegistry, VariantValue, VecKind, loadProtocolConfig, type CallArg, type CallResult, type DatatypeInfo, type Type, PROTOCOL_135_STDLIB_COSTS } from '@smi/move-vm';
 import { registerMoveStdlib } from '../src/natives/move-stdlib.js';
 import { FIXTURES_ROOT, describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import {
@@ -194,7 +182,9 @@ describeWithFixtures('sui natives: address, ids, objects, events', ['fixtures', 
       expect(rt.results().createdIds).toEqual([0, 1, 2].map((n) => expectedFreshId(DIGEST, n)));
     });
     it('the package created by mainnet transaction 4fxF3X4N… is its fresh id #0', () => {
-      const rt = runtime(vm, { tx: { sender: SENDER, digest: base58Digest('4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP'), epoch: 158n, epochTimestampMs: 0n, gasPrice: 1000n, rgp: 1000n, gasBudget: 1n, sponsor: null } });
+      const rt = runtime(vm, {
+        tx: { sender: SENDER, digest: base58Digest('4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP'), epoch: 158n, epochTimestampMs: 0n, gasPrice: 1000n, rgp: 1000n, gasBudget: 1n, sponsor: null },
+      });
       expect(ret(call(vm, rt, '0x2::tx_context::fresh_object_address', [], [val(rt.txContextValue())])).value).toBe('0x0440aedc27c9a57ea357bd8fe1525a00d60d7f442a380924a7e7c1d79853bb8b');
     });
     it('sender, epoch, timestamp, prices, sponsor and digest come from the runtime', () => {
@@ -394,7 +384,7 @@ describeWithFixtures('sui natives: address, ids, objects, events', ['fixtures', 
       expect(isOneTimeWitnessType({ types: t }, t.datatype(info('w', 'W', t.typeParameter(0), 1), [t.u8]), false)).toBe(false);
       expect(isOneTimeWitnessType({ types: t }, t.datatype(info('my_coin', 'My_Coin', t.bool, 0), []), true)).toBe(false);
     });
-    it('protocol 1 has no hardened check (flag read from the runtime\'s protocol config)', () => {
+    it("protocol 1 has no hardened check (flag read from the runtime's protocol config)", () => {
       const rt = runtime(vm, { protocolConfig: loadProtocolConfig(FIXTURES_ROOT, 1) });
       expect(rt.flag('hardened_otw_check')).toBe(false);
       expect(runtime(vm, { protocolConfig: loadProtocolConfig(FIXTURES_ROOT, 135) }).flag('hardened_otw_check')).toBe(true);

@@ -21,15 +21,7 @@ import {
 } from '@smi/move-vm';
 import { registerMoveStdlib } from '../src/natives/move-stdlib.js';
 import { FIXTURES_ROOT, describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
-import {
-  OBJECT_RUNTIME_KEY,
-  ObjectRuntime,
-  ObjectRuntimeError,
-  type ObjectRuntimeOptions,
-  type StoredObject,
-  hashTypeAndKey,
-  registerSuiNatives,
-} from '../src/natives/sui/index.js';
+import { OBJECT_RUNTIME_KEY, ObjectRuntime, ObjectRuntimeError, type ObjectRuntimeOptions, type StoredObject, hashTypeAndKey, registerSuiNatives } from '../src/natives/sui/index.js';
 import { bcs, bytesVec, concat, expectAbort, hex, mutated, ok, ret, val } from './support/golden.js';
 import { watchingWrites } from '../src/values/write-watch.js';
 
@@ -82,12 +74,15 @@ describeWithFixtures('sui natives: object runtime features', ['fixtures', 'frame
   });
 
   describe('children from the child provider', () => {
-    const provider = (asked: string[]) => (parent: string, child: string, rootVersion: bigint | undefined): StoredObject | undefined => {
-      asked.push(`${parent}/${child}@${rootVersion}`);
-      if (parent === TABLE && child === fieldId(1n)) return storedField(1n, 100n);
-      if (parent === TABLE && child === fieldId(2n)) return { ...storedField(2n, 5n), type: '0x2::dynamic_field::Field<u64, bool>', bcs: concat(bcs.address(fieldId(2n)), bcs.u64(2), bcs.bool(true)) };
-      return undefined;
-    };
+    const provider =
+      (asked: string[]) =>
+      (parent: string, child: string, rootVersion: bigint | undefined): StoredObject | undefined => {
+        asked.push(`${parent}/${child}@${rootVersion}`);
+        if (parent === TABLE && child === fieldId(1n)) return storedField(1n, 100n);
+        if (parent === TABLE && child === fieldId(2n))
+          return { ...storedField(2n, 5n), type: '0x2::dynamic_field::Field<u64, bool>', bcs: concat(bcs.address(fieldId(2n)), bcs.u64(2), bcs.bool(true)) };
+        return undefined;
+      };
     const T = ['u64', 'u64'];
 
     it('borrow decodes the stored child (read as of the input root version); unchanged children are loaded, not modified', () => {
@@ -128,7 +123,11 @@ describeWithFixtures('sui natives: object runtime features', ['fixtures', 'frame
       const withFlag = (minimize: boolean): ObjectRuntime => {
         const base = loadProtocolConfig(FIXTURES_ROOT, 135);
         const protocolConfig = new ProtocolConfig({ version: base.version, values: base.values, featureFlags: { ...base.featureFlags, minimize_child_object_mutations: minimize } });
-        return runtime(vm, { protocolConfig, inputObjects: inputs, childStore: (p, c) => (p === TABLE && c === fieldId(1n) ? storedNode : p === TABLE && c === fieldId(7n) ? storedField(7n, 5n) : undefined) });
+        return runtime(vm, {
+          protocolConfig,
+          inputObjects: inputs,
+          childStore: (p, c) => (p === TABLE && c === fieldId(1n) ? storedNode : p === TABLE && c === fieldId(7n) ? storedField(7n, 5n) : undefined),
+        });
       };
       /** Modified flags of the children after `run` with the flag `minimize` (protocol 135 otherwise). */
       const modified = (minimize: boolean, run: (rt: ObjectRuntime) => void): boolean[] => {
@@ -293,7 +292,12 @@ describeWithFixtures('sui natives: object runtime features', ['fixtures', 'frame
       ok(call(vm, rt, '0x2::funds_accumulator::add_to_accumulator_address', [BAL], [val(acc), val(who), val([10n])]));
       const w = call(vm, rt, '0x2::funds_accumulator::withdraw_from_accumulator_address', [BAL], [val(acc), val(who), val(4n)]);
       expect(ret(w).value).toEqual([4n]);
-      expectAbort(call(vm, rt, '0x2::funds_accumulator::withdraw_from_accumulator_address', [BAL], [val(acc), val(who), val(1n << 64n)]), 0n, `${SUI}::funds_accumulator`, 'withdraw_from_accumulator_address');
+      expectAbort(
+        call(vm, rt, '0x2::funds_accumulator::withdraw_from_accumulator_address', [BAL], [val(acc), val(who), val(1n << 64n)]),
+        0n,
+        `${SUI}::funds_accumulator`,
+        'withdraw_from_accumulator_address',
+      );
       const ev = rt.results().accumulatorEvents;
       expect(ev.map((e) => [e.action, e.accumulatorId, e.targetAddress, e.value])).toEqual([
         ['Merge', acc, who, { $kind: 'U64', amount: 10n }],
@@ -346,7 +350,7 @@ describeWithFixtures('sui natives: object runtime features', ['fixtures', 'frame
       const idType = vm.resolveType('0x2::object::ID');
       ok(call(vm, rt, '0x2::event::emit', ['0x2::object::ID'], [val([SUI])]));
       ok(call(vm, rt, '0x2::event::emit', ['0x2::object::ID'], [val([SENDER])]));
-    
+
       expect(native('event', 'num_events')(ctx, [], [])).toEqual([2]);
       const [v] = native('event', 'events_by_type')(ctx, [idType], []) as [MoveVector];
       expect(v.toArray()).toEqual([[SUI], [SENDER]]);

@@ -49,9 +49,32 @@ function decompresses(bytes: Uint8Array): boolean {
 const unhex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, 'hex'));
 
 describe('multiaddr (multiaddr 0.18 string grammar)', () => {
-  const ok_ = ['/ip4/127.0.0.1/udp/8080', '/dns/sui.io/udp/8084/http', '/ip6/::1/udp/1', '/ip4/1.2.3.4/tcp/80/http', '', '/ip6/::ffff:1.2.3.4/udp/+7', '/dns4/x/tcp/1/wss', '/memory/18446744073709551615'];
+  const ok_ = [
+    '/ip4/127.0.0.1/udp/8080',
+    '/dns/sui.io/udp/8084/http',
+    '/ip6/::1/udp/1',
+    '/ip4/1.2.3.4/tcp/80/http',
+    '',
+    '/ip6/::ffff:1.2.3.4/udp/+7',
+    '/dns4/x/tcp/1/wss',
+    '/memory/18446744073709551615',
+  ];
   for (const a of ok_) it(`accepts ${JSON.stringify(a)}`, () => expect(parseMultiaddr(a).kind).toBe('ok'));
-  const bad = ['/', 'ip4/1.2.3.4', '/ip4/01.2.3.4/tcp/1', '/ip4/256.0.0.1/tcp/1', '/ip4/1.2.3/tcp/1', '/udp/65536', '/foo/1', '/ip4/1.2.3.4/tcp/80/', '/ip4', '/tcp/-1', '/ip6/1:2:3:4:5:6:7:8:9', '/ip6/1.2.3.4::', '/ip6/12345::'];
+  const bad = [
+    '/',
+    'ip4/1.2.3.4',
+    '/ip4/01.2.3.4/tcp/1',
+    '/ip4/256.0.0.1/tcp/1',
+    '/ip4/1.2.3/tcp/1',
+    '/udp/65536',
+    '/foo/1',
+    '/ip4/1.2.3.4/tcp/80/',
+    '/ip4',
+    '/tcp/-1',
+    '/ip6/1:2:3:4:5:6:7:8:9',
+    '/ip6/1.2.3.4::',
+    '/ip6/12345::',
+  ];
   for (const a of bad) it(`rejects ${JSON.stringify(a)}`, () => expect(parseMultiaddr(a).kind).toBe('invalid'));
   it('IPv6 forms of Rust Ipv6Addr::from_str', () => {
     for (const a of ['1:2:3:4:5:6:7:8', '::', '1::', '1:2:3:4:5:6:7::', '::2:3:4:5:6:7:8', 'fe80::1:2', '::1.2.3.4']) expect(parseMultiaddr(`/ip6/${a}`).kind).toBe('ok');

@@ -84,8 +84,6 @@ export function dataSourceFor(nameOrUrl: EndpointName | (string & {}), options: 
   };
   const transport = options.transport ?? (/-archive$/.test(nameOrUrl) ? 'grpc' : undefined);
   const source: SuiDataSource =
-    kind === 'graphql'
-      ? new GraphQLDataSource(common)
-      : new GrpcDataSource({ ...common, ...(options.format ? { format: options.format } : {}), ...(transport !== undefined ? { transport } : {}) });
+    kind === 'graphql' ? new GraphQLDataSource(common) : new GrpcDataSource({ ...common, ...(options.format ? { format: options.format } : {}), ...(transport !== undefined ? { transport } : {}) });
   return options.resilience ? withResilience(source, options.resilience) : source;
 }

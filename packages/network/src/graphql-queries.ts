@@ -221,9 +221,7 @@ export const simulateData = z.object({
     outputs: z
       .array(
         z.object({
-          returnValues: z
-            .array(z.object({ value: z.object({ bcs: base64.nullable(), type: z.object({ repr: z.string() }).nullable() }).nullable() }))
-            .nullable(),
+          returnValues: z.array(z.object({ value: z.object({ bcs: base64.nullable(), type: z.object({ repr: z.string() }).nullable() }).nullable() })).nullable(),
         }),
       )
       .nullable(),

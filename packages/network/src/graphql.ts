@@ -156,13 +156,7 @@ export class GraphQLDataSource implements SuiDataSource {
     if (effects === null || effects.effectsBcs === null) throw this.invalid(what, `${op}: no effectsBcs`);
     if (effects.events === null) throw this.invalid(what, `${op}: no events connection`);
     const events = await this.allPages(what, 'SmiTransactionEvents', effects.events, async (after) => {
-      const more = await this.http.request(
-        what,
-        'SmiTransactionEvents',
-        TRANSACTION_EVENTS_QUERY,
-        { digest, eventsFirst: pages.events, after },
-        transactionEventsData,
-      );
+      const more = await this.http.request(what, 'SmiTransactionEvents', TRANSACTION_EVENTS_QUERY, { digest, eventsFirst: pages.events, after }, transactionEventsData);
       const page = more.transaction?.effects?.events;
       if (!page) throw this.invalid(what, 'SmiTransactionEvents: the transaction or its events went missing');
       return page;
@@ -200,14 +194,7 @@ export class GraphQLDataSource implements SuiDataSource {
    * One object query (`query`, with `address` and `extra` variables), its answer checked: the
    * object asked for, with a version and its BCS; `accept` refuses a version it should not have.
    */
-  private async objectQuery(
-    what: string,
-    op: string,
-    query: string,
-    id: string,
-    extra: Record<string, number | null>,
-    accept: (version: bigint) => boolean = () => true,
-  ): Promise<ChainObject> {
+  private async objectQuery(what: string, op: string, query: string, id: string, extra: Record<string, number | null>, accept: (version: bigint) => boolean = () => true): Promise<ChainObject> {
     const address = checkAddress(id, what, this.endpoint);
     const data = await this.http.request(what, op, query, { address, ...extra }, objectData);
     const o = data.object;

@@ -12,7 +12,8 @@ import { causeText, failure, parseRetryAfter } from './errors.js';
 const CONNECTION_TROUBLE = /fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|socket|network|terminated|other side closed/i;
 
 /** What grpc-js says when the stream, not the server, failed. */
-const NATIVE_CLIENT_TROUBLE = /RST_STREAM|Call ended without gRPC status|Protocol error|Failed to parse server response|Response message parsing error|No connection established|ECONNREFUSED|ECONNRESET/i;
+const NATIVE_CLIENT_TROUBLE =
+  /RST_STREAM|Call ended without gRPC status|Protocol error|Failed to parse server response|Response message parsing error|No connection established|ECONNREFUSED|ECONNRESET/i;
 
 function codeForStatus(status: string, fromServer: boolean, message: string): DataSourceErrorCode {
   switch (status) {

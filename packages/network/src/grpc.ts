@@ -7,7 +7,19 @@
 import type { SuiGrpcClient } from '@mysten/sui/grpc';
 import type { ChainEpoch, ChainObject, ChainProtocolConfig, ChainSimulation, ChainTransaction, OwnedObjectInfo, SuiDataSource } from '@smi/simulation';
 import { causeText, checkDigest, checkU64, describeObject, endpointLabel, failure, checkAddress } from './errors.js';
-import { checkAnswer, checkpointAnswer, epochAnswer, epochVersionAnswer, objectAnswer, protocolConfigAnswer, ownedPageAnswer, serviceInfoAnswer, simulationAnswer, timestampMs, transactionAnswer } from './grpc-answers.js';
+import {
+  checkAnswer,
+  checkpointAnswer,
+  epochAnswer,
+  epochVersionAnswer,
+  objectAnswer,
+  protocolConfigAnswer,
+  ownedPageAnswer,
+  serviceInfoAnswer,
+  simulationAnswer,
+  timestampMs,
+  transactionAnswer,
+} from './grpc-answers.js';
 import { mapGrpcError } from './grpc-errors.js';
 import { isNativeGrpcUrl, nativeGrpcTransport } from './grpc-native.js';
 import { grpcSdk } from './grpc-sdk.js';
@@ -121,9 +133,7 @@ export class GrpcDataSource implements SuiDataSource {
     const what = `transaction ${digest}`;
     const rpc = 'LedgerService.GetTransaction';
     checkDigest(digest, this.endpoint);
-    const answer = await this.call(what, rpc, (options) =>
-      this.client.ledgerService.getTransaction({ digest, readMask: { paths: [...GRPC_READ_MASKS.getTransaction] } }, options),
-    );
+    const answer = await this.call(what, rpc, (options) => this.client.ledgerService.getTransaction({ digest, readMask: { paths: [...GRPC_READ_MASKS.getTransaction] } }, options));
     const tx = checkAnswer(transactionAnswer, answer, what, this.endpoint, rpc).transaction;
     if (tx.digest !== undefined && tx.digest !== digest) {
       throw failure('INVALID_RESPONSE', what, this.endpoint, { reason: `${rpc}: answered transaction ${tx.digest}` });
@@ -152,9 +162,7 @@ export class GrpcDataSource implements SuiDataSource {
     const what = `epoch ${epoch}`;
     const rpc = 'LedgerService.GetEpoch';
     checkU64(epoch, what, this.endpoint);
-    const answer = await this.call(what, rpc, (options) =>
-      this.client.ledgerService.getEpoch({ epoch, readMask: { paths: [...GRPC_READ_MASKS.getEpoch] } }, options),
-    );
+    const answer = await this.call(what, rpc, (options) => this.client.ledgerService.getEpoch({ epoch, readMask: { paths: [...GRPC_READ_MASKS.getEpoch] } }, options));
     // An epoch the node has not indexed is no error there: a full node answers its number with
     // every other field absent, an archive an empty answer. That is "not found here", so the
     // archive is asked; only a malformed answer is INVALID_RESPONSE.
@@ -177,10 +185,7 @@ export class GrpcDataSource implements SuiDataSource {
     const objectId = checkAddress(id, what, this.endpoint);
     if (version !== undefined) checkU64(version, what, this.endpoint);
     const answer = await this.call(what, rpc, (options) =>
-      this.client.ledgerService.getObject(
-        { objectId, ...(version !== undefined ? { version } : {}), readMask: { paths: [...GRPC_READ_MASKS.getObject] } },
-        options,
-      ),
+      this.client.ledgerService.getObject({ objectId, ...(version !== undefined ? { version } : {}), readMask: { paths: [...GRPC_READ_MASKS.getObject] } }, options),
     );
     const o = checkAnswer(objectAnswer, answer, what, this.endpoint, rpc).object;
     if (o.objectId !== undefined && checkAddress(o.objectId, what, this.endpoint) !== objectId) {
@@ -299,9 +304,7 @@ export class GrpcDataSource implements SuiDataSource {
         {
           transaction: { bcs: { value: transactionBcs } },
           readMask: { paths: [...GRPC_READ_MASKS.simulateTransaction] },
-          checks: options.checks
-            ? grpcSdk().GrpcTypes.SimulateTransactionRequest_TransactionChecks.ENABLED
-            : grpcSdk().GrpcTypes.SimulateTransactionRequest_TransactionChecks.DISABLED,
+          checks: options.checks ? grpcSdk().GrpcTypes.SimulateTransactionRequest_TransactionChecks.ENABLED : grpcSdk().GrpcTypes.SimulateTransactionRequest_TransactionChecks.DISABLED,
           doGasSelection: false,
         },
         callOptions,
@@ -311,16 +314,11 @@ export class GrpcDataSource implements SuiDataSource {
     // Created objects, without the packages the transaction published (a package write, whose
     // `object_type` is `package`): they are no objects of a Move type.
     const { ChangedObject_IdOperation: IdOperation, ChangedObject_OutputObjectState: OutputState } = grpcSdk().GrpcTypes;
-    const created = s.transaction.effects.changedObjects.filter(
-      (c) => c.idOperation === IdOperation.CREATED && c.outputState !== OutputState.PACKAGE_WRITE && c.objectType !== 'package',
-    );
+    const created = s.transaction.effects.changedObjects.filter((c) => c.idOperation === IdOperation.CREATED && c.outputState !== OutputState.PACKAGE_WRITE && c.objectType !== 'package');
     return {
       effectsBcs: s.transaction.effects.bcs.value,
       eventsBcs: s.transaction.events?.bcs?.value ?? null,
-      commandResults:
-        s.commandOutputs.length === 0
-          ? null
-          : s.commandOutputs.map((c) => ({ returnValues: c.returnValues.map((r) => ({ type: r.value.name ?? '', bcs: r.value.value })) })),
+      commandResults: s.commandOutputs.length === 0 ? null : s.commandOutputs.map((c) => ({ returnValues: c.returnValues.map((r) => ({ type: r.value.name ?? '', bcs: r.value.value })) })),
       // A node that leaves out a created object's type cannot say what was created.
       createdObjects: created.every((c) => c.objectId !== undefined && c.objectType !== undefined)
         ? created.map((c) => ({ id: checkAddress(c.objectId as string, what, this.endpoint), type: c.objectType as string }))

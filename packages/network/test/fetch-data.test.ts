@@ -11,17 +11,7 @@ import { canonicalAddress, findPackageDirs, loadPackageDir, type MovePackage } f
 import { loadProtocolConfig } from '@smi/move-vm';
 import { GraphQLDataSource, GrpcDataSource } from '@smi/network';
 import { objectDigest, suiBcs } from '@smi/ptb';
-import {
-  fetchFramework,
-  fetchPackages,
-  frameworkSnapshotFor,
-  loadFrameworkDir,
-  locateFramework,
-  locateProtocolConfig,
-  packageObjectOf,
-  readReplaySnapshot,
-  type SuiDataSource,
-} from '@smi/simulation';
+import { fetchFramework, fetchPackages, frameworkSnapshotFor, loadFrameworkDir, locateFramework, locateProtocolConfig, packageObjectOf, readReplaySnapshot, type SuiDataSource } from '@smi/simulation';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chainOfPackages, chainProtocolConfig, emptyChain, type FakeChain, REPLAY_DIGESTS } from '../../../test-support/fake-chain.js';
 import { startFakeGraphQL, type FakeGraphQLServer } from '../../../test-support/fake-graphql.js';
@@ -30,7 +20,11 @@ import { describeWithFixtures, fixturePath, FIXTURES_ROOT } from '../../../test-
 
 const STAKE = canonicalAddress('0x0cefa59cdde0de6e99842383caa80badfbf40476fabf203688bfb4a72510b37c');
 /** What its linkage names, transitively, outside the framework (the corpus README's table). */
-const STAKE_DEPS = ['0x34cc6762780f4f6f153c924c0680cfe2a1fb4601e7d33cc28a92297b62de1e0e', '0x56d2bf0e2808c3771dd7187b6af84f88c4bb3709d0fd94eac659cd341e27dd2d', '0xca5fb99af8ee7f40da48ed782107b40c8d669f17b85c76d7af7aec856d430f34'].map((a) => canonicalAddress(a));
+const STAKE_DEPS = [
+  '0x34cc6762780f4f6f153c924c0680cfe2a1fb4601e7d33cc28a92297b62de1e0e',
+  '0x56d2bf0e2808c3771dd7187b6af84f88c4bb3709d0fd94eac659cd341e27dd2d',
+  '0xca5fb99af8ee7f40da48ed782107b40c8d669f17b85c76d7af7aec856d430f34',
+].map((a) => canonicalAddress(a));
 const tmp = (): string => mkdtempSync(path.join(os.tmpdir(), 'smi-fetch-'));
 
 describeWithFixtures('fetching packages and the framework from a node', ['corpus-mainnet'], () => {
@@ -67,7 +61,10 @@ describeWithFixtures('fetching packages and the framework from a node', ['corpus
       for (const f of r.fetched) {
         const original = corpus.find((p) => p.id === f.id) as MovePackage;
         const written = loadPackageDir(path.join(out, f.id));
-        expect(written.modules.map((m) => Buffer.from(m.bytes).toString('hex')), `${name} ${f.id}`).toEqual(original.modules.map((m) => Buffer.from(m.bytes).toString('hex')));
+        expect(
+          written.modules.map((m) => Buffer.from(m.bytes).toString('hex')),
+          `${name} ${f.id}`,
+        ).toEqual(original.modules.map((m) => Buffer.from(m.bytes).toString('hex')));
         expect(written.linkageTable).toEqual(original.linkageTable);
         expect(written.typeOriginTable).toEqual(original.typeOriginTable);
         expect(written.originalId).toBe(original.originalId);
@@ -95,9 +92,16 @@ describeWithFixtures('fetching packages and the framework from a node', ['corpus
         for (const [name, source] of sources()) {
           const out = tmp();
           const r = await fetchPackages(source, [STAKE], out, { withDeps: true });
-          expect(r.failed.map((f) => [f.id, f.code]), `${name} ${what}`).toEqual([[victim, 'INVALID_RESPONSE']]);
+          expect(
+            r.failed.map((f) => [f.id, f.code]),
+            `${name} ${what}`,
+          ).toEqual([[victim, 'INVALID_RESPONSE']]);
           expect(r.failed[0]?.message).toMatch(/corrupted or truncated/);
-          expect(findPackageDirs(out).map((d) => path.basename(d)).sort()).toEqual([STAKE, ...STAKE_DEPS].filter((id) => id !== victim).sort());
+          expect(
+            findPackageDirs(out)
+              .map((d) => path.basename(d))
+              .sort(),
+          ).toEqual([STAKE, ...STAKE_DEPS].filter((id) => id !== victim).sort());
         }
       } finally {
         delete chain.tamper;
@@ -140,7 +144,10 @@ describeWithFixtures('fetching packages and the framework from a node', ['corpus
       expect(found.packages.map((p) => p.id).sort(), name).toEqual(framework.map((p) => p.id).sort());
       for (const p of found.packages) {
         const want = framework.find((f) => f.id === p.id) as MovePackage;
-        expect(p.modules.map((m) => m.name), p.id).toEqual(want.modules.map((m) => m.name));
+        expect(
+          p.modules.map((m) => m.name),
+          p.id,
+        ).toEqual(want.modules.map((m) => m.name));
       }
       expect(locateProtocolConfig(undefined, { cacheDir: cache, env: {} }).version).toBe(version);
       // Again: the packages are in the cache, only the config is asked for.
@@ -165,11 +172,21 @@ describeWithFixtures('fetching packages and the framework from a node', ['corpus
     expect(locateFramework({ ...noFlag, corpus: [], env: {} }).origin).toBe('fixtures');
     expect(locateFramework({ cacheDir: cache, env: {} }).origin).toBe('cache');
     // A folder of packages in the sui-packages layout is a framework too (SMI_FRAMEWORK).
-    expect(locateFramework({ env: { SMI_FRAMEWORK: corpusFramework }, cacheDir: tmp() }).packages.map((p) => p.id).sort()).toEqual(own.map((p) => p.id).sort());
+    expect(
+      locateFramework({ env: { SMI_FRAMEWORK: corpusFramework }, cacheDir: tmp() })
+        .packages.map((p) => p.id)
+        .sort(),
+    ).toEqual(own.map((p) => p.id).sort());
     // Only what a call needs: a package and the system packages its modules name, transitively.
-    const ids = (o: Parameters<typeof locateFramework>[0]) => locateFramework(o).packages.map((p) => p.id).sort();
+    const ids = (o: Parameters<typeof locateFramework>[0]) =>
+      locateFramework(o)
+        .packages.map((p) => p.id)
+        .sort();
     const [one, two, three] = ['0x1', '0x2', '0x3'].map((a) => canonicalAddress(a));
-    for (const where of [{ fixtures: FIXTURES_ROOT, env: {} }, { cacheDir: cache, env: {} }]) {
+    for (const where of [
+      { fixtures: FIXTURES_ROOT, env: {} },
+      { cacheDir: cache, env: {} },
+    ]) {
       expect(ids({ ...where, closureOf: [one] })).toEqual([one]);
       expect(ids({ ...where, closureOf: [two] })).toEqual([one, two]);
       expect(ids({ ...where, closureOf: [three] })).toEqual([one, two, three]);
@@ -213,19 +230,32 @@ describeWithFixtures('fetching packages and the framework from a node', ['corpus
     const g = await startFakeGrpc(c);
     const q = await startFakeGraphQL(c);
     try {
-      for (const [name, source] of [['gRPC', new GrpcDataSource({ url: g.url })], ['GraphQL', new GraphQLDataSource(q.url)]] as const) {
-        for (const [pv, version] of [[10, 1], [100, 2], [110, 3]] as const) {
+      for (const [name, source] of [
+        ['gRPC', new GrpcDataSource({ url: g.url })],
+        ['GraphQL', new GraphQLDataSource(q.url)],
+      ] as const) {
+        for (const [pv, version] of [
+          [10, 1],
+          [100, 2],
+          [110, 3],
+        ] as const) {
           const cache = tmp();
           const r = await fetchFramework(source, cache, { protocolVersion: pv });
           expect(r.protocolVersion, `${name} ${pv}`).toBe(pv);
-          expect(r.packages.map((p) => [p.id, p.version]), `${name} ${pv}`).toEqual(ids.map((id) => [id, version]));
+          expect(
+            r.packages.map((p) => [p.id, p.version]),
+            `${name} ${pv}`,
+          ).toEqual(ids.map((id) => [id, version]));
           expect(r.absent.length).toBe(2);
           const found = locateFramework({ cacheDir: cache, env: {}, protocolVersion: pv });
           const want = history[version - 1] as { packages: MovePackage[] };
           expect(found.packages.length, `${name} ${pv}`).toBeGreaterThan(0);
           for (const p of found.packages) {
             const w = want.packages.find((x) => x.id === p.id) as MovePackage;
-            expect(p.modules.map((m) => Buffer.from(m.bytes).toString('hex')), `${name} ${pv} ${p.id}`).toEqual(w.modules.map((m) => Buffer.from(m.bytes).toString('hex')));
+            expect(
+              p.modules.map((m) => Buffer.from(m.bytes).toString('hex')),
+              `${name} ${pv} ${p.id}`,
+            ).toEqual(w.modules.map((m) => Buffer.from(m.bytes).toString('hex')));
           }
           expect(locateProtocolConfig(pv, { cacheDir: cache, env: {} }).version).toBe(pv);
         }

@@ -1,22 +1,7 @@
 import { GraphQLDataSource } from '@smi/network';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeEventsBcs, startFakeGraphQL, type FakeGraphQLServer } from '../../../test-support/fake-graphql.js';
-import {
-  addr,
-  deadUrl,
-  OBJ_A,
-  OBJ_B,
-  OTHER_TYPE,
-  OWNER,
-  rejection,
-  sampleChain,
-  SUI_COIN,
-  TX_BARE,
-  TX_FULL,
-  TX_MANY_EVENTS,
-  TX_MISSING,
-  USD_COIN,
-} from './support.js';
+import { addr, deadUrl, OBJ_A, OBJ_B, OTHER_TYPE, OWNER, rejection, sampleChain, SUI_COIN, TX_BARE, TX_FULL, TX_MANY_EVENTS, TX_MISSING, USD_COIN } from './support.js';
 
 describe('GraphQLDataSource', () => {
   let server: FakeGraphQLServer;
@@ -84,7 +69,7 @@ describe('GraphQLDataSource', () => {
     expect(e.message).toBe(`object ${OBJ_A} at version 4 not found at ${server.url}`);
   });
 
-  it('the latest checkpoint, and a checkpoint\'s transactions over several pages', async () => {
+  it("the latest checkpoint, and a checkpoint's transactions over several pages", async () => {
     expect(await source.latestCheckpoint()).toBe(100n);
     expect(last().rootFields).toEqual(['checkpoint']);
     expect(await source.checkpointTransactions(99n)).toEqual([TX_BARE]);

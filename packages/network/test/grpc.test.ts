@@ -55,7 +55,16 @@ describe.each(['text', 'binary'] as const)('GrpcDataSource over gRPC-web (%s)', 
     );
     expect(String(refused)).toMatch(/invalid read_mask path: bcs\.nope/);
     for (const [call, paths] of Object.entries(GRPC_READ_MASKS)) {
-      const type = { getTransaction: GrpcTypes.ExecutedTransaction, getEpoch: GrpcTypes.Epoch, getProtocolConfig: GrpcTypes.Epoch, epochVersion: GrpcTypes.Epoch, getObject: GrpcTypes.Object, checkpointTransactions: GrpcTypes.Checkpoint, listOwnedObjects: GrpcTypes.Object, simulateTransaction: GrpcTypes.SimulateTransactionResponse }[call];
+      const type = {
+        getTransaction: GrpcTypes.ExecutedTransaction,
+        getEpoch: GrpcTypes.Epoch,
+        getProtocolConfig: GrpcTypes.Epoch,
+        epochVersion: GrpcTypes.Epoch,
+        getObject: GrpcTypes.Object,
+        checkpointTransactions: GrpcTypes.Checkpoint,
+        listOwnedObjects: GrpcTypes.Object,
+        simulateTransaction: GrpcTypes.SimulateTransactionResponse,
+      }[call];
       expect(type, call).toBeDefined();
       expect(() => checkReadMask(type as Parameters<typeof checkReadMask>[0], paths), call).not.toThrow();
     }
@@ -102,7 +111,7 @@ describe.each(['text', 'binary'] as const)('GrpcDataSource over gRPC-web (%s)', 
     expect(f.message).toContain(`object ${addr(0xeee)} (latest version) not found at ${server.url}`);
   });
 
-  it('the latest checkpoint and a checkpoint\'s transactions', async () => {
+  it("the latest checkpoint and a checkpoint's transactions", async () => {
     expect(await source.latestCheckpoint()).toBe(100n);
     expect(last().method).toBe('GetServiceInfo');
     expect(await source.checkpointTransactions(99n)).toEqual([TX_BARE]);

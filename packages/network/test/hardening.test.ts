@@ -71,10 +71,7 @@ describe('page sizes and what a simulation created', () => {
       effectsBcs: Uint8Array.from([9, 9]),
       eventsBcs: events === 0 ? null : fakeEventsBcs(events),
       commandResults: null,
-      createdObjects: [
-        ...Array.from({ length: objects }, (_, i) => ({ id: addr(0x1000 + i), type: `${addr(0xabc)}::m::Thing` })),
-        { id: addr(0x9999), type: 'package' },
-      ],
+      createdObjects: [...Array.from({ length: objects }, (_, i) => ({ id: addr(0x1000 + i), type: `${addr(0xabc)}::m::Thing` })), { id: addr(0x9999), type: 'package' }],
     });
     return chain;
   };
@@ -143,7 +140,10 @@ describeWithFixtures('dynamic-field children the node could not name', ['fixture
     if (later.data.$kind === 'Move') later.data.Move.version = readVersion + 1_000_000n;
     child.set(readVersion + 1_000_000n, suiBcs.Object.serialize(later).toBytes());
     const protocolConfig = loadProtocolConfig(FIXTURES_ROOT, readReplaySnapshot(`${FIXTURES_ROOT}/fixtures/replay/${digest}.json`).protocolVersion);
-    for (const [name, server] of [['GraphQL', await graphql(chain)], ['gRPC', await grpc(chain)]] as const) {
+    for (const [name, server] of [
+      ['GraphQL', await graphql(chain)],
+      ['gRPC', await grpc(chain)],
+    ] as const) {
       const source = withResilience(name === 'GraphQL' ? new GraphQLDataSource(server.url) : new GrpcDataSource({ url: server.url }), { retries: 0 });
       const f = await fetchReplaySnapshot(source, digest);
       expect(f.runtimeObjectsKnown, name).toBe(false);

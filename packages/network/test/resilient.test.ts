@@ -1,14 +1,4 @@
-import {
-  dataSourceFor,
-  endpointKind,
-  GraphQLDataSource,
-  GrpcDataSource,
-  parseRetryAfter,
-  resolveEndpoint,
-  SUI_ENDPOINTS,
-  withResilience,
-  type RetryEvent,
-} from '@smi/network';
+import { dataSourceFor, endpointKind, GraphQLDataSource, GrpcDataSource, parseRetryAfter, resolveEndpoint, SUI_ENDPOINTS, withResilience, type RetryEvent } from '@smi/network';
 import { describe, expect, it, vi } from 'vitest';
 import { emptyChain } from '../../../test-support/fake-chain.js';
 import { GRPC_STATUS, startFakeGrpc } from '../../../test-support/fake-grpc.js';
@@ -117,7 +107,9 @@ describe('withResilience: retries', () => {
     const e = await rejection(source.getObject(OBJ_A, 3n));
     expect(e.code).toBe('UNAVAILABLE');
     expect(e.message).toMatch(
-      new RegExp(`^object ${OBJ_A} at version 3: ${url.replace(/\./g, '\\.')} is unavailable \\(LedgerService\\.GetObject: no answer, fetch failed: connect ECONNREFUSED .*\\); gave up after 3 tries$`),
+      new RegExp(
+        `^object ${OBJ_A} at version 3: ${url.replace(/\./g, '\\.')} is unavailable \\(LedgerService\\.GetObject: no answer, fetch failed: connect ECONNREFUSED .*\\); gave up after 3 tries$`,
+      ),
     );
     expect(e.details.endpoint).toBe(url);
     expect(retries.length).toBe(2);

@@ -33,9 +33,7 @@ const ok = checkpoint.transactions.filter(
 console.log(`transaction and effects digests: ${ok}/${expected.length}`);
 
 // a PTB: inputs and commands as typed values
-const ptb = checkpoint.transactions
-  .map((t) => transactionDataOf(t.transaction).V1.kind)
-  .find((k) => k.$kind === 'ProgrammableTransaction').ProgrammableTransaction;
+const ptb = checkpoint.transactions.map((t) => transactionDataOf(t.transaction).V1.kind).find((k) => k.$kind === 'ProgrammableTransaction').ProgrammableTransaction;
 for (const c of ptb.commands) {
   if (c.$kind === 'MoveCall') {
     const { package: pkg, module, function: fn, typeArguments } = c.MoveCall;

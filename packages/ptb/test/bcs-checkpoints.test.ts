@@ -93,7 +93,6 @@ describeWithFixtures('Sui checkpoints: BCS round trip and digests', ['fixtures',
         events++;
       }
     });
-    // eslint-disable-next-line no-console
     console.log(`[bcs-checkpoints] ${f}: ${c.transactions.length}/${c.transactions.length} tx and effects digests, ${events} events digests, contents digest`);
     expect({ transactions: c.transactions.length, events }).toEqual({ transactions: FIGURES[f].transactions, events: FIGURES[f].events });
   });
@@ -108,7 +107,6 @@ describeWithFixtures('Sui checkpoints: BCS round trip and digests', ['fixtures',
       referenced += r.referenced;
       matching += r.matching;
     }
-    // eslint-disable-next-line no-console
     console.log(`[bcs-checkpoints] ${f}: object digests ${matching}/${referenced} referenced (${objects} input+output objects)`);
     expect(matching).toBe(referenced);
     expect({ referenced, objects }).toEqual({ referenced: FIGURES[f].referenced, objects: FIGURES[f].objects });
@@ -160,10 +158,7 @@ describeWithFixtures('Sui checkpoints: BCS round trip and digests', ['fixtures',
       total.dynamicField += r.dynamicField;
       total.unexplained.push(...r.unexplained);
     }
-    // eslint-disable-next-line no-console
-    console.log(
-      `[bcs-checkpoints] ${f}: ${total.created} created ids: ${total.fresh} derive_id, ${total.dynamicField} dynamic fields, ${total.unexplained.length} unexplained`,
-    );
+    console.log(`[bcs-checkpoints] ${f}: ${total.created} created ids: ${total.fresh} derive_id, ${total.dynamicField} dynamic fields, ${total.unexplained.length} unexplained`);
     expect(total.fresh + total.dynamicField + total.unexplained.length).toBe(total.created);
     expect({ created: total.created, fresh: total.fresh, dynamicField: total.dynamicField }).toEqual(CREATED[f]);
     expect(total.unexplained).toEqual([]);

@@ -19,15 +19,12 @@ const SCHEMA_NAME: Partial<Record<SuiBcsTypeName, string>> = {
   Address: 'SuiAddress',
   ExecutionFailureStatus: 'ExecutionErrorKind',
   Transaction: 'sui_types::message_envelope::Envelope<sui_types::transaction::SenderSignedData, sui_types::crypto::EmptySignInfo>',
-  CertifiedCheckpointSummary:
-    'sui_types::message_envelope::Envelope<sui_types::messages_checkpoint::CheckpointSummary, sui_types::crypto::AuthorityQuorumSignInfo<true>>',
+  CertifiedCheckpointSummary: 'sui_types::message_envelope::Envelope<sui_types::messages_checkpoint::CheckpointSummary, sui_types::crypto::AuthorityQuorumSignInfo<true>>',
 };
 /** Codecs with no schema type of their own (primitives; `ObjectRef` is an anonymous tuple upstream). */
 const NO_SCHEMA = new Set<SuiBcsTypeName>(['u8', 'u16', 'u32', 'u64', 'bool', 'string', 'bytes', 'ObjectRef']);
 
-const roots = (Object.keys(suiBcs) as SuiBcsTypeName[])
-  .filter((k) => !NO_SCHEMA.has(k))
-  .map((k) => [k, SCHEMA_NAME[k] ?? k] as const);
+const roots = (Object.keys(suiBcs) as SuiBcsTypeName[]).filter((k) => !NO_SCHEMA.has(k)).map((k) => [k, SCHEMA_NAME[k] ?? k] as const);
 
 const codec = (k: SuiBcsTypeName): Codec<unknown> => suiBcs[k] as unknown as Codec<unknown>;
 
@@ -86,7 +83,6 @@ describeWithFixtures('Sui BCS codecs vs the serde-reflection schema', SCHEMA, ()
     });
     expect(incomplete.map(([n]) => n)).toEqual([]);
     expect(samples).toBe(roots.length * 120);
-    // eslint-disable-next-line no-console
     console.log(`[bcs-schema] ${samples} random values of ${roots.length} types, ${enums.length} enums with every variant`);
   });
 

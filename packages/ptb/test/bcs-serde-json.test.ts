@@ -11,7 +11,7 @@ import {
   decodeBcs,
   dynamicFieldId,
   encodeBcs,
- fromSerdeJson,
+  fromSerdeJson,
   parseTypeTag,
   suiBcs,
   transactionDataOf,

@@ -43,18 +43,12 @@ describe('hashes and ids', () => {
 
   it('dynamic field id (ts-sdks vector: parent 0xbef3…, u64 key 0)', () => {
     const parent = '0xbef336120c90707eb387d72dde9c0e9f6fea37b9f02b1ba8de271c64ad7b6db0';
-    expect(dynamicFieldId(parent, parseTypeTag('u64'), encodeBcs(suiBcs.u64, 0n))).toBe(
-      '0x6552700b707460a3f48d8348f7531c4bba7a9546b4cf445ba265ad2ba06b1bb3',
-    );
+    expect(dynamicFieldId(parent, parseTypeTag('u64'), encodeBcs(suiBcs.u64, 0n))).toBe('0x6552700b707460a3f48d8348f7531c4bba7a9546b4cf445ba265ad2ba06b1bb3');
   });
 
   it('derived object ids (derived_object_tests.move vectors)', () => {
-    expect(derivedObjectId('0x2', parseTypeTag('vector<u8>'), encodeBcs(suiBcs.bytes, new TextEncoder().encode('foo')))).toBe(
-      '0xa2b411aa9588c398d8e3bc97dddbdd430b5ded7f81545d05e33916c3ca0f30c3',
-    );
-    expect(derivedObjectId('0x2', parseTypeTag('0x2::derived_object_tests::DemoStruct'), encodeBcs(suiBcs.u64, 1n))).toBe(
-      '0x20c58d8790a5d2214c159c23f18a5fdc347211e511186353e785ad543abcea6b',
-    );
+    expect(derivedObjectId('0x2', parseTypeTag('vector<u8>'), encodeBcs(suiBcs.bytes, new TextEncoder().encode('foo')))).toBe('0xa2b411aa9588c398d8e3bc97dddbdd430b5ded7f81545d05e33916c3ca0f30c3');
+    expect(derivedObjectId('0x2', parseTypeTag('0x2::derived_object_tests::DemoStruct'), encodeBcs(suiBcs.u64, 1n))).toBe('0x20c58d8790a5d2214c159c23f18a5fdc347211e511186353e785ad543abcea6b');
   });
 
   it('deriveObjectId takes base58 or bytes, and rejects other lengths', () => {
@@ -95,7 +89,10 @@ describe('type tags', () => {
 
   it('rejects malformed types with BCS_INVALID_TYPE_TAG', () => {
     for (const bad of ['', 'u7', 'vector<u8', '0x2::coin', '0x2::coin::Coin<>', 'u8 u8', '0xg::m::T']) {
-      expect(codeOf(() => parseTypeTag(bad)), bad).toBe('BCS_INVALID_TYPE_TAG');
+      expect(
+        codeOf(() => parseTypeTag(bad)),
+        bad,
+      ).toBe('BCS_INVALID_TYPE_TAG');
     }
     expect(codeOf(() => parseStructTag('u64'))).toBe('BCS_INVALID_TYPE_TAG');
   });

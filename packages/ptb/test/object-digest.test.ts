@@ -25,7 +25,15 @@ describe('objectDigest', () => {
     ];
     const other = {
       $kind: 'Other',
-      Other: { address: '0x' + '0'.repeat(63) + '2', module: 'dynamic_field', name: 'Field', typeParams: [{ $kind: 'u64', u64: true }, { $kind: 'address', address: true }] },
+      Other: {
+        address: '0x' + '0'.repeat(63) + '2',
+        module: 'dynamic_field',
+        name: 'Field',
+        typeParams: [
+          { $kind: 'u64', u64: true },
+          { $kind: 'address', address: true },
+        ],
+      },
     };
     for (const owner of owners) {
       for (const len of [0, 1, 127, 128, 16_383, 16_384, 70_000]) {

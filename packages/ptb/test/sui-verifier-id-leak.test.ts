@@ -254,14 +254,10 @@ describe('id_leak', () => {
     });
     const noValue = objects();
     noValue.b.fn('f', [], [{ $kind: 'U64' }], [ins.ret]);
-    expect(failure(noValue.b.m)?.message).toBe(
-      'PartialVMError with status VERIFIER_INVARIANT_VIOLATION and message Unexpected stack error on pop_n: Popped more values than are on the stack',
-    );
+    expect(failure(noValue.b.m)?.message).toBe('PartialVMError with status VERIFIER_INVARIANT_VIOLATION and message Unexpected stack error on pop_n: Popped more values than are on the stack');
     const leftover = objects();
     leftover.b.fn('f', [], [], [{ $kind: 'LdTrue' }, ins.brFalse(3), { $kind: 'LdU8', value: 0 }, ins.ret]);
-    expect(failure(leftover.b.m)?.message).toBe(
-      'PartialVMError with status VERIFIER_INVARIANT_VIOLATION and message Invalid stack transitions. Non-zero stack size at the end of the block',
-    );
+    expect(failure(leftover.b.m)?.message).toBe('PartialVMError with status VERIFIER_INVARIANT_VIOLATION and message Invalid stack transitions. Non-zero stack size at the end of the block');
   });
 });
 

@@ -5,17 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import {
-  Ability,
-  type AbilitySet,
-  type Bytecode,
-  type CompiledModule,
-  emptyModule,
-  findPackageDirs,
-  loadPackageDir,
-  type SignatureToken,
-  type Visibility,
-} from '@smi/bytecode';
+import { Ability, type AbilitySet, type Bytecode, type CompiledModule, emptyModule, findPackageDirs, loadPackageDir, type SignatureToken, type Visibility } from '@smi/bytecode';
 import { ExecutionFailure } from '../src/executor/errors.js';
 import { LATEST_SUI_VERIFIER_CONFIG, type SuiVerifierConfig, suiVerifyModule } from '../src/executor/sui-verifier/index.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
@@ -100,11 +90,7 @@ class Builder {
     const index = this.m.functionInstantiations.push({ handle: fhandle, typeParameters: this.sig(typeArgs) }) - 1;
     return { $kind: 'CallGeneric', index };
   }
-  fn(
-    name: string,
-    params: SignatureToken[],
-    opts: { returns?: SignatureToken[]; visibility?: Visibility; entry?: boolean; typeParams?: AbilitySet[]; code?: Bytecode[] | null } = {},
-  ): number {
+  fn(name: string, params: SignatureToken[], opts: { returns?: SignatureToken[]; visibility?: Visibility; entry?: boolean; typeParams?: AbilitySet[]; code?: Bytecode[] | null } = {}): number {
     const fh =
       this.m.functionHandles.push({
         module: this.m.selfModuleHandleIndex,
@@ -210,7 +196,10 @@ describe('one-time witness', () => {
 describe('struct with key', () => {
   it('accepts `id: UID` first and rejects other first fields and key enums', () => {
     const ok = user();
-    ok.struct('Obj', Ability.Key, [['id', T.dt(ok.uid())], ['v', T.u64]]);
+    ok.struct('Obj', Ability.Key, [
+      ['id', T.dt(ok.uid())],
+      ['v', T.u64],
+    ]);
     expect(failure(ok.m)).toBeNull();
 
     const named = user();
@@ -264,9 +253,7 @@ describe('entry points', () => {
     expect(failure(none.m)).toEqual(suiError(`Expected at least one and at most two parameters for ${id}::init`));
     const wrong = user();
     wrong.fn('init', [T.u64]);
-    expect(failure(wrong.m)).toEqual(
-      suiError(`Expected last parameter for ${id}::init to be &mut ${SUI_HEX}::tx_context::TxContext or &${SUI_HEX}::tx_context::TxContext, but found u64`),
-    );
+    expect(failure(wrong.m)).toEqual(suiError(`Expected last parameter for ${id}::init to be &mut ${SUI_HEX}::tx_context::TxContext or &${SUI_HEX}::tx_context::TxContext, but found u64`));
     const calls = user();
     const init = calls.fn('init', [T.ref(T.dt(calls.txContext()))]);
     calls.fn('g', [T.ref(T.dt(calls.txContext()))], { code: [{ $kind: 'MoveLoc', index: 0 }, { $kind: 'Call', index: init }, { $kind: 'Ret' }] });
@@ -371,9 +358,7 @@ describe('private generics', () => {
     const e = user();
     const emit = e.externFn(addr('2'), 'event', 'emit', [T.tp(0)], [Ability.Copy | Ability.Drop]);
     e.fn('f', [T.u64], { code: [{ $kind: 'MoveLoc', index: 0 }, e.callGeneric(emit, [T.u64]), { $kind: 'Ret' }] });
-    expect(failure(e.m, v1)).toEqual(
-      suiError(`${ZERO_HEX}::m::f. Invalid call to '${SUI_HEX}::event::emit' with an event type 'u64'. The event's type must be defined in the current module`),
-    );
+    expect(failure(e.m, v1)).toEqual(suiError(`${ZERO_HEX}::m::f. Invalid call to '${SUI_HEX}::event::emit' with an event type 'u64'. The event's type must be defined in the current module`));
   });
 
   it('v2: a public function of sui::transfer missing from the table is an invariant violation', () => {
@@ -391,10 +376,7 @@ describeWithFixtures('the framework and corpus pass the Sui verifier', ['corpus'
   it('every module of every corpus package, at the latest protocol and with the older passes', () => {
     const dirs = findPackageDirs(fixturePath('corpus'));
     expect(dirs.length).toBeGreaterThan(5);
-    const configs: SuiVerifierConfig[] = [
-      LATEST_SUI_VERIFIER_CONFIG,
-      { ...LATEST_SUI_VERIFIER_CONFIG, privateGenericsVerifierV2: false, disableEntryPointSignatureCheck: false },
-    ];
+    const configs: SuiVerifierConfig[] = [LATEST_SUI_VERIFIER_CONFIG, { ...LATEST_SUI_VERIFIER_CONFIG, privateGenericsVerifierV2: false, disableEntryPointSignatureCheck: false }];
     let modules = 0;
     for (const dir of dirs) {
       const pkg = loadPackageDir(dir);

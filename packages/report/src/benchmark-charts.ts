@@ -114,6 +114,12 @@ export async function benchmarkCharts(views: readonly BenchmarkView[]): Promise<
     { package: shortId(p.package_id), part: parts[1], count: p.tier_a_hits - p.tier_b_hits },
     { package: shortId(p.package_id), part: parts[2], count: p.functions - p.tier_a_hits },
   ]);
-  charts.push(await renderChart('bl-packages', `Functions by package, loose tiers${of}`, stackedBars(tiers, { y: 'package', part: 'part', parts, colors: ['#1f8a4c', '#e0b44b', '#c9ced8'], xTitle: 'functions (every row)' })));
+  charts.push(
+    await renderChart(
+      'bl-packages',
+      `Functions by package, loose tiers${of}`,
+      stackedBars(tiers, { y: 'package', part: 'part', parts, colors: ['#1f8a4c', '#e0b44b', '#c9ced8'], xTitle: 'functions (every row)' }),
+    ),
+  );
   return charts;
 }

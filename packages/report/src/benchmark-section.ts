@@ -78,7 +78,17 @@ function inputsTable(views: readonly BenchmarkView[]): string {
     const h = v.summary.headline;
     const s = v.summary;
     return {
-      cells: [{ text: v.label }, intCell(h.functions_dedup), intCell(h.real_structured_hits), rateCell(h.real_structured_rate, v.gaps.real_structured_lower_bound), intCell(h.real_hits), rateCell(h.real_rate, v.gaps.real_lower_bound), intCell(s.rows), rateCell(s.tier_a_rate), rateCell(s.tier_b_rate)],
+      cells: [
+        { text: v.label },
+        intCell(h.functions_dedup),
+        intCell(h.real_structured_hits),
+        rateCell(h.real_structured_rate, v.gaps.real_structured_lower_bound),
+        intCell(h.real_hits),
+        rateCell(h.real_rate, v.gaps.real_lower_bound),
+        intCell(s.rows),
+        rateCell(s.tier_a_rate),
+        rateCell(s.tier_b_rate),
+      ],
     };
   });
   const columns = ['input', 'functions counted once', 'real structured hits', 'real structured rate', 'real hits', 'real rate', 'rows', 'Tier A rate (loose)', 'Tier B rate (loose)'];

@@ -49,7 +49,13 @@ const rateOrNull = (n: number, d: number): number | null => (d === 0 ? null : n 
 
 /** Packages by real structured rate, then real rate (packages with nothing counted last), then the loose rates. */
 function byHeadline(x: BenchmarkPackage, y: BenchmarkPackage): number {
-  return (y.real_structured_rate ?? -1) - (x.real_structured_rate ?? -1) || (y.real_rate ?? -1) - (x.real_rate ?? -1) || y.tier_b_rate - x.tier_b_rate || y.tier_a_rate - x.tier_a_rate || x.package_id.localeCompare(y.package_id);
+  return (
+    (y.real_structured_rate ?? -1) - (x.real_structured_rate ?? -1) ||
+    (y.real_rate ?? -1) - (x.real_rate ?? -1) ||
+    y.tier_b_rate - x.tier_b_rate ||
+    y.tier_a_rate - x.tier_a_rate ||
+    x.package_id.localeCompare(y.package_id)
+  );
 }
 
 /** Summarise benchmark-local rows. */

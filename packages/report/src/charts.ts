@@ -54,7 +54,10 @@ function seriesScale(series: readonly string[] | undefined): { scale?: { domain:
 }
 
 /** A grouped bar chart: `y` by `x` (groups in `xOrder` when given), one bar per `series` in each group. */
-export function groupedBars(data: Datum[], o: { x: string; y: string; series: string; yTitle: string; percent?: boolean; width?: number; xOrder?: readonly string[]; seriesOrder?: readonly string[] }): TopLevelSpec {
+export function groupedBars(
+  data: Datum[],
+  o: { x: string; y: string; series: string; yTitle: string; percent?: boolean; width?: number; xOrder?: readonly string[]; seriesOrder?: readonly string[] },
+): TopLevelSpec {
   return {
     data: { values: data },
     width: o.width ?? 360,
@@ -111,7 +114,13 @@ export function stackedDimensions(data: Datum[], dimensions: readonly Dimension[
         encoding: {
           y: { field: 'series', type: 'nominal', title: null },
           x: { field: 'count', type: 'quantitative', title: o.xTitle ?? 'rows', stack: 'zero', axis: { tickMinStep: 1 } },
-          color: { field: 'value', type: 'nominal', title: null, legend: { columns: 3, orient: 'right', direction: 'horizontal' }, scale: { domain: values, ...(d.colors ? { range: [...d.colors] } : {}) } },
+          color: {
+            field: 'value',
+            type: 'nominal',
+            title: null,
+            legend: { columns: 3, orient: 'right', direction: 'horizontal' },
+            scale: { domain: values, ...(d.colors ? { range: [...d.colors] } : {}) },
+          },
           order: { field: 'value_order', type: 'quantitative' },
         },
       };
@@ -121,7 +130,10 @@ export function stackedDimensions(data: Datum[], dimensions: readonly Dimension[
 }
 
 /** Horizontal stacked bars: one bar per `y`, parts by `part` (in the order given). */
-export function stackedBars(data: Datum[], o: { y: string; part: string; parts: readonly string[]; colors?: readonly string[]; xTitle: string; height?: number; sortByPart?: string; legendColumns?: number }): TopLevelSpec {
+export function stackedBars(
+  data: Datum[],
+  o: { y: string; part: string; parts: readonly string[]; colors?: readonly string[]; xTitle: string; height?: number; sortByPart?: string; legendColumns?: number },
+): TopLevelSpec {
   return {
     data: { values: data },
     width: 460,
@@ -131,7 +143,13 @@ export function stackedBars(data: Datum[], o: { y: string; part: string; parts: 
     encoding: {
       y: { field: o.y, type: 'nominal', title: null, sort: null },
       x: { field: 'count', type: 'quantitative', title: o.xTitle, stack: 'zero', axis: { tickMinStep: 1 } },
-      color: { field: o.part, type: 'nominal', title: null, scale: { domain: [...o.parts], ...(o.colors ? { range: [...o.colors] } : {}) }, legend: { orient: 'bottom', ...(o.legendColumns ? { columns: o.legendColumns } : {}) } },
+      color: {
+        field: o.part,
+        type: 'nominal',
+        title: null,
+        scale: { domain: [...o.parts], ...(o.colors ? { range: [...o.colors] } : {}) },
+        legend: { orient: 'bottom', ...(o.legendColumns ? { columns: o.legendColumns } : {}) },
+      },
       order: { field: 'part_order', type: 'quantitative' },
     },
   } as TopLevelSpec;

@@ -5,10 +5,7 @@ export type ReportErrorCode = 'FILE_NOT_FOUND' | 'INPUT_UNREADABLE' | 'INPUT_UNK
 /** A report input that cannot be used (a typed error with a stable `code`). */
 export class ReportError extends SmiError<ReportErrorCode> {
   override readonly name = 'ReportError';
-  constructor(
-    code: ReportErrorCode,
-    message: string,
-  ) {
+  constructor(code: ReportErrorCode, message: string) {
     super(code, message);
   }
 }

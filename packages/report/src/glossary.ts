@@ -19,7 +19,11 @@ export interface GlossaryEntry {
 
 /** The tiers. */
 export const TIERS: readonly GlossaryEntry[] = [
-  { term: 'Tier A', meaning: 'Static: every parameter of the function has a value or a plan to build one (pure values round-trip through BCS; objects from the state, a constructor chain, a setup transaction, or synthesized). No transaction runs.' },
+  {
+    term: 'Tier A',
+    meaning:
+      'Static: every parameter of the function has a value or a plan to build one (pure values round-trip through BCS; objects from the state, a constructor chain, a setup transaction, or synthesized). No transaction runs.',
+  },
   { term: 'Tier B', meaning: 'Dynamic: the function ran in a real transaction in the sandbox (after its constructor chain and setup transactions) without aborting. Its results are not checked.' },
   { term: 'real hit', meaning: 'A Tier B hit with Sui’s strict checks, on inputs not synthesized, without permissive crypto; each function counted once per original package.' },
   { term: 'real structured hit', meaning: 'A real hit whose inputs include an object or struct value (not only pure values, and not a function without arguments).' },
@@ -81,16 +85,37 @@ export function glossarySections(views: readonly BenchmarkView[], phaseRuns: boo
   const counted = views.length > 0;
   if (counted) {
     out.push({ title: 'Tiers and rates', entries: [...TIERS] });
-    out.push({ title: 'Row status', entries: Object.entries(STATUSES).map(([term, meaning]) => ({ term, meaning, count: views.reduce((n, v) => n + [...v.rows.values()].reduce((k, rows) => k + rows.filter((r) => r.status === term).length, 0), 0) })) });
+    out.push({
+      title: 'Row status',
+      entries: Object.entries(STATUSES).map(([term, meaning]) => ({
+        term,
+        meaning,
+        count: views.reduce((n, v) => n + [...v.rows.values()].reduce((k, rows) => k + rows.filter((r) => r.status === term).length, 0), 0),
+      })),
+    });
     out.push({
       title: 'Failure stages',
-      entries: (Object.entries(STAGES) as [Stage, string][]).map(([term, meaning]) => ({ term, meaning: `${meaning} Code when nothing more precise is known: ${STAGE_CODES[term]}.`, count: sum(views, (v) => v.summary.by_stage, term) })),
+      entries: (Object.entries(STAGES) as [Stage, string][]).map(([term, meaning]) => ({
+        term,
+        meaning: `${meaning} Code when nothing more precise is known: ${STAGE_CODES[term]}.`,
+        count: sum(views, (v) => v.summary.by_stage, term),
+      })),
     });
     out.push({
       title: 'Error codes',
       entries: [
-        ...(Object.entries(ERROR_CODES) as [ErrorCode, (typeof ERROR_CODES)[ErrorCode]][]).map(([term, c]) => ({ term, group: c.phase, meaning: `${c.description[0].toUpperCase()}${c.description.slice(1)}.`, count: sum(views, (v) => v.summary.by_error_code, term) })),
-        ...otherCodes(views).map((term) => ({ term, group: 'Package', meaning: `The target package could not be read: the bytecode reader’s status ${term} (the row has no function).`, count: sum(views, (v) => v.summary.by_error_code, term) })),
+        ...(Object.entries(ERROR_CODES) as [ErrorCode, (typeof ERROR_CODES)[ErrorCode]][]).map(([term, c]) => ({
+          term,
+          group: c.phase,
+          meaning: `${c.description[0].toUpperCase()}${c.description.slice(1)}.`,
+          count: sum(views, (v) => v.summary.by_error_code, term),
+        })),
+        ...otherCodes(views).map((term) => ({
+          term,
+          group: 'Package',
+          meaning: `The target package could not be read: the bytecode reader’s status ${term} (the row has no function).`,
+          count: sum(views, (v) => v.summary.by_error_code, term),
+        })),
       ],
     });
     out.push({ title: 'Abort categories', entries: ABORT_CATEGORIES.map((term) => ({ term, meaning: ABORT_CATEGORY_MEANINGS[term], count: sum(views, (v) => v.summary.by_abort_category, term) })) });

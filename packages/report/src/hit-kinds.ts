@@ -85,15 +85,21 @@ export function headlineGaps(rows: readonly BenchmarkRow[], kinds: Partial<Recor
   const count = (n: number, one: string, many: string): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
   const unclassified = kinds.real_unclassified ?? 0;
   if (unclassified > 0)
-    caveats.push(`${count(unclassified, 'strict Tier B hit does', 'strict Tier B hits do')} not record hit_class (rows older than the field): counted as real hits but not as structured, so the real structured figure is a lower bound.`);
+    caveats.push(
+      `${count(unclassified, 'strict Tier B hit does', 'strict Tier B hits do')} not record hit_class (rows older than the field): counted as real hits but not as structured, so the real structured figure is a lower bound.`,
+    );
   const unchecked = kinds.unknown_checks ?? 0;
   if (unchecked > 0)
-    caveats.push(`${count(unchecked, 'Tier B hit does not record the checks it', 'Tier B hits do not record the checks they')} ran with (tier_b_details.checks): not counted as real hits, so the real figures are lower bounds.`);
+    caveats.push(
+      `${count(unchecked, 'Tier B hit does not record the checks it', 'Tier B hits do not record the checks they')} ran with (tier_b_details.checks): not counted as real hits, so the real figures are lower bounds.`,
+    );
   // Rows that ran Tier B record hit_class since rows record duplicate_of: a file with neither predates both.
   const ranTierB = rows.some((r) => r.tier_b_details !== undefined);
   const recorded = rows.some((r) => r.hit_class !== undefined || r.duplicate_of !== undefined);
   if (ranTierB && !recorded)
-    caveats.push('No row records hit_class or duplicate_of (rows older than these fields): a function an upgrade repeats may be counted once per version, in the functions counted once and in the hits.');
+    caveats.push(
+      'No row records hit_class or duplicate_of (rows older than these fields): a function an upgrade repeats may be counted once per version, in the functions counted once and in the hits.',
+    );
   return { caveats, real_lower_bound: unchecked > 0, real_structured_lower_bound: unchecked > 0 || unclassified > 0 };
 }
 

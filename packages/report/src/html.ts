@@ -8,7 +8,10 @@ export function esc(s: string): string {
 
 /** A JSON block the page parses only when asked (`</script>` cannot close it early). */
 export function jsonBlock(id: string, value: unknown): string {
-  const text = JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const text = JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return `<script type="application/json" id="${esc(id)}">${text}</script>`;
 }
 

@@ -53,7 +53,7 @@ const rowSchema = z
 
 const runJsonSchema = z.object({ packages: z.array(z.record(z.string(), z.unknown())), aggregate: z.record(z.string(), z.unknown()).optional() }).passthrough();
 
-const message = (e: unknown): string => (errorMessage(e));
+const message = (e: unknown): string => errorMessage(e);
 
 /** Rows of a benchmark-local JSONL file (blank lines skipped; a bad line is an error naming it). */
 export function readBenchmarkRows(file: string, text: string): BenchmarkRow[] {
@@ -67,7 +67,8 @@ export function readBenchmarkRows(file: string, text: string): BenchmarkRow[] {
       throw new ReportError('INPUT_UNREADABLE', `${file}:${i + 1}: not JSON (${message(e)})`);
     }
     const r = rowSchema.safeParse(value);
-    if (!r.success) throw new ReportError('INPUT_UNREADABLE', `${file}:${i + 1}: not a benchmark-local row (${r.error.issues[0]?.path.join('.') || 'row'}: ${r.error.issues[0]?.message ?? 'invalid'})`);
+    if (!r.success)
+      throw new ReportError('INPUT_UNREADABLE', `${file}:${i + 1}: not a benchmark-local row (${r.error.issues[0]?.path.join('.') || 'row'}: ${r.error.issues[0]?.message ?? 'invalid'})`);
     rows.push(r.data as unknown as BenchmarkRow);
   });
   return rows;
@@ -164,7 +165,18 @@ export function inputFromText(label: string, text: string): ReportInput {
   }
   if (runJsonLike) {
     const runJson = parseRunJson(label, text);
-    return { $kind: 'PhaseRun', label: labelOf(label, null, runJson), path: label, phase: phaseOf(runJson, null), spec: null, runJson, results: resultsOfRunJson(runJson), fromDirectory: false, spend: null, damaged: [] };
+    return {
+      $kind: 'PhaseRun',
+      label: labelOf(label, null, runJson),
+      path: label,
+      phase: phaseOf(runJson, null),
+      spec: null,
+      runJson,
+      results: resultsOfRunJson(runJson),
+      fromDirectory: false,
+      spend: null,
+      damaged: [],
+    };
   }
   return { $kind: 'BenchmarkLocal', label: path.basename(label), path: label, rows: readBenchmarkRows(label, text), damaged: [] };
 }

@@ -18,7 +18,15 @@ function counts(title: string, c: Record<string, number>, total: number, unit = 
     return (x < 0 ? order.length : x) - (y < 0 ? order.length : y) || b[1] - a[1] || a[0].localeCompare(b[0]);
   });
   if (entries.length === 0) return [];
-  return [``, `**${title}**`, ``, ...mdTable([title, unit, 'share'], entries.map(([k, n]) => [k, int(n), pct(total === 0 ? 0 : n / total)]))];
+  return [
+    ``,
+    `**${title}**`,
+    ``,
+    ...mdTable(
+      [title, unit, 'share'],
+      entries.map(([k, n]) => [k, int(n), pct(total === 0 ? 0 : n / total)]),
+    ),
+  ];
 }
 
 function headlineMd(v: BenchmarkView): string[] {
@@ -46,7 +54,12 @@ function benchmarkMd(v: BenchmarkView): string[] {
     `Real hit rate ${boundRate(h.real_rate, v.gaps.real_lower_bound)} (${int(h.real_hits)} of ${int(h.functions_dedup)} functions counted once), real structured hit rate ${boundRate(h.real_structured_rate, v.gaps.real_structured_lower_bound)} (${int(h.real_structured_hits)}).`,
   ];
   out.push(...headlineMd(v));
-  out.push(``, `**Loose: every row, every Tier B hit**`, ``, `${int(s.rows)} rows (functions, duplicates included) in ${int(v.packages.length)} packages: Tier A ${int(s.tier_a_hits)} (${pct(s.tier_a_rate)}), Tier B ${int(s.tier_b_hits)} (${pct(s.tier_b_rate)}).`);
+  out.push(
+    ``,
+    `**Loose: every row, every Tier B hit**`,
+    ``,
+    `${int(s.rows)} rows (functions, duplicates included) in ${int(v.packages.length)} packages: Tier A ${int(s.tier_a_hits)} (${pct(s.tier_a_rate)}), Tier B ${int(s.tier_b_hits)} (${pct(s.tier_b_rate)}).`,
+  );
   for (const d of SPLITS) out.push(...counts(`Tier B hits by ${d.name}`, v.splits[d.name], s.tier_b_hits, 'hits', d.values));
   out.push(...counts('failure stage', s.by_stage, s.rows), ...counts('error code', s.by_error_code, s.rows), ...counts('abort category', s.by_abort_category, s.rows));
   out.push(``, `**Packages** (by real structured rate, then real rate)`, ``);
@@ -81,7 +94,17 @@ function benchmarksSideBySide(views: readonly BenchmarkView[]): string[] {
       ['input', 'functions counted once', 'real structured hits', 'real structured rate', 'real hits', 'real rate', 'rows', 'Tier A rate (loose)', 'Tier B rate (loose)'],
       views.map((v) => {
         const h = v.summary.headline;
-        return [v.label, int(h.functions_dedup), int(h.real_structured_hits), boundRate(h.real_structured_rate, v.gaps.real_structured_lower_bound), int(h.real_hits), boundRate(h.real_rate, v.gaps.real_lower_bound), int(v.summary.rows), pct(v.summary.tier_a_rate), pct(v.summary.tier_b_rate)];
+        return [
+          v.label,
+          int(h.functions_dedup),
+          int(h.real_structured_hits),
+          boundRate(h.real_structured_rate, v.gaps.real_structured_lower_bound),
+          int(h.real_hits),
+          boundRate(h.real_rate, v.gaps.real_lower_bound),
+          int(v.summary.rows),
+          pct(v.summary.tier_a_rate),
+          pct(v.summary.tier_b_rate),
+        ];
       }),
     ),
     ``,
@@ -93,7 +116,7 @@ function runsMd(phase: 'phase1' | 'phase2', runs: readonly RunView[]): string[] 
   const out = [`## ${phase === 'phase1' ? 'Phase I: key types' : 'Phase II: creating the key types'}`, ``];
   out.push(
     ...mdTable(
-      ['run', 'agent', 'model', 'packages', `mean ${m}`, `micro ${m}`, ...Object.keys(runs[0]?.outcomes ?? {}).length ? ['outcomes'] : [], 'input tokens', 'output tokens', 'cost'],
+      ['run', 'agent', 'model', 'packages', `mean ${m}`, `micro ${m}`, ...(Object.keys(runs[0]?.outcomes ?? {}).length ? ['outcomes'] : []), 'input tokens', 'output tokens', 'cost'],
       runs.map((r) => [
         r.label,
         r.agent,
@@ -118,14 +141,30 @@ function runsMd(phase: 'phase1' | 'phase2', runs: readonly RunView[]): string[] 
   }
   for (const r of runs) {
     out.push(``, `### Packages — ${r.label}`, ``);
-    out.push(...mdTable(['package', 'outcome', m, 'tokens', 'cost', 'latency (s)', 'turns', 'error'], r.packages.map((p) => [p.package_id, p.outcome, pct(p.metric), int(p.input_tokens + p.output_tokens), usd(p.cost_usd), p.elapsed_seconds.toFixed(2), int(p.turns), p.error ?? ''])));
+    out.push(
+      ...mdTable(
+        ['package', 'outcome', m, 'tokens', 'cost', 'latency (s)', 'turns', 'error'],
+        r.packages.map((p) => [p.package_id, p.outcome, pct(p.metric), int(p.input_tokens + p.output_tokens), usd(p.cost_usd), p.elapsed_seconds.toFixed(2), int(p.turns), p.error ?? '']),
+      ),
+    );
   }
   return out;
 }
 
 /** The Markdown report. */
-export function markdownReport(o: { title: string; generated: string; inputs: readonly string[]; benchmarks: readonly BenchmarkView[]; phases: readonly { phase: 'phase1' | 'phase2'; runs: readonly RunView[] }[] }): string {
-  const out = [`# ${o.title}`, ``, `Generated ${o.generated} from ${o.inputs.map((i) => `\`${i}\``).join(', ')}. The HTML report beside this file has the charts, the per-row drill-down and the transcripts.`, ``];
+export function markdownReport(o: {
+  title: string;
+  generated: string;
+  inputs: readonly string[];
+  benchmarks: readonly BenchmarkView[];
+  phases: readonly { phase: 'phase1' | 'phase2'; runs: readonly RunView[] }[];
+}): string {
+  const out = [
+    `# ${o.title}`,
+    ``,
+    `Generated ${o.generated} from ${o.inputs.map((i) => `\`${i}\``).join(', ')}. The HTML report beside this file has the charts, the per-row drill-down and the transcripts.`,
+    ``,
+  ];
   if (o.benchmarks.length > 1) out.push(...benchmarksSideBySide(o.benchmarks));
   for (const b of o.benchmarks) out.push(...benchmarkMd(b), ``);
   for (const p of o.phases) out.push(...runsMd(p.phase, p.runs), ``);

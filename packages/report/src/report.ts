@@ -92,6 +92,12 @@ export async function buildReport(inputs: readonly ReportInput[], options: Repor
     html,
     markdown,
     charts: chartIds,
-    summary: { benchmark_local: benchmarks.length, phase1: phases.find((p) => p.phase === 'phase1')?.runs.length ?? 0, phase2: phases.find((p) => p.phase === 'phase2')?.runs.length ?? 0, packages, transcripts },
+    summary: {
+      benchmark_local: benchmarks.length,
+      phase1: phases.find((p) => p.phase === 'phase1')?.runs.length ?? 0,
+      phase2: phases.find((p) => p.phase === 'phase2')?.runs.length ?? 0,
+      packages,
+      transcripts,
+    },
   };
 }

@@ -126,10 +126,29 @@ function packagesTable(phase: 'phase1' | 'phase2', run: RunView, ri: number, res
       ],
     };
   });
-  const detailColumns = phase === 'phase1' ? [{ title: 'precision', num: true }, { title: 'recall', num: true }] : [{ title: 'hits', num: true }, { title: 'targets', num: true }];
+  const detailColumns =
+    phase === 'phase1'
+      ? [
+          { title: 'precision', num: true },
+          { title: 'recall', num: true },
+        ]
+      : [
+          { title: 'hits', num: true },
+          { title: 'targets', num: true },
+        ];
   return table(
     `${phase}-table-${ri}`,
-    [{ title: 'package' }, { title: 'outcome' }, { title: m, num: true }, ...detailColumns, { title: 'tokens', num: true }, { title: 'cost', num: true }, { title: 'latency (s)', num: true }, { title: 'turns', num: true }, { title: 'error' }],
+    [
+      { title: 'package' },
+      { title: 'outcome' },
+      { title: m, num: true },
+      ...detailColumns,
+      { title: 'tokens', num: true },
+      { title: 'cost', num: true },
+      { title: 'latency (s)', num: true },
+      { title: 'turns', num: true },
+      { title: 'error' },
+    ],
     rows,
   );
 }
@@ -141,7 +160,16 @@ export function runHtml(phase: 'phase1' | 'phase2', runs: readonly RunView[], re
   const out: string[] = [`<section class="block" id="${phase}"><h2>${phase === 'phase1' ? 'Phase I: key types' : 'Phase II: creating the key types'}</h2>`];
   if (runs.length === 1) {
     const r = runs[0];
-    out.push(cards([['packages', int(r.packages.length)], [`mean ${m}`, pct(r.mean_metric)], [`micro ${m}`, pct(r.micro_metric)], ['correct', int(r.outcomes.correct ?? 0)], ['tokens', int(r.spend.input_tokens + r.spend.output_tokens)], ['cost', usd(r.spend.spent_usd)]]));
+    out.push(
+      cards([
+        ['packages', int(r.packages.length)],
+        [`mean ${m}`, pct(r.mean_metric)],
+        [`micro ${m}`, pct(r.micro_metric)],
+        ['correct', int(r.outcomes.correct ?? 0)],
+        ['tokens', int(r.spend.input_tokens + r.spend.output_tokens)],
+        ['cost', usd(r.spend.spent_usd)],
+      ]),
+    );
   }
   out.push(`<h3>Runs</h3>`, runsTable(phase, runs));
   if (phase === 'phase2') {
@@ -152,7 +180,9 @@ export function runHtml(phase: 'phase1' | 'phase2', runs: readonly RunView[], re
   }
   out.push(`<div class="charts">${charts.map(figure).join('')}</div>`);
   runs.forEach((r, ri) => {
-    out.push(`<h3>Packages — ${esc(r.label)}</h3><p class="note">Click a column to sort; click a package for its transcript (prompts, answers, need_more rounds, plans, the simulator's effects or error).</p>`);
+    out.push(
+      `<h3>Packages — ${esc(r.label)}</h3><p class="note">Click a column to sort; click a package for its transcript (prompts, answers, need_more rounds, plans, the simulator's effects or error).</p>`,
+    );
     out.push(packagesTable(phase, r, ri, results[ri], data));
   });
   out.push('</section>');

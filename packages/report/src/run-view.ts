@@ -66,7 +66,14 @@ function packageOf(phase: 'phase1' | 'phase2', r: PackageResult): RunPackage {
 }
 
 /** Summarise a phase run. */
-export function runView(input: { label: string; phase: 'phase1' | 'phase2'; spec: RunSpec | null; runJson: Record<string, unknown> | null; results: readonly PackageResult[]; spend: RunSpend | null }): RunView {
+export function runView(input: {
+  label: string;
+  phase: 'phase1' | 'phase2';
+  spec: RunSpec | null;
+  runJson: Record<string, unknown> | null;
+  results: readonly PackageResult[];
+  spend: RunSpend | null;
+}): RunView {
   const packages = input.results.map((r) => packageOf(input.phase, r));
   // A Phase II package without targets has no hit rate: it is not a 0 in the mean (the
   // original's avg_hit_rate counted it so; that figure stays in `aggregate`).
@@ -106,7 +113,20 @@ export function runView(input: { label: string; phase: 'phase1' | 'phase2'; spec
     if (input.phase === 'phase1') mean = aggregate[meanKey] as number;
     if (typeof aggregate[microKey] === 'number') micro = aggregate[microKey] as number;
   }
-  return { label: input.label, phase: input.phase, agent, model: input.spec?.model?.id ?? null, spec: input.spec, packages, mean_metric: mean, packages_scored: scored.length, micro_metric: micro, outcomes, spend, aggregate };
+  return {
+    label: input.label,
+    phase: input.phase,
+    agent,
+    model: input.spec?.model?.id ?? null,
+    spec: input.spec,
+    packages,
+    mean_metric: mean,
+    packages_scored: scored.length,
+    micro_metric: micro,
+    outcomes,
+    spend,
+    aggregate,
+  };
 }
 
 /** Phase II: what the mean is over when some packages have no targets (`null` when all have). */

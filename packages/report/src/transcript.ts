@@ -80,7 +80,12 @@ export function transcriptOf(result: PackageResult): Transcript {
     calls.forEach((c, i) => attemptOf(c) === a && steps.push(...callSteps(c, i)));
     runs.forEach((r, i) => attemptOf(r) === a && steps.push(simulationStep(r, i)));
   }
-  if (typeof details.runs_omitted === 'number' && details.runs_omitted > 0) steps.push({ kind: 'simulation', title: `${details.runs_omitted} more simulations`, text: `not recorded (past the limit of simulations a package keeps; every one that created a target is kept)` });
+  if (typeof details.runs_omitted === 'number' && details.runs_omitted > 0)
+    steps.push({
+      kind: 'simulation',
+      title: `${details.runs_omitted} more simulations`,
+      text: `not recorded (past the limit of simulations a package keeps; every one that created a target is kept)`,
+    });
   const row = result.row;
   if (row.best_plan !== undefined && row.best_plan !== null) steps.push({ kind: 'plan', title: 'best plan', text: cut(pretty(row.best_plan)) });
   if (isRecord(details.transaction)) steps.push({ kind: 'effects', title: 'effects of the best plan', text: cut(pretty(details.transaction)) });

@@ -150,14 +150,27 @@ describe('legends in stacking order', () => {
     const svg2 = (await renderChart('s', 's', stacked)).svg;
     expect(legends(svg2)).toEqual([parts]);
     const rows2 = stacks(svg2, 'part')[0].rows;
-    expect(rows2).toEqual(expect.arrayContaining([['hit', 'partial', 'miss'], ['partial', 'miss']]));
+    expect(rows2).toEqual(
+      expect.arrayContaining([
+        ['hit', 'partial', 'miss'],
+        ['partial', 'miss'],
+      ]),
+    );
   });
 
   it('the benchmark-local charts: legends in stacking order, the taxonomy in the taxonomy’s order', async () => {
     const rows: BenchmarkRow[] = [
       ...headlineRows(),
       // Failures whose counts are not in the taxonomy's order.
-      ...[1, 2, 3].map((i) => ({ target_package: '0x' + 'c3'.repeat(32), target_module: 'm', target_function: `b${i}`, status: 'tier_a_hit' as const, failure_stage: 'B2' as const, error_code: 'E403' as const, abort: { category: 'object_error' as const } })),
+      ...[1, 2, 3].map((i) => ({
+        target_package: '0x' + 'c3'.repeat(32),
+        target_module: 'm',
+        target_function: `b${i}`,
+        status: 'tier_a_hit' as const,
+        failure_stage: 'B2' as const,
+        error_code: 'E403' as const,
+        abort: { category: 'object_error' as const },
+      })),
       { target_package: '0x' + 'c3'.repeat(32), target_module: 'm', target_function: 'a', status: 'miss' as const, failure_stage: 'A1' as const, error_code: 'E101' as const },
     ] as BenchmarkRow[];
     const charts = await benchmarkCharts([benchmarkView('rows.jsonl', rows)]);

@@ -84,7 +84,8 @@ describeBoth('the report in headless Chromium', (executablePath) => {
     expect(labels.slice(0, 4)).toEqual(['real hit rate', 'real structured hit rate', 'functions counted once', 'Tier A hit rate (loose)']);
     expect(await page.locator('#benchmark-local .cards.headline .card small').first().textContent()).toMatch(/^\d+ of \d+ functions counted once$/);
     // The bars by kind name the kinds in their legend.
-    for (const k of ['real structured', 'real pure-only', 'real no-args', 'relaxed', 'synthesized', 'permissive crypto']) expect(await page.locator('#bl-kinds svg text', { hasText: new RegExp(`^${k}$`) }).count(), k).toBe(1);
+    for (const k of ['real structured', 'real pure-only', 'real no-args', 'relaxed', 'synthesized', 'permissive crypto'])
+      expect(await page.locator('#bl-kinds svg text', { hasText: new RegExp(`^${k}$`) }).count(), k).toBe(1);
     // The glossary: the navigation reaches it; every stage and code the taxonomy chart shows is defined there.
     await page.locator('nav a[href="#glossary"]').click();
     await expect.poll(() => page.locator('#glossary').isVisible()).toBe(true);

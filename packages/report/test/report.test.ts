@@ -50,7 +50,23 @@ describeWithFixtures('smi report', ['corpus'], () => {
   it('a report covers every package of every input, with the run JSON figures', async () => {
     const inputs = readInputs([runs.rows, runs.phase1Model, runs.phase1Mock, runs.phase2Baseline]);
     const r = await buildReport(inputs, { title: 'Test report', generatedAt: new Date('2026-11-27T00:00:00Z') });
-    expect(r.charts).toEqual(['bl-rates', 'bl-splits', 'bl-taxonomy', 'bl-kinds', 'bl-packages', 'phase1-metric', 'phase1-distribution', 'phase1-outcomes', 'phase1-latency', 'phase1-tokens', 'phase1-turns', 'phase2-metric', 'phase2-distribution', 'phase2-outcomes', 'phase2-latency']);
+    expect(r.charts).toEqual([
+      'bl-rates',
+      'bl-splits',
+      'bl-taxonomy',
+      'bl-kinds',
+      'bl-packages',
+      'phase1-metric',
+      'phase1-distribution',
+      'phase1-outcomes',
+      'phase1-latency',
+      'phase1-tokens',
+      'phase1-turns',
+      'phase2-metric',
+      'phase2-distribution',
+      'phase2-outcomes',
+      'phase2-latency',
+    ]);
     expect(r.summary).toMatchObject({ benchmark_local: 1, phase1: 2, phase2: 1, packages: 2 + 4 + 4 + 12 });
     // Self-contained: no network URL is loaded (SVG namespaces are names, not fetches).
     expect(r.html).not.toMatch(/<(script|link|img)[^>]+(src|href)="https?:/);
@@ -64,7 +80,9 @@ describeWithFixtures('smi report', ['corpus'], () => {
     const mean = scores.reduce((a, x) => a + x.created_hits / x.targets, 0) / scores.length;
     expect(scores.length).toBeLessThan(p2.results.length);
     expect(r.markdown).toContain(`| ${(100 * mean).toFixed(1)}% | ${(100 * agg.micro_hit_rate).toFixed(1)}% |`);
-    expect(r.markdown).toContain(`the mean is over the ${scores.length} packages with target types; ${p2.results.length - scores.length} without any are not counted as 0 (the run JSON's avg_hit_rate counts them so: ${(100 * agg.avg_hit_rate).toFixed(1)}%)`);
+    expect(r.markdown).toContain(
+      `the mean is over the ${scores.length} packages with target types; ${p2.results.length - scores.length} without any are not counted as 0 (the run JSON's avg_hit_rate counts them so: ${(100 * agg.avg_hit_rate).toFixed(1)}%)`,
+    );
     expect(r.markdown).toContain('**failure stage**');
     expect(r.markdown).toContain('### Packages — phase1-model (real-openai-compatible · fake-model)');
     // Failures stay in the tables: the unparseable answer is a row.
@@ -153,7 +171,9 @@ describe('the benchmark-local headline', () => {
       return i;
     };
     expect(at('<b>37.5%</b><span>real hit rate</span><small>3 of 8 functions counted once</small>')).toBeLessThan(at('<b>90.0%</b><span>Tier A hit rate (loose)</span>'));
-    expect(at('<b>12.5%</b><span>real structured hit rate</span><small>1 of 8 functions counted once</small>')).toBeLessThan(at('<b>70.0%</b><span>Tier B hit rate (loose)</span><small>7 of 10 rows</small>'));
+    expect(at('<b>12.5%</b><span>real structured hit rate</span><small>1 of 8 functions counted once</small>')).toBeLessThan(
+      at('<b>70.0%</b><span>Tier B hit rate (loose)</span><small>7 of 10 rows</small>'),
+    );
     expect(at('<b>8</b><span>functions counted once</span><small>of 10 rows; 2 duplicates left out</small>')).toBeLessThan(at('<th>by kind</th>'));
     expect(at('A real hit is a Tier B hit that ran with Sui’s strict checks')).toBeLessThan(at('<h4>Headline'));
     expect(r.html).toContain('<th>by checks</th><td>strict 6 (85.7%) · relaxed 1 (14.3%)</td>');
@@ -165,7 +185,9 @@ describe('the benchmark-local headline', () => {
     const table = r.html.slice(at('id="bl-table-0"'));
     expect(table.indexOf(`title="${NEW}"`)).toBeLessThan(table.indexOf(`title="${OTHER}"`));
     expect(table.indexOf(`title="${OTHER}"`)).toBeLessThan(table.indexOf(`title="${OLD}"`));
-    expect(table).toContain('<th class="num">counted once</th><th class="num">real structured hits</th><th class="num">real structured rate</th><th class="num">real hits</th><th class="num">real rate</th>');
+    expect(table).toContain(
+      '<th class="num">counted once</th><th class="num">real structured hits</th><th class="num">real structured rate</th><th class="num">real hits</th><th class="num">real rate</th>',
+    );
   });
 
   it('report.md: the headline first, then the loose figures and the splits', async () => {
@@ -177,7 +199,9 @@ describe('the benchmark-local headline', () => {
     expect(md.indexOf('**Headline')).toBeLessThan(md.indexOf('**Loose'));
     expect(md).toContain('10 rows (functions, duplicates included) in 3 packages: Tier A 9 (90.0%), Tier B 7 (70.0%).');
     expect(md.indexOf('**Loose')).toBeLessThan(md.indexOf('**Tier B hits by kind**'));
-    expect(md).toContain('| real structured | 2 | 28.6% |\n| real pure-only | 1 | 14.3% |\n| real no-args | 1 | 14.3% |\n| relaxed | 1 | 14.3% |\n| synthesized | 1 | 14.3% |\n| permissive crypto | 1 | 14.3% |');
+    expect(md).toContain(
+      '| real structured | 2 | 28.6% |\n| real pure-only | 1 | 14.3% |\n| real no-args | 1 | 14.3% |\n| relaxed | 1 | 14.3% |\n| synthesized | 1 | 14.3% |\n| permissive crypto | 1 | 14.3% |',
+    );
     for (const t of ['**Tier B hits by checks**', '**Tier B hits by provenance**', '**Tier B hits by class**']) expect(md).toContain(t);
     expect(md).toContain(`| ${NEW} | 5 | 5 | 1 | 20.0% | 2 | 40.0% | 4 | 80.0% | 4 | 80.0% | A3 |`);
     expect(md).toContain(`| ${OLD} | 2 | 0 | 0 | — | 0 | — | 2 | 100.0% | 1 | 50.0% | B2 |`);

@@ -73,7 +73,17 @@ export async function makeRuns(dir: string): Promise<ReportRuns> {
     await runPhase1({ ...phase1, agent: 'real-openai-compatible', model, store: DiskRunStore.at(out.phase1Model), runId: 'phase1-model' });
     await runPhase1({ ...phase1, agent: 'mock-noisy', store: DiskRunStore.at(out.phase1Mock), runId: 'phase1-mock' });
     await runPhase2(phase2Options({ agent: 'baseline-search', store: DiskRunStore.at(out.phase2Baseline), runId: 'phase2-baseline' }));
-    await runPhase2(phase2Options({ agent: 'real-openai-compatible', model, ids: { ids: [SUI], source: 'test' }, needMore: 'json', maxPlanAttempts: 2, store: DiskRunStore.at(out.phase2Model), runId: 'phase2-model' }));
+    await runPhase2(
+      phase2Options({
+        agent: 'real-openai-compatible',
+        model,
+        ids: { ids: [SUI], source: 'test' },
+        needMore: 'json',
+        maxPlanAttempts: 2,
+        store: DiskRunStore.at(out.phase2Model),
+        runId: 'phase2-model',
+      }),
+    );
   } finally {
     await server.close();
   }

@@ -19,13 +19,10 @@ import { canonicalAddress } from '@smi/bytecode';
 import { blake2b256, digestFromBase58, dynamicFieldId, formatTypeTag, parseTypeTag, type SuiObject, type TransactionEffects } from '@smi/ptb';
 import { ACCUMULATOR_ROOT_ID } from './system.js';
 
-
 const BALANCE = /^0x0{63}2::balance::Balance<.*>$/;
 
 /** The netted writes to one accumulator over a checkpoint. */
-export type AccumulatorSettlement =
-  | { kind: 'balance'; id: string; owner: string; type: string; merge: bigint; split: bigint }
-  | { kind: 'events'; id: string; stream: string; digests: Uint8Array[] };
+export type AccumulatorSettlement = { kind: 'balance'; id: string; owner: string; type: string; merge: bigint; split: bigint } | { kind: 'events'; id: string; stream: string; digests: Uint8Array[] };
 
 /** The accumulator writes of `effects` (in execution order), per accumulator object, ordered by id. */
 export function collectSettlements(effects: readonly TransactionEffects[]): AccumulatorSettlement[] {

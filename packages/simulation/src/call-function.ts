@@ -49,12 +49,7 @@ export function decodeValue(env: EnvironmentCore, type: string, bcs: Uint8Array)
 }
 
 /** Call `target` (`0xpkg::module::function`) with JSON arguments read by the parameter types. */
-export function callFunction(
-  env: EnvironmentCore,
-  target: string,
-  args: readonly Json[],
-  options: ExecuteOptions & { typeArgs?: readonly string[] } = {},
-): CallOutcome {
+export function callFunction(env: EnvironmentCore, target: string, args: readonly Json[], options: ExecuteOptions & { typeArgs?: readonly string[] } = {}): CallOutcome {
   const t = parseTarget(target);
   let fn;
   try {
@@ -103,7 +98,11 @@ export function callFunction(
   const result = tx.moveCall(target, callArgs, typeArgStrings);
   const returns = fn.returns.map((r) => env.vm.types.subst(r, typeArgs));
   const owned = returns.map((r, k) => ({ r, k })).filter(({ r }) => isObjectType(r) && (r.abilities & Ability.Store) !== 0);
-  if (owned.length > 0) tx.transferObjects(owned.map(({ k }) => result.nested(k)), tx.pure('address', options.sender ?? env.sender));
+  if (owned.length > 0)
+    tx.transferObjects(
+      owned.map(({ k }) => result.nested(k)),
+      tx.pure('address', options.sender ?? env.sender),
+    );
   const out = env.execute(tx.build(), options);
   const first = out.status.$kind === 'Success' || out.commandResults.length > 0 ? out.commandResults[0] : undefined;
   return {

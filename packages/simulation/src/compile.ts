@@ -87,7 +87,13 @@ export async function compileAndPublish(env: SimulationEnvironment, options: Com
     const prev = byOriginal.get(p.originalId);
     if (prev !== undefined && (env.vm.packageById(prev.publishedAt ?? '')?.version ?? 0) >= (p.version ?? 0)) continue;
     const addressName = names.get(p.originalId);
-    byOriginal.set(p.originalId, { name: addressName ?? nameOf(p.originalId), address: p.originalId, modules: p.modules.map((m) => m.module), publishedAt: p.id, ...(addressName ? { addressName } : {}) });
+    byOriginal.set(p.originalId, {
+      name: addressName ?? nameOf(p.originalId),
+      address: p.originalId,
+      modules: p.modules.map((m) => m.module),
+      publishedAt: p.id,
+      ...(addressName ? { addressName } : {}),
+    });
   }
   for (const id of ['0x1', '0x2'].map((a) => canonicalAddress(a))) {
     if (!byOriginal.has(id)) {
@@ -105,11 +111,14 @@ export async function compileAndPublish(env: SimulationEnvironment, options: Com
     }
     throw e;
   }
-  const published = publishModules(env, out.modules.map((m) => m.bytes), options);
+  const published = publishModules(
+    env,
+    out.modules.map((m) => m.bytes),
+    options,
+  );
   return {
     ...published,
     modules: out.modules.map((m) => ({ name: m.name, size: m.bytes.length })),
     ...(out.warnings ? { warnings: out.warnings } : {}),
   };
 }
-

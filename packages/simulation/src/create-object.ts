@@ -10,11 +10,7 @@ import { SimulationEnvironmentError } from './errors.js';
 import { objectView, type ObjectView } from './object-view.js';
 
 /** Who owns a created object. */
-export type OwnerSpec =
-  | { $kind: 'AddressOwner'; address: string }
-  | { $kind: 'ObjectOwner'; address: string }
-  | { $kind: 'Shared' }
-  | { $kind: 'Immutable' };
+export type OwnerSpec = { $kind: 'AddressOwner'; address: string } | { $kind: 'ObjectOwner'; address: string } | { $kind: 'Shared' } | { $kind: 'Immutable' };
 
 /** What {@link createObject} takes. */
 export interface CreateObjectSpec {

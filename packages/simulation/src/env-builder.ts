@@ -30,4 +30,3 @@ export class EnvTransactionBuilder extends PtbBuilder {
     return this.moveCall(target, args, typeArgs);
   }
 }
-

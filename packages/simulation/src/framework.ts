@@ -40,7 +40,9 @@ export function frameworkSnapshotFor(root: string, protocolVersion: number): { v
     .sort((a, b) => a - b);
   const v = versions[versions.length - 1];
   if (v === undefined) return undefined;
-  const files = readdirSync(path.join(dir, String(v))).filter((f) => f.startsWith('0x')).sort();
+  const files = readdirSync(path.join(dir, String(v)))
+    .filter((f) => f.startsWith('0x'))
+    .sort();
   return { version: v, packages: files.map((f) => loadSnapshotFile(path.join(dir, String(v), f))) };
 }
 

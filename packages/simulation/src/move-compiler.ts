@@ -27,11 +27,9 @@ function isMissingPackage(e: unknown, name: string): boolean {
  */
 export function moveCompilerImportFailed(error: unknown): never {
   if (isMissingPackage(error, MOVE_COMPILER_PACKAGE)) {
-    throw new SimulationEnvironmentError(
-      'COMPILER_NOT_INSTALLED',
-      `compiling Move needs the compiler: install ${MOVE_COMPILER_PACKAGE} (npm install ${MOVE_COMPILER_PACKAGE})`,
-      { package: MOVE_COMPILER_PACKAGE },
-    );
+    throw new SimulationEnvironmentError('COMPILER_NOT_INSTALLED', `compiling Move needs the compiler: install ${MOVE_COMPILER_PACKAGE} (npm install ${MOVE_COMPILER_PACKAGE})`, {
+      package: MOVE_COMPILER_PACKAGE,
+    });
   }
   throw error;
 }

@@ -4,15 +4,7 @@
  * packages as they are (corpus bytecode at its own address), computing a publish's
  * dependency list, and compiling Move source offline then publishing it in one step.
  */
-import {
-  canonicalAddress,
-  type CompiledModule,
-  deserializeModule,
-  moduleName,
-  type MovePackage,
-  packageFromBytes,
-  errorMessage,
-} from '@smi/bytecode';
+import { canonicalAddress, type CompiledModule, deserializeModule, moduleName, type MovePackage, packageFromBytes, errorMessage } from '@smi/bytecode';
 import { VmError } from '@smi/move-vm';
 import { objectTypeTag, type SuiObject } from '@smi/ptb';
 import type { EnvironmentCore, ExecuteOptions, TransactionOutcome } from './environment-core.js';
@@ -84,16 +76,15 @@ export function publishDependencies(env: EnvironmentCore, modules: readonly Comp
  * Publish modules compiled at address 0x0 with a `Publish` transaction; the `UpgradeCap` goes
  * to the sender. Fails with `DEPLOYMENT_ERROR` when the transaction fails.
  */
-export function publishModules(
-  env: EnvironmentCore,
-  moduleBytes: readonly Uint8Array[],
-  options: ExecuteOptions & { dependencies?: readonly string[] } = {},
-): PublishOutcome {
+export function publishModules(env: EnvironmentCore, moduleBytes: readonly Uint8Array[], options: ExecuteOptions & { dependencies?: readonly string[] } = {}): PublishOutcome {
   if (moduleBytes.length === 0) throw new SimulationEnvironmentError('DEPLOYMENT_ERROR', 'a package needs at least one module');
   const modules = decodeAll(moduleBytes);
   const nonZero = modules.find((m) => selfAddress(m) !== ZERO);
   if (nonZero !== undefined) {
-    throw new SimulationEnvironmentError('DEPLOYMENT_ERROR', `module ${moduleName(nonZero)} is at ${selfAddress(nonZero)}; a publish takes modules at 0x0 (use loadPackage for bytecode at its own address)`);
+    throw new SimulationEnvironmentError(
+      'DEPLOYMENT_ERROR',
+      `module ${moduleName(nonZero)} is at ${selfAddress(nonZero)}; a publish takes modules at 0x0 (use loadPackage for bytecode at its own address)`,
+    );
   }
   const deps = options.dependencies?.map((d) => canonicalAddress(d)) ?? publishDependencies(env, modules);
   const sender = canonicalAddress(options.sender ?? env.sender);
@@ -107,9 +98,7 @@ export function publishModules(
   const pkg = out.written.find((w) => w.kind === 'created' && w.object.data.$kind === 'Package');
   const capObj = out.written.find((w) => w.kind === 'created' && typeOf(w.object)?.endsWith('::package::UpgradeCap'));
   if (pkg === undefined || capObj === undefined) throw new SimulationEnvironmentError('DEPLOYMENT_ERROR', 'publish succeeded without a package or UpgradeCap');
-  const created = out.written
-    .filter((w) => w.kind === 'created' && w.id !== pkg.id && w.id !== capObj.id)
-    .map((w) => ({ id: w.id, type: typeOf(w.object) }));
+  const created = out.written.filter((w) => w.kind === 'created' && w.id !== pkg.id && w.id !== capObj.id).map((w) => ({ id: w.id, type: typeOf(w.object) }));
   return { packageId: pkg.id, upgradeCapId: capObj.id, created, transaction: out };
 }
 

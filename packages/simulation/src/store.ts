@@ -6,7 +6,6 @@
 import { canonicalAddress } from '@smi/bytecode';
 import type { ExecutionResult, ObjectStore, SuiObject } from '@smi/ptb';
 
-
 /** The first index of `sorted` whose id is not below `id`. */
 function lowerBound(sorted: readonly string[], id: string): number {
   let [lo, hi] = [0, sorted.length];

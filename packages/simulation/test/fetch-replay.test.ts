@@ -32,13 +32,21 @@ describeWithFixtures('fetch a mainnet transaction through a data source, then re
       const protocolConfig = loadProtocolConfig(FIXTURES_ROOT, fetched.snapshot.protocolVersion);
       const report = replaySnapshot(fetched.snapshot, { protocolConfig, packages: fetched.packages });
       expect(report.status.match, report.status.message).toBe(true);
-      expect(report.objects.filter((o) => !o.match), JSON.stringify(report.objects.filter((o) => !o.match))).toEqual([]);
+      expect(
+        report.objects.filter((o) => !o.match),
+        JSON.stringify(report.objects.filter((o) => !o.match)),
+      ).toEqual([]);
       expect(report.match).toBe(true);
       expect(report.gasMatch).toBe(true);
       // Cached in the original's CachedTransaction shape (plus the smi section), read back, replayed again: the same.
       const cache = new TransactionCache(mkdtempSync(path.join(tmpdir(), 'smi-tx-cache-')));
       const file = cache.write(fetched);
-      const entry = JSON.parse(readFileSync(file, 'utf8')) as { transaction: { digest: string; commands: { type: string }[]; effects: { status: unknown } }; packages: Record<string, [string, string][]>; objects: Record<string, string>; cached_at: number };
+      const entry = JSON.parse(readFileSync(file, 'utf8')) as {
+        transaction: { digest: string; commands: { type: string }[]; effects: { status: unknown } };
+        packages: Record<string, [string, string][]>;
+        objects: Record<string, string>;
+        cached_at: number;
+      };
       expect(entry.transaction).toMatchObject({ digest, effects: { status: 'Success' } });
       expect(entry.transaction.commands.length).toBeGreaterThan(0);
       expect(Object.keys(entry.packages).length).toBeGreaterThan(0);
@@ -52,7 +60,8 @@ describeWithFixtures('fetch a mainnet transaction through a data source, then re
   it('cached transactions replayed on 2 worker threads: outcomes in order, both match (and the original match_score is 1)', async () => {
     const chain = chainFromReplayFixtures(FIXTURES_ROOT);
     const cache = new TransactionCache(mkdtempSync(path.join(tmpdir(), 'smi-tx-cache-')));
-    for (const d of REPLAY_DIGESTS) cache.write(await fetchReplaySnapshot(chainSource(chain), d, { localSystemPackage: (id, p) => frameworkSnapshotFor(FIXTURES_ROOT, p)?.packages.find((x) => x.id === id) }));
+    for (const d of REPLAY_DIGESTS)
+      cache.write(await fetchReplaySnapshot(chainSource(chain), d, { localSystemPackage: (id, p) => frameworkSnapshotFor(FIXTURES_ROOT, p)?.packages.find((x) => x.id === id) }));
     const seen: string[] = [];
     const out = await replayCachedParallel(cache.dir, [...REPLAY_DIGESTS], 2, { fixturesRoot: FIXTURES_ROOT, onOutcome: (o) => seen.push(o.digest) });
     expect(out.map((o) => o.digest)).toEqual([...REPLAY_DIGESTS]);

@@ -271,14 +271,7 @@ describeWithFixtures('framework macros from the stubs, compiled and run', ['fixt
   });
 
   it('integer macros: max values of every width, loops, checked and lossless shifts', () => {
-    expect(call('numbers::max_values')).toEqual([
-      255,
-      65535,
-      4294967295,
-      '18446744073709551615',
-      (2n ** 128n - 1n).toString(),
-      (2n ** 256n - 1n).toString(),
-    ]);
+    expect(call('numbers::max_values')).toEqual([255, 65535, 4294967295, '18446744073709551615', (2n ** 128n - 1n).toString(), (2n ** 256n - 1n).toString()]);
     expect(call('numbers::loops')).toEqual([n(10, 15, 345, 3456, 0, 255, 8)]);
     expect(call('numbers::shifts')).toEqual([Array(10).fill(true)]);
   });

@@ -200,7 +200,10 @@ describeWithFixtures('PTB executor: results and values', ['fixtures', 'framework
       ] as const) {
         const tx = env.tx();
         tx.moveCall(`${pkg}::h::add`, [tx.pure('u64', 1), tx.pure('u64', 1)]);
-        tx.moveCall(`${pkg}::h::${fn}`, args.map((a) => tx.pure('u64', a)));
+        tx.moveCall(
+          `${pkg}::h::${fn}`,
+          args.map((a) => tx.pure('u64', a)),
+        );
         expect(errorOf(tx)).toEqual({ $kind: 'UnusedValueWithoutDrop', UnusedValueWithoutDrop: { resultIdx: 1, secondaryIdx: 0 }, command: null });
       }
     });

@@ -146,9 +146,7 @@ export function expectSuccess(out: TransactionOutcome): void {
 
 /** The ids of objects created by a transaction, with their types. */
 export function createdOf(out: TransactionOutcome): { id: string; type: string | null }[] {
-  return out.written
-    .filter((w) => w.kind === 'created')
-    .map((w) => ({ id: w.id, type: w.object.data.$kind === 'Move' ? objectTypeTag(w.object) : null }));
+  return out.written.filter((w) => w.kind === 'created').map((w) => ({ id: w.id, type: w.object.data.$kind === 'Move' ? objectTypeTag(w.object) : null }));
 }
 
 /** The `k`-th value command `cmd` returned, decoded to JSON. */

@@ -71,7 +71,10 @@ describeWithFixtures('PTB value limits per protocol version', ['fixtures', 'fram
     const { env, pkg } = at(v);
     const tx = env.tx();
     const d = tx.moveCall(`${pkg}::m::data`);
-    tx.makeMoveVec(`${pkg}::m::Data`, Array.from({ length: 8 }, () => d));
+    tx.makeMoveVec(
+      `${pkg}::m::Data`,
+      Array.from({ length: 8 }, () => d),
+    );
     return env.execute(tx.build());
   }
 
@@ -100,8 +103,14 @@ describeWithFixtures('PTB value limits per protocol version', ['fixtures', 'fram
     it('primitive types are bounded by 1 MiB only; the newer executor (protocol 104+) has no bound', () => {
       const { env } = at(81);
       const tx = env.tx();
-      const v = tx.makeMoveVec('u64', Array.from({ length: 8 }, () => tx.pure('u64', 0)));
-      tx.makeMoveVec('vector<u64>', Array.from({ length: 8 }, () => v));
+      const v = tx.makeMoveVec(
+        'u64',
+        Array.from({ length: 8 }, () => tx.pure('u64', 0)),
+      );
+      tx.makeMoveVec(
+        'vector<u64>',
+        Array.from({ length: 8 }, () => v),
+      );
       expectSuccess(env.execute(tx.build()));
       expectSuccess(vecOfData(104));
       expectSuccess(pureData(0));

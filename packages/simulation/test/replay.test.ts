@@ -5,7 +5,9 @@ import { readReplaySnapshot, replaySnapshot } from '@smi/simulation';
 import { describeWithFixtures, fixturePath, FIXTURES_ROOT } from '../../../test-support/fixtures.js';
 
 describeWithFixtures('replay of mainnet snapshots', ['fixtures', 'replay'], () => {
-  const files = readdirSync(fixturePath('fixtures', 'replay')).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(fixturePath('fixtures', 'replay'))
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 
   it('has the two snapshots', () => {
     expect(files.length).toBe(2);

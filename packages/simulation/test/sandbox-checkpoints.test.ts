@@ -54,7 +54,13 @@ describeWithFixtures('sandbox checkpoints', ['fixtures', 'framework'], () => {
 
     // What runs right after the checkpoint: a call that writes, a new object, a transaction creating one.
     const bump = { action: 'call_function', package: pkg, module: 'counter', function: 'bump', args: [counter, 5] };
-    const create = { action: 'execute_ptb', commands: [{ type: 'move_call', package: pkg, module: 'counter', function: 'new', args: [] }, { type: 'transfer_objects', objects: [{ result: 0 }], recipient: '0xb0b' }] };
+    const create = {
+      action: 'execute_ptb',
+      commands: [
+        { type: 'move_call', package: pkg, module: 'counter', function: 'new', args: [] },
+        { type: 'transfer_objects', objects: [{ result: 0 }], recipient: '0xb0b' },
+      ],
+    };
     const first = [await s.handle(bump), await s.handle({ action: 'create_test_object', type_tag: `${pkg}::counter::Counter` }), await s.handle(create)];
     for (const r of first) expect(r.success, r.error).toBe(true);
 

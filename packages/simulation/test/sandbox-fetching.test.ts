@@ -92,7 +92,11 @@ describeWithFixtures('sandbox fetching', ['fixtures', 'replay'], () => {
     const before = await objectCount(s);
     const r = await s.handle({ action: 'inspect_object', object_id: COIN });
     const data = okData(r);
-    expect(data).toMatchObject({ object_id: COIN, type: '0x0000000000000000000000000000000000000000000000000000000000000002::coin::Coin<0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI>', version: 4346051 });
+    expect(data).toMatchObject({
+      object_id: COIN,
+      type: '0x0000000000000000000000000000000000000000000000000000000000000002::coin::Coin<0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI>',
+      version: 4346051,
+    });
     expect((data.decoded as { balance: unknown }).balance).toBeDefined();
     expect(r.fetched).toEqual([{ kind: 'object', id: COIN, version: 4346051 }]);
     expect(heard).toEqual(r.fetched);
@@ -174,7 +178,7 @@ describeWithFixtures('sandbox fetching', ['fixtures', 'replay'], () => {
     expect(r).toMatchObject({ success: false, error_category: 'MissingPackage', fetch_error: { kind: 'package', id: ORACLE, code: 'FETCH_LIMIT' } });
   });
 
-  it('without a fetcher nothing is fetched (today\'s behaviour)', async () => {
+  it("without a fetcher nothing is fetched (today's behaviour)", async () => {
     const s = session();
     const r = await s.handle({ action: 'inspect_object', object_id: COIN });
     expect(r).toMatchObject({ success: false, error_category: 'MissingObject' });

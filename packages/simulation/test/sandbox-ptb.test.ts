@@ -107,7 +107,10 @@ describeWithFixtures('sandbox execute_ptb', ['fixtures', 'framework'], () => {
     const r = expectOk(
       await s.handle({
         action: 'execute_ptb',
-        inputs: [{ type: 'gas', budget: 5000 }, { type: 'pure', value: 10, value_type: 'u64' }],
+        inputs: [
+          { type: 'gas', budget: 5000 },
+          { type: 'pure', value: 10, value_type: 'u64' },
+        ],
         commands: [
           { type: 'split_coins', coin: 'gas', amounts: [1] },
           { type: 'merge_coins', target: 0, sources: [{ result: 0 }] },
@@ -130,7 +133,11 @@ describeWithFixtures('sandbox execute_ptb', ['fixtures', 'framework'], () => {
     const a = await coin(s, 10);
     const r = await s.handle({
       action: 'execute_ptb',
-      inputs: [{ type: 'object', object_id: a }, { type: 'pure', value: 1, value_type: 'u64' }, { type: 'pure', value: 100, value_type: 'u64' }],
+      inputs: [
+        { type: 'object', object_id: a },
+        { type: 'pure', value: 1, value_type: 'u64' },
+        { type: 'pure', value: 100, value_type: 'u64' },
+      ],
       commands: [
         { type: 'split_coins', coin: 0, amounts: [1] },
         { type: 'split_coins', coin: 0, amounts: [2] },
@@ -152,8 +159,22 @@ describeWithFixtures('sandbox execute_ptb', ['fixtures', 'framework'], () => {
     const count = s.env.store.size;
     const cases: [unknown[], unknown[], string][] = [
       [[{ type: 'gas', budget: 5 }], [{ type: 'split_coins', coin: 9, amounts: [] }], 'ParseError'],
-      [[{ type: 'gas', budget: 5 }, { type: 'object', object_id: '0xdead' }], [], 'MissingObject'],
-      [[{ type: 'gas', budget: 5 }, { type: 'pure', value: 'x', value_type: 'u64' }], [], 'TypeMismatch'],
+      [
+        [
+          { type: 'gas', budget: 5 },
+          { type: 'object', object_id: '0xdead' },
+        ],
+        [],
+        'MissingObject',
+      ],
+      [
+        [
+          { type: 'gas', budget: 5 },
+          { type: 'pure', value: 'x', value_type: 'u64' },
+        ],
+        [],
+        'TypeMismatch',
+      ],
       [[{ type: 'gas', budget: 5 }], [{ type: 'move_call', target: 'nope', args: [] }], 'ParseError'],
       [[{ type: 'gas', budget: 5 }], [{ type: 'receive', object_id: '0x5' }], 'ParseError'],
       [[{ type: 'gas', budget: 5 }], [{ type: 'publish', modules: ['AAAA'] }], 'DeploymentError'],

@@ -8,16 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalAddress, deserializeModule, serializeModule } from '@smi/bytecode';
-import {
-  CLOCK_ID,
-  fromFixtures,
-  SANDBOX_ACTIONS,
-  SANDBOX_ERROR_CATEGORIES,
-  SandboxSession,
-  type SandboxResponse,
-  sandboxResponseJson,
-  serializeSandboxResponse,
-} from '@smi/simulation';
+import { CLOCK_ID, fromFixtures, SANDBOX_ACTIONS, SANDBOX_ERROR_CATEGORIES, SandboxSession, type SandboxResponse, sandboxResponseJson, serializeSandboxResponse } from '@smi/simulation';
 import { describeWithFixtures, FIXTURES_ROOT, fixturePath } from '../../../test-support/fixtures.js';
 
 const SUI_COIN = '0x2::coin::Coin<0x2::sui::SUI>';
@@ -84,7 +75,29 @@ describeWithFixtures('SandboxSession', ['fixtures', 'framework'], () => {
     const junk: unknown[] = [1, 'x', null, [1, 2], { a: { b: [] } }, true, -3, '0x', '::'];
     for (const action of SANDBOX_ACTIONS) {
       for (const j of junk) {
-        for (const key of ['package', 'module', 'function', 'object_id', 'type_str', 'value', 'args', 'fields', 'inputs', 'commands', 'module_path', 'type_path', 'pattern', 'object_type', 'type_tag', 'coin_type', 'bytes_hex', 'timestamp_ms', 'object_name', 'bytecode_path', 'source']) {
+        for (const key of [
+          'package',
+          'module',
+          'function',
+          'object_id',
+          'type_str',
+          'value',
+          'args',
+          'fields',
+          'inputs',
+          'commands',
+          'module_path',
+          'type_path',
+          'pattern',
+          'object_type',
+          'type_tag',
+          'coin_type',
+          'bytes_hex',
+          'timestamp_ms',
+          'object_name',
+          'bytecode_path',
+          'source',
+        ]) {
           const r = await s.handle({ action, [key]: j });
           expect(typeof r.success).toBe('boolean');
           if (!r.success) {
@@ -295,7 +308,10 @@ describeWithFixtures('SandboxSession', ['fixtures', 'framework'], () => {
     const pub = await s.handle({
       action: 'execute_ptb',
       inputs: [{ type: 'pure', value: '0xa11ce', value_type: 'address' }],
-      commands: [{ type: 'publish', modules: [Buffer.from(zero).toString('base64')] }, { type: 'transfer_objects', objects: [{ result: 0 }], recipient: 0 }],
+      commands: [
+        { type: 'publish', modules: [Buffer.from(zero).toString('base64')] },
+        { type: 'transfer_objects', objects: [{ result: 0 }], recipient: 0 },
+      ],
     });
     expect(pub.success, pub.error).toBe(true);
     expect(pub.effects?.created.some((o) => o.object_type?.endsWith('::package::UpgradeCap'))).toBe(true);

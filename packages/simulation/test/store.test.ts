@@ -20,7 +20,10 @@ describe('InMemoryObjectStore', () => {
     const r = rng(7);
     const store = new InMemoryObjectStore();
     const plain = new Map<string, SuiObject>();
-    const base: [string, SuiObject][] = [[id(2), obj(2)], [id(0x5), obj(5)]];
+    const base: [string, SuiObject][] = [
+      [id(2), obj(2)],
+      [id(0x5), obj(5)],
+    ];
     const isBase = (k: string): boolean => base.some(([b]) => b === k);
     const states: [string, SuiObject][][] = [];
     for (let step = 0; step < 3000; step++) {

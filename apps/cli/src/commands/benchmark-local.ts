@@ -76,7 +76,12 @@ async function packageIds(io: CliIo, file: string): Promise<Set<string>> {
 export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
   ...header('benchmark-local'),
   options: {
-    'target-corpus': { type: 'string', array: true, default: [] as string[], describe: 'Packages to benchmark: a corpus root (sui-packages layout) or one package directory (repeatable: the corpora are benchmarked together)' },
+    'target-corpus': {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Packages to benchmark: a corpus root (sui-packages layout) or one package directory (repeatable: the corpora are benchmarked together)',
+    },
     sample: {
       type: 'boolean',
       default: false,
@@ -105,7 +110,10 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     summary: { type: 'string', describe: 'Write the summary JSON to this file, or - for standard output', file: 'write' },
     resume: { type: 'boolean', default: false, describe: 'Keep the rows an interrupted run wrote to --output and do the rest' },
     timings: { type: 'boolean', default: true, describe: 'elapsed_ms in rows (--no-timings: output is byte-for-byte the same on every run)' },
-    'max-attempts': { type: 'number', describe: `Tier B attempts per function that get no further than the furthest so far (default ${DEFAULT_MAX_ATTEMPTS}; a search that keeps getting further may use up to four times as many): value profiles, values the code compared the inputs with, other constructors and objects, other instantiations, sequences` },
+    'max-attempts': {
+      type: 'number',
+      describe: `Tier B attempts per function that get no further than the furthest so far (default ${DEFAULT_MAX_ATTEMPTS}; a search that keeps getting further may use up to four times as many): value profiles, values the code compared the inputs with, other constructors and objects, other instantiations, sequences`,
+    },
     'gas-budget': { type: 'string', describe: 'Gas budget of each transaction, MIST (default 5000000000)' },
     'timeout-ms': { type: 'number', default: 60000, describe: 'Wall-clock limit of one function (with --jobs 2 or more; gas bounds every function anyway)' },
     framework: { type: 'string', describe: 'Framework bundles directory (default $SMI_FIXTURES/fixtures/framework)' },
@@ -113,10 +121,22 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
     ...NETWORK_OPTIONS,
   },
   examples: [
-    { command: '$0 benchmark-local --sample --use-ptb --output results.jsonl', describe: 'the quick start: the default sample corpus (the shared corpora; fetched into the cache on first use where they are not)' },
-    { command: '$0 benchmark-local --target-corpus ../shared/corpus --target-corpus ../shared/corpus-mainnet --corpus ../shared/corpus-deps --use-ptb --output results.jsonl', describe: 'both shared corpora together (with the packages the first links to), Tier A and B, summary on stderr' },
-    { command: '$0 benchmark-local --target-corpus ../shared/corpus/0xca441b44943c16be0e6e23c5a955bb971537ea3289ae8016fbf33fffe1fd210f --corpus ../shared/corpus --use-ptb --jobs 1 | head -c 300', describe: 'one package, rows on stdout' },
-    { command: '$0 benchmark-local --target-corpus ../shared/corpus --tier-a-only --error-distribution --output a.jsonl --summary summary.json', describe: 'Tier A only, with the taxonomy table and a summary file' },
+    {
+      command: '$0 benchmark-local --sample --use-ptb --output results.jsonl',
+      describe: 'the quick start: the default sample corpus (the shared corpora; fetched into the cache on first use where they are not)',
+    },
+    {
+      command: '$0 benchmark-local --target-corpus ../shared/corpus --target-corpus ../shared/corpus-mainnet --corpus ../shared/corpus-deps --use-ptb --output results.jsonl',
+      describe: 'both shared corpora together (with the packages the first links to), Tier A and B, summary on stderr',
+    },
+    {
+      command: '$0 benchmark-local --target-corpus ../shared/corpus/0xca441b44943c16be0e6e23c5a955bb971537ea3289ae8016fbf33fffe1fd210f --corpus ../shared/corpus --use-ptb --jobs 1 | head -c 300',
+      describe: 'one package, rows on stdout',
+    },
+    {
+      command: '$0 benchmark-local --target-corpus ../shared/corpus --tier-a-only --error-distribution --output a.jsonl --summary summary.json',
+      describe: 'Tier A only, with the taxonomy table and a summary file',
+    },
   ],
   epilog:
     'Rows (one JSON line per function; README of @smi/inhabit has each field): target_package, target_module, target_function, duplicate_of (an upgrade of the same ' +
@@ -131,7 +151,8 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
   longRunning: true,
   run: async (args, io) => {
     const flags = parseBenchmarkFlags(args);
-    if (args.sample === (args['target-corpus'].length > 0)) throw new UsageError(args.sample ? 'give either --sample or --target-corpus' : 'benchmark-local needs --target-corpus DIR (or --sample: the default sample corpus)', 'USAGE');
+    if (args.sample === args['target-corpus'].length > 0)
+      throw new UsageError(args.sample ? 'give either --sample or --target-corpus' : 'benchmark-local needs --target-corpus DIR (or --sample: the default sample corpus)', 'USAGE');
     if (args.sample && args['package-ids-file'] !== undefined) throw new UsageError('--sample chooses its packages: give --target-corpus with --package-ids-file', 'USAGE');
     const sample = args.sample ? await sampleCorpus(io, () => dataSourceOf(args), args.quiet) : null;
     const { packages: loaded, failures: loadFailures } = loadTargets(io, sample?.targets ?? args['target-corpus']);
@@ -146,7 +167,8 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
       const ids = await packageIds(io, args['package-ids-file']);
       targets = loaded.filter((p) => ids.has(p.id));
       const missing = [...ids].filter((id) => !loaded.some((p) => p.id === id));
-      if (missing.length > 0 && !args.quiet) io.stderr(`benchmark-local: warning: ${missing.length} package ids of --package-ids-file are not in --target-corpus (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})\n`);
+      if (missing.length > 0 && !args.quiet)
+        io.stderr(`benchmark-local: warning: ${missing.length} package ids of --package-ids-file are not in --target-corpus (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})\n`);
     }
     // --package-ids-file narrows the targets, never what is loaded: the other packages of
     // the target corpus stay loaded (as dependencies), as they are on chain.
@@ -197,7 +219,9 @@ export const benchmarkLocalCommand = defineCommand<BenchmarkLocalArgs>({
           if (!args.quiet) {
             const inits = info.inits.filter((i) => i.success).length;
             // The constructor graph is a line of the summary at the end, not repeated here.
-            io.stderr(`benchmark-local: ${info.targets} functions in ${packageCount} package${packageCount === 1 ? '' : 's'}${info.skipped > 0 ? ` (${info.skipped} done before, resumed)` : ''}; ${inits}/${info.inits.length} inits ran; ${flags.jobs === 1 ? 'in this thread' : `${flags.jobs} workers`}\n`);
+            io.stderr(
+              `benchmark-local: ${info.targets} functions in ${packageCount} package${packageCount === 1 ? '' : 's'}${info.skipped > 0 ? ` (${info.skipped} done before, resumed)` : ''}; ${inits}/${info.inits.length} inits ran; ${flags.jobs === 1 ? 'in this thread' : `${flags.jobs} workers`}\n`,
+            );
           }
           progress = new Progress(io, 'benchmark-local', info.targets, args.quiet, info.skipped);
         },

@@ -16,8 +16,7 @@ import { header } from './registry.js';
 /** A clear error for a directory that is not a Move package (no Move.toml, or no `.move` file under `sources/`). */
 function checkMovePackageDir(dir: string): void {
   if (!existsSync(path.join(dir, 'Move.toml'))) throw new UsageError(`${dir}: no Move.toml (not a Move package)`, 'NOT_A_MOVE_PACKAGE');
-  const hasSource = (rel: string): boolean =>
-    readdirSync(path.join(dir, rel)).some((e) => (statSync(path.join(dir, rel, e)).isDirectory() ? hasSource(path.join(rel, e)) : e.endsWith('.move')));
+  const hasSource = (rel: string): boolean => readdirSync(path.join(dir, rel)).some((e) => (statSync(path.join(dir, rel, e)).isDirectory() ? hasSource(path.join(rel, e)) : e.endsWith('.move')));
   if (!existsSync(path.join(dir, 'sources')) || !hasSource('sources')) throw new UsageError(`${dir}: no sources/*.move files`, 'NOT_A_MOVE_PACKAGE');
 }
 

@@ -146,9 +146,7 @@ function humanResult(vm: MoveVM, r: CallResult): string {
   switch (r.$kind) {
     case 'Success': {
       const lines = [`success (gas used ${r.gasUsed})`];
-      r.returnValues.forEach((v, i) =>
-        lines.push(`  return ${i}: ${v.typeTag} = ${JSON.stringify(valueToJson(vm.types, v.value, v.type))} (bcs 0x${Buffer.from(v.bcs).toString('hex')})`),
-      );
+      r.returnValues.forEach((v, i) => lines.push(`  return ${i}: ${v.typeTag} = ${JSON.stringify(valueToJson(vm.types, v.value, v.type))} (bcs 0x${Buffer.from(v.bcs).toString('hex')})`));
       return lines.join('\n') + '\n';
     }
     case 'Aborted':
@@ -186,8 +184,8 @@ export const callCommand = defineCommand<CallArgs>({
   },
   examples: [
     { command: '$0 call 0x1::u64::pow --args 2 10 --json', describe: '2^10, as one JSON line' },
-    { command: "$0 call 0x1::vector::reverse --type-args u8 --args '\"0x010203\"'", describe: 'a generic function; vector<u8> as hex' },
-    { command: "$0 call 0x2::coin::value --type-args 0x2::sui::SUI --args '{\"id\":\"0x5\",\"balance\":{\"value\":\"7\"}}'", describe: 'a struct argument as JSON' },
+    { command: '$0 call 0x1::vector::reverse --type-args u8 --args \'"0x010203"\'', describe: 'a generic function; vector<u8> as hex' },
+    { command: '$0 call 0x2::coin::value --type-args 0x2::sui::SUI --args \'{"id":"0x5","balance":{"value":"7"}}\'', describe: 'a struct argument as JSON' },
   ],
   epilog:
     'With --json: {"status":"success","return_values":[{"type","bcs","value"}],"gas_used"}, {"status":"aborted","abort_code","location","instruction"} ' +

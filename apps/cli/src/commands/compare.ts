@@ -56,7 +56,8 @@ export const compareCommand = defineCommand<CompareArgs>({
   },
   examples: [
     {
-      command: '$0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-random --run-dir a --quiet && $0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-perfect --run-dir b --quiet && $0 compare a b --allow agent',
+      command:
+        '$0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-random --run-dir a --quiet && $0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-perfect --run-dir b --quiet && $0 compare a b --allow agent',
       describe: 'two agents over the same packages: which packages each gets right, the F1 delta and its interval',
     },
   ],
@@ -64,7 +65,10 @@ export const compareCommand = defineCommand<CompareArgs>({
   run: (args, io) => {
     const a = load(io, args.a);
     const b = load(io, args.b);
-    const allow = (args.allow ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const allow = (args.allow ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     const c = compareRuns(a, b, allow);
     io.stdout(args.json ? jsonLine(c) : comparisonText(c));
     return EXIT.ok;

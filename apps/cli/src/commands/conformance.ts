@@ -117,9 +117,7 @@ export const conformanceCommand = defineCommand<ConformanceArgs>({
       io.stdout(jsonLine(snakeKeys({ ...shape, skips: summary.skips, notes: summary.notes })));
     } else {
       const cut = summary.interrupted ? ' (interrupted)' : '';
-      io.stdout(
-        `${summary.suite}: ${summary.files} files, ${summary.tasks} tasks, ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped${cut}\n`,
-      );
+      io.stdout(`${summary.suite}: ${summary.files} files, ${summary.tasks} tasks, ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped${cut}\n`);
       const indent = (t: string): string => t.replace(/\n/g, '\n      ');
       for (const f of summary.failures) io.stdout(`  FAIL ${f.file} ${f.task}: expected ${indent(f.expected)}; got ${indent(f.got)}\n`);
       for (const s of summary.skips) io.stdout(`  skip ${s.file} ${s.task}: ${s.reason}\n`);

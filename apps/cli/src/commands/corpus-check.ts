@@ -33,7 +33,9 @@ export interface CorpusCheckSummary {
 function checkPackage(dir: string, summary: CorpusCheckSummary): void {
   const pkg = path.basename(dir);
   const modDir = path.join(dir, 'bytecode_modules');
-  for (const f of readdirSync(modDir).filter((x) => x.endsWith('.mv')).sort()) {
+  for (const f of readdirSync(modDir)
+    .filter((x) => x.endsWith('.mv'))
+    .sort()) {
     summary.modules++;
     const name = f.slice(0, -3);
     try {

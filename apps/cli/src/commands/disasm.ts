@@ -4,15 +4,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import {
-  type CompiledModule,
-  deserializeModule,
-  DisassemblerError,
-  disassembleFunction,
-  disassembleModule,
-  loadPackageDir,
-  moduleName,
-} from '@smi/bytecode';
+import { type CompiledModule, deserializeModule, DisassemblerError, disassembleFunction, disassembleModule, loadPackageDir, moduleName } from '@smi/bytecode';
 import { defineCommand } from '../command.js';
 import { inputError } from '../errors.js';
 import { type CliIo, jsonLine, readInput, resolveInputPath, UsageError, writeOutput } from '../io.js';

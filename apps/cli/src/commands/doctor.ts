@@ -72,7 +72,7 @@ export const doctorCommand = defineCommand<DoctorArgs>({
     { command: '$0 doctor --offline --json', describe: 'the same as one JSON line' },
   ],
   epilog:
-    'For each endpoint (--rpc-url, default $SMI_RPC_URL or mainnet; --archive-url, default the network\'s archive) doctor asks for the latest checkpoint over gRPC-web (https://host), native gRPC over HTTP/2 (grpcs://host) or GraphQL (…/graphql), and says which answer: give a command the URL form that does (the public archive speaks only native gRPC: grpcs://archive.mainnet.sui.io:443). ' +
+    "For each endpoint (--rpc-url, default $SMI_RPC_URL or mainnet; --archive-url, default the network's archive) doctor asks for the latest checkpoint over gRPC-web (https://host), native gRPC over HTTP/2 (grpcs://host) or GraphQL (…/graphql), and says which answer: give a command the URL form that does (the public archive speaks only native gRPC: grpcs://archive.mainnet.sui.io:443). " +
     'Exit 0 when the framework is found and every endpoint answers over at least one protocol, 1 otherwise.',
   run: async (args, io) => {
     const fixtures = fixturesRoot(io);
@@ -108,7 +108,8 @@ export const doctorCommand = defineCommand<DoctorArgs>({
     };
     const endpoints: { role: string; url: string; probes: Probe[] }[] = [];
     if (!args.offline) {
-      if (!Number.isFinite(args['rpc-timeout-seconds']) || args['rpc-timeout-seconds'] <= 0) throw new UsageError(`--rpc-timeout-seconds ${args['rpc-timeout-seconds']}: expected a positive number`, 'INVALID_NUMBER');
+      if (!Number.isFinite(args['rpc-timeout-seconds']) || args['rpc-timeout-seconds'] <= 0)
+        throw new UsageError(`--rpc-timeout-seconds ${args['rpc-timeout-seconds']}: expected a positive number`, 'INVALID_NUMBER');
       const timeoutMs = args['rpc-timeout-seconds'] * 1000;
       const { node, archive } = endpointsOf(args);
       for (const [role, name] of [['node', node], ...(archive !== undefined ? [['archive', archive]] : [])] as [string, string][]) {

@@ -4,13 +4,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import {
-  buildInterfaceJson,
-  findPackageDirs,
-  loadPackageDir,
-  PackageError,
-  renderInterfaceJson,
-} from '@smi/bytecode';
+import { buildInterfaceJson, findPackageDirs, loadPackageDir, PackageError, renderInterfaceJson } from '@smi/bytecode';
 import { defineCommand } from '../command.js';
 import { type CliError, noPackages, notADirectory, OutputClosedError } from '../errors.js';
 import { type CliIo, endStopped, jsonLine, resolveInputPath, resolvePath, stopRequested, UsageError, writeOutput } from '../io.js';

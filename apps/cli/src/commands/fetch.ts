@@ -103,7 +103,10 @@ export const fetchCommand = defineCommand<FetchArgs>({
   examples: [
     { command: '$0 fetch framework', describe: 'the current framework and protocol config into the cache (every command then finds them)' },
     { command: '$0 fetch packages 0x0cefa59cdde0de6e99842383caa80badfbf40476fabf203688bfb4a72510b37c --with-deps --out corpus', describe: 'a package and everything it links to' },
-    { command: "printf '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb\\n' | $0 fetch packages --ids-file - --out corpus --json", describe: 'packages listed on standard input; a JSON report' },
+    {
+      command: "printf '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb\\n' | $0 fetch packages --ids-file - --out corpus --json",
+      describe: 'packages listed on standard input; a JSON report',
+    },
   ],
   epilog:
     'The node is --rpc-url (default $SMI_RPC_URL, else mainnet over gRPC); `fetch framework --protocol-version N` also works against GraphQL (mainnet-graphql), which serves configs by version. ' +

@@ -71,7 +71,7 @@ export const mcpCommand = defineCommand<McpArgs>({
     { command: `echo '{"jsonrpc":"2.0","id":1,"method":"ping"}' | $0 mcp`, describe: 'the protocol is JSON-RPC, one message per line on stdin and stdout: a ping and its answer' },
     {
       command: '$0 mcp --corpus ../shared/corpus < apps/cli/examples/mcp-session.jsonl',
-      describe: 'a session typed by hand: initialize, list a corpus package\'s modules, a call, an abort (a result, not an error)',
+      describe: "a session typed by hand: initialize, list a corpus package's modules, a call, an abort (a result, not an error)",
     },
     {
       command: '$0 mcp --corpus ../shared/corpus --state-file mcp-state.json --verbose < apps/cli/examples/mcp-session.jsonl',

@@ -47,12 +47,16 @@ export const mergeRowsCommand = defineCommand<MergeRowsArgs>({
       describe: 'two parts of a run, joined: the rows one run writes, in its order',
     },
   ],
-  epilog: 'Give every part. Refused (exit 2): parts whose sizes cannot be those of the N parts of one run, rows of packages that failed to load outside part 1 (parts out of order), a target twice. Rows do not record their part, so a missing part can pass for a smaller run: check that every shard finished.',
+  epilog:
+    'Give every part. Refused (exit 2): parts whose sizes cannot be those of the N parts of one run, rows of packages that failed to load outside part 1 (parts out of order), a target twice. Rows do not record their part, so a missing part can pass for a smaller run: check that every shard finished.',
   run: async (args, io) => {
     if (args.parts.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be given once');
     const parts: BenchmarkRow[][] = [];
     for (const p of args.parts) parts.push(parseRows(p === '-' ? 'standard input' : p, (await readInput(io, p, 'part')).toString('utf8')));
-    const rows = mergeShardRows(parts, args.parts.map((p) => (p === '-' ? 'standard input' : p)));
+    const rows = mergeShardRows(
+      parts,
+      args.parts.map((p) => (p === '-' ? 'standard input' : p)),
+    );
     writeOutput(io, args.out, rows.map(rowLine).join(''));
     if (args.json && args.out !== '-') io.stdout(jsonLine({ status: 'ok', parts: parts.length, rows: rows.length }));
     else if (!args.quiet && args.out !== '-') io.stderr(`joined ${parts.length} parts: ${rows.length} rows into ${args.out}\n`);

@@ -37,7 +37,10 @@ export const mergeCommand = defineCommand<MergeArgs>({
     const merged = mergeRuns(dirs, outDir, RUN_JSON_BUILDERS, { allowPartial: args['allow-partial'], argv: ['smi', ...args.invocation] });
     if (args.out !== undefined) writeOutput(io, args.out, merged.text);
     if (args.json) io.stdout(jsonLine({ status: 'ok', run_dir: outDir, packages: merged.packages, missing: merged.missing.length }));
-    else if (args.out !== '-') io.stdout(`merged ${dirs.length} runs: ${merged.packages} packages${merged.missing.length > 0 ? ` (${merged.missing.length} without a result)` : ''} into ${path.relative(io.cwd, outDir) || '.'}\n`);
+    else if (args.out !== '-')
+      io.stdout(
+        `merged ${dirs.length} runs: ${merged.packages} packages${merged.missing.length > 0 ? ` (${merged.missing.length} without a result)` : ''} into ${path.relative(io.cwd, outDir) || '.'}\n`,
+      );
     return 0;
   },
 });

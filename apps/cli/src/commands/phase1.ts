@@ -6,19 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import {
-  doctorAgent,
-  doctorText,
-  isFailure,
-  type Outcome,
-  PHASE1_AGENTS,
-  type Phase1Agent,
-  phase1SummaryText,
-  type PyJson,
-  runPhase1,
-  smokeAgent,
-  type StructuredMode,
-} from '@smi/harness';
+import { doctorAgent, doctorText, isFailure, type Outcome, PHASE1_AGENTS, type Phase1Agent, phase1SummaryText, type PyJson, runPhase1, smokeAgent, type StructuredMode } from '@smi/harness';
 import { defineCommand } from '../command.js';
 import { EXIT, type InterruptedError, UsageError } from '../errors.js';
 import { MODEL_OPTIONS, type ModelArgs, RUN_DIR_OPTIONS, type RunDirArgs, runStoreFor, setupModel, spentLine } from '../harness-setup.js';
@@ -63,7 +51,7 @@ export const phase1Command = defineCommand<Phase1Args>({
     out: { type: 'string', describe: 'Also write the run JSON (schema_version 1, with _checksum) here, or - for standard output at the end', file: 'write' },
     resume: { type: 'boolean', default: false, describe: 'Continue a run: --run-dir/--run-id, else the newest unfinished one in --log-dir, else the original --out file' },
     'retry-errors': { type: 'boolean', default: false, describe: 'With --resume: run the packages that failed (limit, model_error, infra_error) again' },
-    force: { type: 'boolean', default: false, describe: 'With --resume: continue even when the settings differ from the run\'s spec' },
+    force: { type: 'boolean', default: false, describe: "With --resume: continue even when the settings differ from the run's spec" },
     'max-structs-in-prompt': { type: 'number', default: 200, describe: 'Structs shown in the prompt (halved on an empty or truncated answer, down to 5)' },
     epochs: { type: 'number', default: 1, describe: 'Samples per package, each its own cache key (pass@k and the mean F1 over samples in the aggregate); the row scores the first' },
     'per-package-timeout-seconds': { type: 'number', default: 120, describe: 'Time limit of one package (a package over it scores as a limit)' },
@@ -78,14 +66,25 @@ export const phase1Command = defineCommand<Phase1Args>({
     'parent-pid': { type: 'number', describe: 'Stop when this process is gone' },
     'budget-usd': { type: 'number', describe: 'Stop starting packages once this much is spent (needs --prices)' },
     shard: { type: 'string', describe: 'Run part K of N (K/N) by a hash of the package id; smi merge joins the parts' },
-    'response-format': { type: 'string', choices: ['auto', 'json_schema', 'json_object', 'none'] as const, default: 'auto', describe: 'Structured output: auto asks for json_schema and drops it when the server refuses (SMI_RESPONSE_FORMAT=json_object is kept)' },
+    'response-format': {
+      type: 'string',
+      choices: ['auto', 'json_schema', 'json_object', 'none'] as const,
+      default: 'auto',
+      describe: 'Structured output: auto asks for json_schema and drops it when the server refuses (SMI_RESPONSE_FORMAT=json_object is kept)',
+    },
     ...MODEL_OPTIONS,
     ...RUN_DIR_OPTIONS,
   },
   examples: [
     { command: '$0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-perfect --no-log --out -', describe: 'every package of the shared corpus with a mock agent; the run JSON on stdout' },
-    { command: '$0 phase1 --corpus-root ../shared/corpus --samples 5 --seed 7 --agent mock-noisy --run-dir runs/noisy --out noisy.json', describe: 'a sample of 5 into a run directory (events.jsonl, results/, run.json)' },
-    { command: '$0 phase1 --corpus-root ../shared/corpus --samples 5 --seed 7 --agent mock-noisy --run-dir runs/noisy --resume', describe: 'resume it (after Ctrl-C, a kill or a deadline): only what is left is done' },
+    {
+      command: '$0 phase1 --corpus-root ../shared/corpus --samples 5 --seed 7 --agent mock-noisy --run-dir runs/noisy --out noisy.json',
+      describe: 'a sample of 5 into a run directory (events.jsonl, results/, run.json)',
+    },
+    {
+      command: '$0 phase1 --corpus-root ../shared/corpus --samples 5 --seed 7 --agent mock-noisy --run-dir runs/noisy --resume',
+      describe: 'resume it (after Ctrl-C, a kill or a deadline): only what is left is done',
+    },
     {
       command: '$0 phase1 --corpus-root ../shared/corpus --package-ids-file ../shared/fixtures/harness/manifests/standard_phase2_benchmark.txt --samples 0 --agent mock-random --quiet --json',
       describe: 'the ids of a manifest that the corpus holds, in file order (--dataset NAME reads <manifests>/datasets/NAME.txt)',
@@ -107,7 +106,13 @@ export const phase1Command = defineCommand<Phase1Args>({
     if (args['retry-errors'] && !args.resume) throw new UsageError('--retry-errors continues a run: add --resume', 'USAGE');
     if (args['package-ids-file'] !== undefined && args.dataset !== undefined) throw new UsageError('give either --package-ids-file or --dataset', 'USAGE');
     if (!/^-?\d+$/.test(args.seed.trim())) throw new UsageError(`--seed ${args.seed}: expected an integer`, 'INVALID_NUMBER');
-    for (const [name, v] of [['max-run-seconds', args['max-run-seconds']], ['budget-usd', args['budget-usd']], ['per-package-timeout-seconds', args['per-package-timeout-seconds']], ['request-timeout-seconds', args['request-timeout-seconds']]] as const) positive(name, v);
+    for (const [name, v] of [
+      ['max-run-seconds', args['max-run-seconds']],
+      ['budget-usd', args['budget-usd']],
+      ['per-package-timeout-seconds', args['per-package-timeout-seconds']],
+      ['request-timeout-seconds', args['request-timeout-seconds']],
+    ] as const)
+      positive(name, v);
     positive('max-structs-in-prompt', args['max-structs-in-prompt']);
     if (!Number.isInteger(args.epochs) || args.epochs < 1) throw new UsageError(`--epochs ${args.epochs}: expected a whole number of samples, at least 1`, 'INVALID_NUMBER');
     positive('concurrency', args.concurrency);
@@ -154,8 +159,13 @@ export const phase1Command = defineCommand<Phase1Args>({
         if (!args.quiet) {
           if (info.missing.length > 0) warn(`${info.missing.length} ids are not in ${args['corpus-root']} (${info.missing.slice(0, 3).join(', ')}${info.missing.length > 3 ? ', ...' : ''})`);
           const skipped = info.skipped.duplicate.length + info.skipped.blacklisted.length + info.skipped.noMetadataId.length;
-          if (skipped > 0) warn(`corpus: ${info.skipped.duplicate.length} duplicate, ${info.skipped.blacklisted.length} blacklisted and ${info.skipped.noMetadataId.length} packages without a metadata.json id skipped`);
-          io.stderr(`phase1: ${info.total} packages${info.done > 0 ? ` (${info.done} done before)` : ''}, ${info.todo} to do now, agent ${args.agent}${model ? ` (${model.config.model})` : ''}; run ${where.dir ?? '(not kept: --no-log)'}\n`);
+          if (skipped > 0)
+            warn(
+              `corpus: ${info.skipped.duplicate.length} duplicate, ${info.skipped.blacklisted.length} blacklisted and ${info.skipped.noMetadataId.length} packages without a metadata.json id skipped`,
+            );
+          io.stderr(
+            `phase1: ${info.total} packages${info.done > 0 ? ` (${info.done} done before)` : ''}, ${info.todo} to do now, agent ${args.agent}${model ? ` (${model.config.model})` : ''}; run ${where.dir ?? '(not kept: --no-log)'}\n`,
+          );
         }
         progress = new Progress(io, 'phase1', info.done + info.todo, args.quiet, info.done);
       },

@@ -12,7 +12,15 @@ import { header } from './registry.js';
 import { errorMessage } from '@smi/bytecode';
 
 /** `smi phase2-manifest`. */
-export const phase2ManifestCommand = defineCommand<{ 'corpus-root': string; 'out-ids': string; 'out-plan': string; 'out-report'?: string; 'max-calls-per-package': number; limit?: number; 'rust-bin'?: string }>({
+export const phase2ManifestCommand = defineCommand<{
+  'corpus-root': string;
+  'out-ids': string;
+  'out-plan': string;
+  'out-report'?: string;
+  'max-calls-per-package': number;
+  limit?: number;
+  'rust-bin'?: string;
+}>({
   ...header('phase2-manifest'),
   options: {
     'corpus-root': { type: 'string', demandOption: true, describe: 'Corpus in the sui-packages layout' },
@@ -71,7 +79,8 @@ export const manifestFilterCommand = defineCommand<{ 'run-json': string; 'min-ta
       throw new UsageError(`${args['run-json']}: not JSON (${errorMessage(e)})`, 'INVALID_JSON');
     }
     // schema_version 1 is the original's own run JSON (its golden runs), 2 ours: the rows agree.
-    if ((data.schema_version !== 1 && data.schema_version !== 2) || !Array.isArray(data.packages)) throw new UsageError(`${args['run-json']}: not a Phase II run JSON (schema_version 1 or 2, with packages)`, 'INVALID_FILE');
+    if ((data.schema_version !== 1 && data.schema_version !== 2) || !Array.isArray(data.packages))
+      throw new UsageError(`${args['run-json']}: not a Phase II run JSON (schema_version 1 or 2, with packages)`, 'INVALID_FILE');
     const ids = filterManifest(data, args['min-targets'], args['min-hits']);
     // Under --json the ids are in the JSON line; a file named by --out-manifest is written as well.
     if (!args.json || args['out-manifest'] !== '-') writeOutput(io, args['out-manifest'], ids.join('\n') + (ids.length > 0 ? '\n' : ''));

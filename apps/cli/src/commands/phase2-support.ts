@@ -47,7 +47,8 @@ export function simulationModeOf(mode: string, options: { node?: boolean } = {})
     if (options.node === true) return mode;
     throw new UsageError(`--simulation-mode ${mode} runs plans on a fullnode: only smi phase2 does (use local here)`, 'NEEDS_NETWORK');
   }
-  if (mode !== 'local' && mode !== 'build-only') throw new UsageError(`--simulation-mode ${mode}: expected ${options.node === true ? 'local, build-only, dry-run or dev-inspect' : 'local or build-only'}`, 'INVALID_CHOICE');
+  if (mode !== 'local' && mode !== 'build-only')
+    throw new UsageError(`--simulation-mode ${mode}: expected ${options.node === true ? 'local, build-only, dry-run or dev-inspect' : 'local or build-only'}`, 'INVALID_CHOICE');
   return mode;
 }
 
@@ -66,11 +67,16 @@ export interface SimulationArgs {
 
 /** The simulation options as yargs declarations (merged into a command's options). */
 export const SIMULATION_OPTIONS = {
-  'simulation-mode': { type: 'string', default: 'local', describe: 'local (run every plan on our simulator) or build-only (check plans only); smi phase2 also runs them on a node (dry-run, dev-inspect)' },
+  'simulation-mode': {
+    type: 'string',
+    default: 'local',
+    describe: 'local (run every plan on our simulator) or build-only (check plans only); smi phase2 also runs them on a node (dry-run, dev-inspect)',
+  },
   sender: {
     type: 'string',
     default: DEFAULT_SENDER,
-    describe: 'Sender of every transaction (on a node: a real address, which pays the gas); `publisher`: the address the inits ran as, so what they gave the publisher is usable (an upper bound, labelled in the run JSON)',
+    describe:
+      'Sender of every transaction (on a node: a real address, which pays the gas); `publisher`: the address the inits ran as, so what they gave the publisher is usable (an upper bound, labelled in the run JSON)',
   },
   'sender-coins': { type: 'number', default: 2, describe: 'Coin<SUI> objects the sender holds (the first pays gas)' },
   'coin-balance': { type: 'string', default: '100000000000', describe: 'MIST in each sender coin' },
@@ -117,7 +123,9 @@ export function simulationSettingsOf(io: CliIo, args: SimulationArgs, options: {
 export function missingDependenciesWarning(prefix: string, unlinked: readonly MissingDependencies[]): string {
   if (unlinked.length === 0) return '';
   const ids = [...new Set(unlinked.flatMap((u) => u.missing))];
-  const lines = [`${prefix}: warning: ${unlinked.length} of the packages to run link to ${ids.length} package(s) the corpus does not hold (their code cannot run; add them to --corpus-root): ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`];
+  const lines = [
+    `${prefix}: warning: ${unlinked.length} of the packages to run link to ${ids.length} package(s) the corpus does not hold (their code cannot run; add them to --corpus-root): ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`,
+  ];
   for (const u of unlinked.slice(0, 10)) lines.push(`  ${u.package_id} needs ${u.missing.join(', ')}`);
   if (unlinked.length > 10) lines.push(`  … and ${unlinked.length - 10} more (the run's events.jsonl lists them: missing_dependencies)`);
   return lines.join('\n') + '\n';

@@ -85,7 +85,16 @@ export const ptbEvalCommand = defineCommand<PtbEvalArgs>({
       try {
         f = cache.read(d);
       } catch (e) {
-        const report: PtbEvalReport = { digest: d, is_framework_only: false, command_count: 0, input_count: 0, status: 'Skipped', retry_count: 0, error: errorMessage(e), error_category: 'ConversionError' };
+        const report: PtbEvalReport = {
+          digest: d,
+          is_framework_only: false,
+          command_count: 0,
+          input_count: 0,
+          status: 'Skipped',
+          retry_count: 0,
+          error: errorMessage(e),
+          error_category: 'ConversionError',
+        };
         reports.push(report);
         output?.write(report as never);
         continue;
@@ -103,7 +112,8 @@ export const ptbEvalCommand = defineCommand<PtbEvalArgs>({
       if (healed !== null && args['save-healed']) cache.write(healed);
       reports.push(report);
       output?.write(report as never);
-      if (args.verbose && !args.quiet) io.stderr(`ptb-eval: ${d} ${report.status}${report.error_category ? ` ${report.error_category}` : ''}${report.retry_count > 0 ? ` after ${report.retry_count} healing rounds` : ''}\n`);
+      if (args.verbose && !args.quiet)
+        io.stderr(`ptb-eval: ${d} ${report.status}${report.error_category ? ` ${report.error_category}` : ''}${report.retry_count > 0 ? ` after ${report.retry_count} healing rounds` : ''}\n`);
     }
     output?.close();
     const summary = ptbEvalSummary(reports);

@@ -52,7 +52,8 @@ export const replayCommand = defineCommand<ReplayArgs>({
     { command: '$0 replay --snapshot ../shared/fixtures/replay/4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP.json', describe: 'a mainnet transaction, compared object by object' },
     { command: '$0 replay --snapshot - --json < ../shared/fixtures/replay/ozN2rhczEUC39poaeVYxMN6b6TEAjiFX7jFSQFhbKmL.json', describe: 'a snapshot on standard input; the report as one JSON line' },
   ],
-  epilog: 'JSON keys are snake_case (match, gas_match, events_digest, ...). Exit 0 when status, every object and the gas match; 1 when any differs (gas too: a difference is a difference); 2 on bad input.',
+  epilog:
+    'JSON keys are snake_case (match, gas_match, events_digest, ...). Exit 0 when status, every object and the gas match; 1 when any differs (gas too: a difference is a difference); 2 on bad input.',
   run: async (args, io) => {
     const fixtures = fixturesRootNamed(io);
     const source = args.snapshot === '-' ? 'standard input' : args.snapshot;

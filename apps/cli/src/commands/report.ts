@@ -45,14 +45,19 @@ export const reportCommand = defineCommand<ReportArgs>({
     title: { type: 'string', describe: 'The report title (default "SMI report")' },
   },
   examples: [
-    { command: '$0 benchmark-local --target-corpus ../shared/corpus --use-ptb --output rows.jsonl --quiet && $0 report rows.jsonl --out report.html', describe: 'Tier A/B rates, the failure taxonomy and every package, with drill-down to each row' },
     {
-      command: '$0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-random --run-dir a --quiet && $0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-noisy --run-dir b --quiet && $0 report a b --out phase1.html --title "Phase I: two agents"',
+      command: '$0 benchmark-local --target-corpus ../shared/corpus --use-ptb --output rows.jsonl --quiet && $0 report rows.jsonl --out report.html',
+      describe: 'Tier A/B rates, the failure taxonomy and every package, with drill-down to each row',
+    },
+    {
+      command:
+        '$0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-random --run-dir a --quiet && $0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-noisy --run-dir b --quiet && $0 report a b --out phase1.html --title "Phase I: two agents"',
       describe: 'two runs side by side, with each package’s transcript',
     },
     { command: '$0 phase1 --corpus-root ../shared/corpus --samples 0 --agent mock-noisy --out - --quiet | $0 report - --out p1.html', describe: 'a run JSON on standard input' },
   ],
-  epilog: 'The HTML file needs no network: charts are SVG made when the report is written. Open it in any browser; click a column to sort, a row for its details. Exit 0 when written, 2 on unreadable inputs.',
+  epilog:
+    'The HTML file needs no network: charts are SVG made when the report is written. Open it in any browser; click a column to sort, a row for its details. Exit 0 when written, 2 on unreadable inputs.',
   run: async (args, io) => {
     const stdinUsed = { used: false };
     const inputs: ReportInput[] = [];
@@ -63,9 +68,19 @@ export const reportCommand = defineCommand<ReportArgs>({
     writeOutput(io, args.out, report.html);
     const md = args.md ?? (args.out === '-' ? null : markdownPathOf(args.out));
     if (md !== null) writeOutput(io, md, report.markdown);
-    const result = { status: 'ok', out: args.out === '-' ? '-' : resolvePath(io, args.out), markdown: md === null ? null : md === '-' ? '-' : resolvePath(io, md), bytes: Buffer.byteLength(report.html), charts: report.charts.length, ...report.summary };
+    const result = {
+      status: 'ok',
+      out: args.out === '-' ? '-' : resolvePath(io, args.out),
+      markdown: md === null ? null : md === '-' ? '-' : resolvePath(io, md),
+      bytes: Buffer.byteLength(report.html),
+      charts: report.charts.length,
+      ...report.summary,
+    };
     if (args.json && args.out !== '-' && md !== '-') io.stdout(jsonLine(result));
-    else if (!args.quiet) io.stderr(`report: wrote ${args.out === '-' ? 'standard output' : args.out} (${size(result.bytes)}, ${report.charts.length} charts, ${report.summary.packages} package rows)${md !== null && md !== '-' ? ` and ${md}` : ''}\n`);
+    else if (!args.quiet)
+      io.stderr(
+        `report: wrote ${args.out === '-' ? 'standard output' : args.out} (${size(result.bytes)}, ${report.charts.length} charts, ${report.summary.packages} package rows)${md !== null && md !== '-' ? ` and ${md}` : ''}\n`,
+      );
     return 0;
   },
 });

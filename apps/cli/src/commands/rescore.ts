@@ -65,7 +65,7 @@ export const rescoreCommand = defineCommand<RescoreArgs>({
   examples: [
     {
       command: '$0 phase1 --corpus-root ../shared/corpus --samples 4 --agent mock-random --run-dir runs/a --quiet && $0 rescore runs/a',
-      describe: 'a run scored again by today\'s code from its records (a model run answers from its recorded answers, no key), into runs/a-rescored, compared with the original',
+      describe: "a run scored again by today's code from its records (a model run answers from its recorded answers, no key), into runs/a-rescored, compared with the original",
     },
     {
       command: '$0 phase2 --corpus-root ../shared/corpus --samples 3 --agent baseline-search --run-dir runs/p2 --quiet && $0 rescore runs/p2 --run-dir runs/p2-v2 --json',
@@ -87,7 +87,8 @@ export const rescoreCommand = defineCommand<RescoreArgs>({
     const recorded = Array.isArray(meta.argv) ? meta.argv.map(String) : [];
     const base = rescoreArgv(recorded);
     const command = base[0];
-    if (command !== 'phase1' && command !== 'phase2') throw new UsageError(`${args['run-dir-in']}: its recorded command line is not a phase1 or phase2 run (${recorded.join(' ') || 'none recorded'})`, 'INVALID_FILE');
+    if (command !== 'phase1' && command !== 'phase2')
+      throw new UsageError(`${args['run-dir-in']}: its recorded command line is not a phase1 or phase2 run (${recorded.join(' ') || 'none recorded'})`, 'INVALID_FILE');
     const target = args['run-dir'] !== undefined ? resolvePath(io, args['run-dir']) : `${dir.replace(/[\\/]+$/, '')}-rescored`;
     if (existsSync(target) && readdirSync(target).length > 0) throw new UsageError(`${target} is not empty: name another with --run-dir`, 'USAGE');
     mkdirSync(target, { recursive: true });

@@ -104,7 +104,7 @@ export const runAllCommand = defineCommand<RunAllArgs>({
     samples: { type: 'number', default: 100, describe: 'Phase I samples this many packages and the manifest scans this many (0: all); Phase II runs every package the manifest selected' },
     seed: { type: 'string', default: '0', describe: 'Seed of the Phase I sampling and of its mock agent (any integer)' },
     ...SIMULATION_OPTIONS,
-    'rpc-url': { type: 'string', describe: 'Accepted for the original\'s command lines; run-all simulates locally (smi phase2 --simulation-mode dry-run runs plans on a node)' },
+    'rpc-url': { type: 'string', describe: "Accepted for the original's command lines; run-all simulates locally (smi phase2 --simulation-mode dry-run runs plans on a node)" },
   },
   examples: [
     { command: '$0 run-all --corpus-root ../shared/corpus --out-dir results --samples 3', describe: 'both phases on a sample of 3 packages; the five files in results/' },

@@ -69,7 +69,8 @@ export const stubsCommand = defineCommand<{ 'package-dir': string; out: string; 
   examples: [
     { command: '$0 stubs ../shared/corpus/0x2 --out stubs/sui', describe: 'stubs of the Sui framework' },
     {
-      command: '$0 stubs ../shared/corpus/0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb --corpus ../shared/corpus-deps --out stubs/cetus && smi build stubs/cetus --out build/cetus',
+      command:
+        '$0 stubs ../shared/corpus/0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb --corpus ../shared/corpus-deps --out stubs/cetus && smi build stubs/cetus --out build/cetus',
       describe: 'Cetus CLMM with stubs of integer_mate and move_stl under stubs/cetus/deps/, then built',
     },
   ],

@@ -75,7 +75,9 @@ async function findChildren(f: FetchedReplay, source: SuiDataSource, fixtures: s
   try {
     protocolConfig = locateProtocolConfig(f.snapshot.protocolVersion, { fixtures });
   } catch {
-    warn(`the node did not say which dynamic fields it read, and protocol ${f.snapshot.protocolVersion}'s config is not here to find them (smi fetch framework --protocol-version ${f.snapshot.protocolVersion})`);
+    warn(
+      `the node did not say which dynamic fields it read, and protocol ${f.snapshot.protocolVersion}'s config is not here to find them (smi fetch framework --protocol-version ${f.snapshot.protocolVersion})`,
+    );
     return;
   }
   const children = await fetchRuntimeChildren(source, f, { protocolConfig, onFetch: verbose });
@@ -112,7 +114,7 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
     recent: { type: 'number', describe: 'Fetch the N most recent transactions (walking back from the latest checkpoint)' },
     'import-snapshot': { type: 'string', array: true, describe: 'Put sui-replay snapshot files (fixtures/replay/<digest>.json) in --cache-dir, offline' },
     ...NETWORK_OPTIONS,
-    output: { type: 'string', describe: 'Write each transaction as the original\'s FetchedTransaction JSON line here, or - for standard output', file: 'write' },
+    output: { type: 'string', describe: "Write each transaction as the original's FetchedTransaction JSON line here, or - for standard output", file: 'write' },
     'bytecode-corpus': { type: 'string', describe: 'Packages held locally (sui-packages layout), used before fetching' },
     'summary-only': { type: 'boolean', default: false, describe: 'Print only the summary' },
     verbose: { type: 'boolean', alias: 'v', default: false, describe: 'Say what is fetched, retried and compared' },
@@ -129,8 +131,15 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
     'permissive-crypto': { type: 'boolean', default: false, describe: 'Signature checks always pass' },
   },
   examples: [
-    { command: '$0 tx-replay --import-snapshot ../shared/fixtures/replay/4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP.json --cache-dir txs && $0 tx-replay --from-cache --cache-dir txs', describe: 'offline: a recorded mainnet transaction into a cache, then replayed from it' },
-    { command: '$0 tx-replay --import-snapshot ../shared/fixtures/replay/ozN2rhczEUC39poaeVYxMN6b6TEAjiFX7jFSQFhbKmL.json --cache-dir txs && $0 tx-replay --from-cache --cache-dir txs --parallel --threads 2 --json', describe: 'the cache replayed on worker threads, one JSON line per transaction' },
+    {
+      command: '$0 tx-replay --import-snapshot ../shared/fixtures/replay/4fxF3X4N8D6JGByWdbJvCCv1iuoT8GSEhXgPHJnzNHWP.json --cache-dir txs && $0 tx-replay --from-cache --cache-dir txs',
+      describe: 'offline: a recorded mainnet transaction into a cache, then replayed from it',
+    },
+    {
+      command:
+        '$0 tx-replay --import-snapshot ../shared/fixtures/replay/ozN2rhczEUC39poaeVYxMN6b6TEAjiFX7jFSQFhbKmL.json --cache-dir txs && $0 tx-replay --from-cache --cache-dir txs --parallel --threads 2 --json',
+      describe: 'the cache replayed on worker threads, one JSON line per transaction',
+    },
   ],
   epilog:
     'Endpoints: --rpc-url takes a gRPC URL, a GraphQL URL (…/graphql) or a name (mainnet, testnet, mainnet-graphql, mainnet-archive); public endpoints are rate-limited. ' +
@@ -151,7 +160,8 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
     if (args['clear-cache'] && args['cache-dir'] === undefined) throw new UsageError('--clear-cache empties --cache-dir: give it', 'USAGE');
     const importing = args['import-snapshot'] !== undefined;
     if (importing && args['cache-dir'] === undefined) throw new UsageError('--import-snapshot fills --cache-dir: give it', 'USAGE');
-    if (!args['from-cache'] && args.digest === undefined && args.recent === undefined && !args['clear-cache'] && !importing) throw new UsageError('give --digest, --recent N, --import-snapshot or --from-cache', 'USAGE');
+    if (!args['from-cache'] && args.digest === undefined && args.recent === undefined && !args['clear-cache'] && !importing)
+      throw new UsageError('give --digest, --recent N, --import-snapshot or --from-cache', 'USAGE');
     if (args.recent !== undefined && (!Number.isInteger(args.recent) || args.recent < 1)) throw new UsageError(`--recent ${args.recent}: expected a positive integer`, 'INVALID_NUMBER');
     const cache = args['cache-dir'] === undefined ? null : new TransactionCache(resolvePath(io, args['cache-dir']));
     for (const d of args.digest ?? []) if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(d)) throw new UsageError(`--digest ${d}: not a transaction digest (base58)`, 'INVALID_DIGEST');
@@ -210,7 +220,19 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
             f = c.read(d);
           } catch (e) {
             const error = errorMessage(e);
-            outcomes.push({ digest: d, local_success: false, local_error: error, comparison: null, commands_executed: 0, commands_failed: 0, match: false, gas_match: false, objects_matched: 0, objects_total: 0, error });
+            outcomes.push({
+              digest: d,
+              local_success: false,
+              local_error: error,
+              comparison: null,
+              commands_executed: 0,
+              commands_failed: 0,
+              match: false,
+              gas_match: false,
+              objects_matched: 0,
+              objects_total: 0,
+              error,
+            });
             continue;
           }
           if (args['framework-only'] && !frameworkOnly(f)) continue;
@@ -237,13 +259,23 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
             f = cache.read(d);
           } else {
             f = await fetchReplaySnapshot(source, d, {
-              ...(hasFixtures ? { localSystemPackage: (id: string, protocol: number) => (SYSTEM_PACKAGES.has(id) ? frameworkSnapshotFor(fixtures, protocol)?.packages.find((p) => p.id === id) : undefined) } : {}),
+              ...(hasFixtures
+                ? { localSystemPackage: (id: string, protocol: number) => (SYSTEM_PACKAGES.has(id) ? frameworkSnapshotFor(fixtures, protocol)?.packages.find((p) => p.id === id) : undefined) }
+                : {}),
               localPackage: (id) => local.get(id),
               onFetch: (what) => verbose(`${d}: ${what}`),
             });
-            if (f.runtimeObjectsKnown === false) await findChildren(f, source, fixtures, (line) => verbose(`${d}: ${line}`), (line) => say(`tx-replay: ${d}: ${line}\n`));
+            if (f.runtimeObjectsKnown === false)
+              await findChildren(
+                f,
+                source,
+                fixtures,
+                (line) => verbose(`${d}: ${line}`),
+                (line) => say(`tx-replay: ${d}: ${line}\n`),
+              );
             if (cache !== null) verbose(`${d}: cached in ${cache.write(f)}`);
-            for (const p of f.systemPackages) if (p.source === 'current') say(`tx-replay: ${d}: system package ${p.id} is the node's latest (v${p.version}); no framework snapshot for protocol ${f.snapshot.protocolVersion}\n`);
+            for (const p of f.systemPackages)
+              if (p.source === 'current') say(`tx-replay: ${d}: system package ${p.id} is the node's latest (v${p.version}); no framework snapshot for protocol ${f.snapshot.protocolVersion}\n`);
           }
         } catch (e) {
           if (e instanceof NotProgrammableError) {
@@ -262,7 +294,9 @@ export const txReplayCommand = defineCommand<TxReplayArgs>({
         writeOutput(f);
         if (args.validate && !args['summary-only']) {
           const fx = f.snapshot.effects;
-          io.stdout(`${d} recorded: ${fx.status}${fx.error ? ` (${fx.error})` : ''}, created ${fx.created.length}, mutated ${fx.mutated.length}, deleted ${fx.deleted.length}, wrapped ${fx.wrapped.length}, gas ${fx.gasUsed.computationCost}+${fx.gasUsed.storageCost}-${fx.gasUsed.storageRebate}\n`);
+          io.stdout(
+            `${d} recorded: ${fx.status}${fx.error ? ` (${fx.error})` : ''}, created ${fx.created.length}, mutated ${fx.mutated.length}, deleted ${fx.deleted.length}, wrapped ${fx.wrapped.length}, gas ${fx.gasUsed.computationCost}+${fx.gasUsed.storageCost}-${fx.gasUsed.storageRebate}\n`,
+          );
         }
         if (!doReplay) continue;
         const o = replayFetched(f, { fixturesRoot: fixtures, permissiveCrypto: args['permissive-crypto'] }).outcome;

@@ -30,12 +30,7 @@ function verifyFunction(m: CompiledModule, fn: number, cfg: VerifierLimits): num
   const locals = m.signatures[unit.locals];
   const returns = m.signatures[handle.return];
   verifyStackUsage(m, fn, unit.code, returns.length, graph, cfg);
-  verifyTypeSafety(
-    m,
-    { fn, parameters, locals, returns, typeParameters: handle.typeParameters, jumpTables: unit.jumpTables },
-    unit.code,
-    graph,
-  );
+  verifyTypeSafety(m, { fn, parameters, locals, returns, typeParameters: handle.typeParameters, jumpTables: unit.jumpTables }, unit.code, graph);
   verifyLocalsSafety(m, fn, parameters, locals, handle.typeParameters, unit.code, graph);
   if (cfg.disallowJumpOrphans) {
     const used = new Set<number>();

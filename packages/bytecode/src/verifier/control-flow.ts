@@ -140,8 +140,7 @@ function verifyReducibility(fn: number, cfg: ControlFlowGraph, maxLoopDepth: num
 /** Version 5 and older: structured loops only. */
 function verifyV5(fn: number, code: readonly Bytecode[], maxLoopDepth: number | null): void {
   verifyFallthrough(fn, code);
-  const target = (ins: Bytecode): number | null =>
-    ins.$kind === 'Branch' || ins.$kind === 'BrTrue' || ins.$kind === 'BrFalse' ? ins.index : null;
+  const target = (ins: Bytecode): number | null => (ins.$kind === 'Branch' || ins.$kind === 'BrTrue' || ins.$kind === 'BrFalse' ? ins.index : null);
   // labels[i] = last continue of the loop headed at i, or -1
   const labels = new Array<number>(code.length).fill(-1);
   code.forEach((ins, i) => {

@@ -38,10 +38,7 @@ export function dependencyMap(m: CompiledModule, dependencies: readonly Compiled
 }
 
 function compatibleTypeParams(local: readonly DatatypeTypeParameter[], defined: readonly DatatypeTypeParameter[]): boolean {
-  return (
-    local.length === defined.length &&
-    local.every((l, i) => (!l.isPhantom || defined[i].isPhantom) && isSubset(defined[i].constraints, l.constraints))
-  );
+  return local.length === defined.length && local.every((l, i) => (!l.isPhantom || defined[i].isPhantom) && isSubset(defined[i].constraints, l.constraints));
 }
 
 function compatibleFunTypeParams(local: readonly AbilitySet[], defined: readonly AbilitySet[]): boolean {

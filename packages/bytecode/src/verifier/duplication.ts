@@ -88,10 +88,7 @@ function checkEnumDefinitions(m: CompiledModule): void {
     e.variants.forEach((v, tag) => {
       const dupField = firstDuplicate(v.fields, (f) => f.name);
       if (dupField >= 0) {
-        throw new PartialError('DUPLICATE_ELEMENT')
-          .atIndex('FieldDefinition', dupField)
-          .atIndex('VariantTag', tag)
-          .atIndex('EnumDefinition', enumIdx);
+        throw new PartialError('DUPLICATE_ELEMENT').atIndex('FieldDefinition', dupField).atIndex('VariantTag', tag).atIndex('EnumDefinition', enumIdx);
       }
     });
   });

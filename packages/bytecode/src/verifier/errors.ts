@@ -298,10 +298,7 @@ export function formatVerificationError(e: VerificationError): string {
   const indices = `[${e.indices.map(([k, i]) => `(${k}, ${i})`).join(', ')}]`;
   const offsets = `[${e.offsets.map(([f, o]) => `(FunctionDefinitionIndex(${f}), ${o})`).join(', ')}]`;
   const message = e.detail === undefined ? '' : `\n    message: ${rustDebugString(e.detail)},`;
-  return (
-    `{\n    major_status: ${e.code},\n    sub_status: None,\n    location: ${formatLocation(e.location)},\n` +
-    `    indices: ${indices},\n    offsets: ${offsets},${message}\n}`
-  );
+  return `{\n    major_status: ${e.code},\n    sub_status: None,\n    location: ${formatLocation(e.location)},\n` + `    indices: ${indices},\n    offsets: ${offsets},${message}\n}`;
 }
 
 const ABILITY_DEBUG: readonly [number, string][] = [

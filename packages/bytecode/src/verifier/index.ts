@@ -11,15 +11,7 @@
 import { BytecodeError } from '../errors.js';
 import type { CompiledModule } from '../file-format.js';
 import { checkBounds } from '../check-bounds.js';
-import {
-  PartialError,
-  VerificationError,
-  type VerificationIndex,
-  type VerificationLocation,
-  type VerificationOffset,
-  type VerifierIndexKind,
-  type VerifierStatusCode,
-} from './errors.js';
+import { PartialError, VerificationError, type VerificationIndex, type VerificationLocation, type VerificationOffset, type VerifierIndexKind, type VerifierStatusCode } from './errors.js';
 import { SUI_MAINNET_VERIFIER_LIMITS, verifyLimits, type VerifierLimits } from './limits.js';
 import { verifyDuplication } from './duplication.js';
 import { verifySignatures } from './signature.js';

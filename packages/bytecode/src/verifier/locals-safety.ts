@@ -27,8 +27,10 @@ export function verifyLocalsSafety(
   const canDrop = all.map((t) => (abilitiesOf(m, typeParameters, t) & Ability.Drop) !== 0);
   const initial = new Uint8Array(all.length);
   for (let i = 0; i < parameters.length; i++) initial[i] = AVAILABLE;
-  const err = (code: 'STLOC_UNSAFE_TO_DESTROY_ERROR' | 'MOVELOC_UNAVAILABLE_ERROR' | 'COPYLOC_UNAVAILABLE_ERROR' | 'BORROWLOC_UNAVAILABLE_ERROR' | 'UNSAFE_RET_UNUSED_VALUES_WITHOUT_DROP', offset: number) =>
-    new PartialError(code).atCodeOffset(fn, offset);
+  const err = (
+    code: 'STLOC_UNSAFE_TO_DESTROY_ERROR' | 'MOVELOC_UNAVAILABLE_ERROR' | 'COPYLOC_UNAVAILABLE_ERROR' | 'BORROWLOC_UNAVAILABLE_ERROR' | 'UNSAFE_RET_UNUSED_VALUES_WITHOUT_DROP',
+    offset: number,
+  ) => new PartialError(code).atCodeOffset(fn, offset);
   const domain: AbstractDomain<Uint8Array> = {
     clone: (s) => s.slice(),
     join(pre, post) {

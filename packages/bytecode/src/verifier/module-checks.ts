@@ -217,8 +217,8 @@ export function verifyRecursiveDataDefs(m: CompiledModule): void {
     for (const c of children) {
       addNode(p);
       addNode(c);
-      (out.get(p) ?? out.set(p, []).get(p) as DataNode[]).push(c);
-      if (p !== c) (incoming.get(c) ?? incoming.set(c, []).get(c) as DataNode[]).push(p);
+      (out.get(p) ?? (out.set(p, []).get(p) as DataNode[])).push(c);
+      if (p !== c) (incoming.get(c) ?? (incoming.set(c, []).get(c) as DataNode[])).push(p);
     }
   }
   const cycle = toposortCycle(nodes, out, incoming);

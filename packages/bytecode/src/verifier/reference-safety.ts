@@ -149,9 +149,7 @@ class Analysis {
     const args: AbstractValue[] = [];
     for (let i = 0; i < n; i++) args.push(this.pop());
     args.reverse();
-    const returns = this.m.signatures[h.return].map((t) =>
-      t.$kind === 'Reference' ? ('imm' as const) : t.$kind === 'MutableReference' ? ('mut' as const) : ('value' as const),
-    );
+    const returns = this.m.signatures[h.return].map((t) => (t.$kind === 'Reference' ? ('imm' as const) : t.$kind === 'MutableReference' ? ('mut' as const) : ('value' as const)));
     this.callV2(s, offset, args, returns, 'CALL_BORROWED_MUTABLE_REFERENCE_ERROR');
   }
 

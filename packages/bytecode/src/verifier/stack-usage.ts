@@ -142,14 +142,7 @@ export interface StackLimits {
 }
 
 /** The stack-usage pass over every block (reachable or not), in offset order. */
-export function verifyStackUsage(
-  m: CompiledModule,
-  fn: number,
-  code: readonly Bytecode[],
-  returnCount: number,
-  cfg: ControlFlowGraph,
-  limits: StackLimits,
-): void {
+export function verifyStackUsage(m: CompiledModule, fn: number, code: readonly Bytecode[], returnCount: number, cfg: ControlFlowGraph, limits: StackLimits): void {
   for (const start of cfg.blocks) {
     let height = 0;
     let pushes = 0;

@@ -4,17 +4,7 @@
  * the module, struct and enum packs and unpacks, vector operations, calls and returns,
  * variant switches. Each block is checked on its own (stack usage made them balanced).
  */
-import type {
-  AbilitySet,
-  Bytecode,
-  CompiledModule,
-  EnumDefinition,
-  Signature,
-  SignatureToken,
-  StructDefinition,
-  VariantDefinition,
-  VariantJumpTable,
-} from '../file-format.js';
+import type { AbilitySet, Bytecode, CompiledModule, EnumDefinition, Signature, SignatureToken, StructDefinition, VariantDefinition, VariantJumpTable } from '../file-format.js';
 import { PartialError, type VerifierStatusCode } from './errors.js';
 import type { ControlFlowGraph } from './cfg.js';
 import { Ability } from '../file-format.js';

@@ -355,8 +355,7 @@ const strip0x = (a: string): string => a.replace(/^0x/, '');
 
 /** Convert our model to the template's JSON (the inverse of {@link moduleFromTemplateJson}). */
 export function toTemplateJson(m: CompiledModule): TemplateModule {
-  const fields = (fs: FieldDefinition[]): TemplateFieldDefinition[] =>
-    fs.map((f) => ({ name: f.name, signature: tokenToTemplate(f.type) }));
+  const fields = (fs: FieldDefinition[]): TemplateFieldDefinition[] => fs.map((f) => ({ name: f.name, signature: tokenToTemplate(f.type) }));
   return {
     version: m.version,
     self_module_handle_idx: m.selfModuleHandleIndex,

@@ -101,9 +101,7 @@ export interface AccumulatorWritten {
 }
 
 /** What running a transaction gave. */
-export type TxOutcome =
-  | { kind: 'rejected'; message: string }
-  | { kind: 'executed'; result: ExecutionResult; digest: string; consensus: boolean; summary: TxnSummary };
+export type TxOutcome = { kind: 'rejected'; message: string } | { kind: 'executed'; result: ExecutionResult; digest: string; consensus: boolean; summary: TxnSummary };
 
 function fakeKey(f: FakeId): string {
   return f.kind === 'known' ? `k:${f.address}` : `${f.task},${f.index}`;
@@ -237,8 +235,7 @@ export class AdapterChain implements NameContext {
   compareIds(a: string, b: string): number {
     const fa = this.fakeById.get(a);
     const fb = this.fakeById.get(b);
-    const rank = (f: FakeId | undefined): [number, string, number, number] =>
-      f === undefined ? [0, '', 0, 0] : f.kind === 'known' ? [1, f.address, 0, 0] : [2, '', f.task, f.index];
+    const rank = (f: FakeId | undefined): [number, string, number, number] => (f === undefined ? [0, '', 0, 0] : f.kind === 'known' ? [1, f.address, 0, 0] : [2, '', f.task, f.index]);
     const ra = rank(fa);
     const rb = rank(fb);
     for (let i = 0; i < 4; i++) {
@@ -378,7 +375,8 @@ export class AdapterChain implements NameContext {
       if (result.status.$kind === 'Success') {
         const changed = new Set([...result.written.map((w) => w.id), ...result.deleted, ...result.wrapped]);
         for (const i of spec.ptb.inputs) {
-          if (i.$kind === 'Object' && i.Object.$kind === 'Receiving' && changed.has(canonicalAddress(i.Object.Receiving.objectId))) this.received.add(`${canonicalAddress(i.Object.Receiving.objectId)}@${i.Object.Receiving.version}`);
+          if (i.$kind === 'Object' && i.Object.$kind === 'Receiving' && changed.has(canonicalAddress(i.Object.Receiving.objectId)))
+            this.received.add(`${canonicalAddress(i.Object.Receiving.objectId)}@${i.Object.Receiving.version}`);
         }
       }
       if (result.effects.$kind === 'V2') for (const id of [...result.deleted, ...result.wrapped]) this.deletedAt.set(id, result.effects.V2.lamportVersion);
@@ -398,7 +396,18 @@ export class AdapterChain implements NameContext {
 
   /** Effects → upstream's lists, numbering the new objects (creation order, then type). */
   private summarize(result: ExecutionResult, digest: string): TxnSummary {
-    const s: TxnSummary = { created: [], mutated: [], unwrapped: [], deleted: [], unwrappedThenDeleted: [], wrapped: [], unchangedShared: [], accumulators: [], events: result.events, gas: result.gasUsed };
+    const s: TxnSummary = {
+      created: [],
+      mutated: [],
+      unwrapped: [],
+      deleted: [],
+      unwrappedThenDeleted: [],
+      wrapped: [],
+      unchangedShared: [],
+      accumulators: [],
+      events: result.events,
+      gas: result.gasUsed,
+    };
     if (result.effects.$kind !== 'V2') return s;
     for (const [id, c] of result.effects.V2.changedObjects) {
       if (c.outputState.$kind === 'AccumulatorWriteV1') {

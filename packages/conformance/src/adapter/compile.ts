@@ -101,10 +101,7 @@ function writeCache(dir: string | null, key: string, value: CompiledPackage | st
   if (dir === null) return;
   try {
     mkdirSync(dir, { recursive: true });
-    const body =
-      typeof value === 'string'
-        ? { error: value }
-        : { namedAddress: value.namedAddress, modules: value.modules.map((m) => ({ name: m.name, hex: Buffer.from(m.bytes).toString('hex') })) };
+    const body = typeof value === 'string' ? { error: value } : { namedAddress: value.namedAddress, modules: value.modules.map((m) => ({ name: m.name, hex: Buffer.from(m.bytes).toString('hex') })) };
     writeFileSync(path.join(dir, `${key}.json`), JSON.stringify(body));
   } catch {
     // A cache that cannot be written is only slower.

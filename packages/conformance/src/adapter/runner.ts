@@ -405,16 +405,7 @@ class FileRunner {
 }
 
 /** Options of `init` that only shape the test network, not what the runner models. */
-const IGNORED_INIT = new Set([
-  'file-format',
-  'flavor',
-  'enable-feature-flags',
-  'disable-feature-flags',
-  'enable-gasless',
-  'max-gas',
-  'gasless-max-pure-input-bytes',
-  'gasless-max-unused-inputs',
-]);
+const IGNORED_INIT = new Set(['file-format', 'flavor', 'enable-feature-flags', 'disable-feature-flags', 'enable-gasless', 'max-gas', 'gasless-max-pure-input-bytes', 'gasless-max-unused-inputs']);
 
 const CHAINS: readonly SuiChain[] = ['mainnet', 'testnet', 'unknown'];
 

@@ -10,9 +10,7 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { blake2b256 } from '@smi/ptb';
 
 /** Upstream's `RNG_SEED` (sui-transactional-test-runner). */
-const RNG_SEED = Uint8Array.from([
-  21, 23, 199, 200, 234, 250, 252, 178, 94, 15, 202, 178, 62, 186, 88, 137, 233, 192, 130, 157, 179, 179, 65, 9, 31, 249, 221, 123, 225, 112, 199, 247,
-]);
+const RNG_SEED = Uint8Array.from([21, 23, 199, 200, 234, 250, 252, 178, 94, 15, 202, 178, 62, 186, 88, 137, 233, 192, 130, 157, 179, 179, 65, 9, 31, 249, 221, 123, 225, 112, 199, 247]);
 
 /** rand_chacha's ChaCha12 block RNG: 4 blocks (64 words) per refill, 64-bit counter, stream 0. */
 class ChaCha12Rng {

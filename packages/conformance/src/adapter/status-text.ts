@@ -149,7 +149,7 @@ export function statusDisplay(s: ExecutionFailureStatus): string {
     case 'PublishUpgradeMissingDependency':
       return 'Publish/Upgrade Error, Missing dependency. A dependency of a published or upgraded package has not been assigned an on-chain address.';
     case 'PublishUpgradeDependencyDowngrade':
-      return 'Publish/Upgrade Error, Dependency downgrade. Indirect (transitive) dependency of published or upgraded package has been assigned an on-chain version that is less than the version required by one of the package\'s transitive dependencies.';
+      return "Publish/Upgrade Error, Dependency downgrade. Indirect (transitive) dependency of published or upgraded package has been assigned an on-chain version that is less than the version required by one of the package's transitive dependencies.";
     case 'PackageUpgradeError':
       return `Invalid package upgrade. ${upgradeDisplay(s.PackageUpgradeError.upgradeError)}`;
     case 'WrittenObjectsTooLarge':

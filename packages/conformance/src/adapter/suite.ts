@@ -131,10 +131,19 @@ export function adapterRunnerOptions(fixturesRoot: string, cacheDir: string | nu
       let p = frameworks.get(v);
       if (p === undefined) {
         const root = path.join(fixturesRoot, 'fixtures', 'framework-snapshots');
-        const versions = existsSync(root) ? readdirSync(root).filter((d) => /^\d+$/.test(d)).map(Number) : [];
+        const versions = existsSync(root)
+          ? readdirSync(root)
+              .filter((d) => /^\d+$/.test(d))
+              .map(Number)
+          : [];
         const pick = v === undefined ? undefined : versions.filter((n) => n <= v).sort((a, b) => b - a)[0];
         const dir = pick === undefined ? null : path.join(root, String(pick));
-        p = dir !== null ? readdirSync(dir).sort().map((f) => loadSnapshotFile(path.join(dir, f))) : latest;
+        p =
+          dir !== null
+            ? readdirSync(dir)
+                .sort()
+                .map((f) => loadSnapshotFile(path.join(dir, f)))
+            : latest;
         frameworks.set(v, p);
       }
       return p;

@@ -130,7 +130,10 @@ export function parseUnsigned(text: string): bigint {
 
 class Parser {
   private i = 0;
-  constructor(private readonly toks: { tok: Tok; text: string }[], private readonly source: string) {}
+  constructor(
+    private readonly toks: { tok: Tok; text: string }[],
+    private readonly source: string,
+  ) {}
 
   peek(): { tok: Tok; text: string } | undefined {
     return this.toks[this.i];
@@ -384,7 +387,6 @@ export function typeTagString(t: ParsedType, resolve: AddressResolver): string {
     }
   }
 }
-
 
 function leBytes(v: bigint, n: number): number[] {
   const out: number[] = [];

@@ -29,7 +29,9 @@ export function cacheKey(input: CacheKeyInput): string {
     params: input.params,
     epoch: input.epoch,
   };
-  return createHash('sha256').update(canonicalJson(body, { for: 'hash' })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson(body, { for: 'hash' }))
+    .digest('hex');
 }
 
 /** A stored answer. */
@@ -108,13 +110,26 @@ export class ResponseCache {
     for (const sub of readdirSync(this.dir).sort()) {
       const d = path.join(this.dir, sub);
       if (!statSync(d).isDirectory()) continue;
-      for (const f of readdirSync(d).filter((x) => x.endsWith('.json')).sort()) {
+      for (const f of readdirSync(d)
+        .filter((x) => x.endsWith('.json'))
+        .sort()) {
         const file = path.join(d, f);
         try {
           const e = JSON.parse(readFileSync(file, 'utf8')) as CacheEntry;
           yield { ...e, file, bytes: statSync(file).size };
         } catch {
-          yield { key: f.slice(0, -5), model: '?', base_url: '?', created_at: statSync(file).mtime.toISOString(), content: '', finish_reason: null, usage: { input: 0, output: 0, cached: 0, reasoning: 0, total: 0 }, request_id: null, file, bytes: statSync(file).size };
+          yield {
+            key: f.slice(0, -5),
+            model: '?',
+            base_url: '?',
+            created_at: statSync(file).mtime.toISOString(),
+            content: '',
+            finish_reason: null,
+            usage: { input: 0, output: 0, cached: 0, reasoning: 0, total: 0 },
+            request_id: null,
+            file,
+            bytes: statSync(file).size,
+          };
         }
       }
     }

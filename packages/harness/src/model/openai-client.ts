@@ -55,7 +55,8 @@ export function classifyError(e: unknown, callerAborted: boolean): ModelError {
     const status = e.status;
     const body = e.message;
     const details = { status, retryAfterMs: retryAfterMs(e.headers), requestId: e.requestID ?? null };
-    if (status === 429) return BILLING.test(body) ? new ModelError('fatal', `provider quota/billing error (429): ${body}`, details) : new ModelError('rate_limit', `rate limited (429): ${body}`, details);
+    if (status === 429)
+      return BILLING.test(body) ? new ModelError('fatal', `provider quota/billing error (429): ${body}`, details) : new ModelError('rate_limit', `rate limited (429): ${body}`, details);
     if (status === 408 || status === 409 || (status !== undefined && status >= 500)) return new ModelError('transient', `server error (${status}): ${body}`, details);
     if (status === 401 || status === 403) return new ModelError('fatal', `auth failed (${status}): ${body}`, details);
     if (status === 404) return new ModelError('fatal', `endpoint or model not found (404): ${body}`, details);
@@ -84,7 +85,8 @@ function toolCallsOf(calls: unknown): ToolCall[] {
   if (!Array.isArray(calls)) return [];
   const out: ToolCall[] = [];
   for (const c of calls as { type?: string; function?: { name?: unknown; arguments?: unknown } }[]) {
-    if (c?.function && typeof c.function.name === 'string') out.push({ name: c.function.name, arguments: typeof c.function.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}) });
+    if (c?.function && typeof c.function.name === 'string')
+      out.push({ name: c.function.name, arguments: typeof c.function.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}) });
   }
   return out;
 }

@@ -11,9 +11,7 @@ export interface ChatMessage {
 }
 
 /** The structured output a request asks for. */
-export type ResponseFormat =
-  | { type: 'json_object' }
-  | { type: 'json_schema'; json_schema: { name: string; schema: Record<string, unknown>; strict: boolean } };
+export type ResponseFormat = { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema: Record<string, unknown>; strict: boolean } };
 
 /** Generation parameters (what decides an answer; transport settings are not here). */
 export interface GenerateParams {

@@ -10,9 +10,7 @@ import { compareCodePoints, errorMessage } from '@smi/bytecode';
 export type ParseMode = 'json' | 'fenced' | 'embedded';
 
 /** An answer read, or why not. */
-export type Extraction =
-  | { $kind: 'ok'; types: string[]; mode: ParseMode }
-  | { $kind: 'unparseable'; reason: string };
+export type Extraction = { $kind: 'ok'; types: string[]; mode: ParseMode } | { $kind: 'unparseable'; reason: string };
 
 const FENCE = /```(?:json)?\s*([\s\S]*?)\s*```/i;
 

@@ -146,10 +146,16 @@ export function phase1SummaryText(runJson: RunJson): string {
     `outcomes: ${OUTCOMES.map((k) => `${k} ${o[k]}`).join(', ')}`,
   ];
   if ((a.model_calls as number) > 0) {
-    lines.push(`model: ${String(a.model_calls)} calls, ${String(a.total_prompt_tokens)} prompt + ${String(a.total_completion_tokens)} completion tokens, cost ${a.cost_usd === null ? 'unknown (no price)' : `$${(a.cost_usd as PyFloat).value.toFixed(4)}`}`);
+    lines.push(
+      `model: ${String(a.model_calls)} calls, ${String(a.total_prompt_tokens)} prompt + ${String(a.total_completion_tokens)} completion tokens, cost ${a.cost_usd === null ? 'unknown (no price)' : `$${(a.cost_usd as PyFloat).value.toFixed(4)}`}`,
+    );
   }
   if (a.pass_at_k) {
-    lines.push(`epochs ${String(a.epochs)}: ${Object.entries(a.pass_at_k as Record<string, PyJson>).map(([k, v]) => `pass@${k} ${n(v)}`).join('  ')}  mean F1 ${n(a.mean_epoch_f1)}`);
+    lines.push(
+      `epochs ${String(a.epochs)}: ${Object.entries(a.pass_at_k as Record<string, PyJson>)
+        .map(([k, v]) => `pass@${k} ${n(v)}`)
+        .join('  ')}  mean F1 ${n(a.mean_epoch_f1)}`,
+    );
   }
   return lines.join('\n') + '\n';
 }

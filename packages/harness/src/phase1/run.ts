@@ -63,10 +63,7 @@ export interface Phase1Outcome {
 /** Why a Phase I run cannot start. */
 export class Phase1Error extends SmiError<'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_OUT' | 'NEEDS_PRICE'> {
   override readonly name = 'Phase1Error';
-  constructor(
-    code: 'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_OUT' | 'NEEDS_PRICE',
-    message: string,
-  ) {
+  constructor(code: 'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_OUT' | 'NEEDS_PRICE', message: string) {
     super(code, message);
   }
 }
@@ -172,7 +169,16 @@ export async function runPhase1(o: Phase1Options): Promise<Phase1Outcome> {
     run.todo = run.todo.filter((j) => !run.done.has(j.packageId));
   }
   const firstStart = Math.floor(Date.parse(run.state.sessions[0].started_at) / 1000);
-  o.store.event('run_started', { started_at_unix_seconds: firstStart, agent: o.agent, seed: metadata.seed, run_id: o.runId, resumed: run.resumed, done: run.done.size, todo: run.todo.length, spec_hash: run.specHash });
+  o.store.event('run_started', {
+    started_at_unix_seconds: firstStart,
+    agent: o.agent,
+    seed: metadata.seed,
+    run_id: o.runId,
+    resumed: run.resumed,
+    done: run.done.size,
+    todo: run.todo.length,
+    spec_hash: run.specHash,
+  });
   if (o.effectiveConfig !== undefined) o.store.event('agent_effective_config', o.effectiveConfig);
   for (const f of run.damaged) o.store.event('checkpoint_resume_skip', { file: f, reason: 'unreadable result file (the package is done again)' });
   o.onStart?.({ total: run.ids.length, done: run.done.size, todo: run.todo.length, resumed: run.resumed, skipped, missing });
@@ -243,6 +249,13 @@ export async function runPhase1(o: Phase1Options): Promise<Phase1Outcome> {
   const { runJson, text } = writeRun(true);
   closeSession(o.store, run, outcome.finished, status, outcome.stopReason);
   const agg = runJson.aggregate as { [key: string]: PyJson };
-  o.store.event('run_finished', { finished_at_unix_seconds: runJson.finished_at_unix_seconds as number, samples: all.size, errors: agg.errors, avg_f1: agg.avg_f1, status, stop_reason: outcome.stopReason });
+  o.store.event('run_finished', {
+    finished_at_unix_seconds: runJson.finished_at_unix_seconds as number,
+    samples: all.size,
+    errors: agg.errors,
+    avg_f1: agg.avg_f1,
+    status,
+    stop_reason: outcome.stopReason,
+  });
   return { runJson, text, status, stopReason: outcome.stopReason, stopDetail: outcome.stopDetail, totals: runTotals(o.store, run.state), run, missing, skipped };
 }

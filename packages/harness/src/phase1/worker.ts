@@ -98,7 +98,10 @@ export async function phase1Package(job: PackageJob, ctx: PackageContext, settin
   let iface;
   try {
     const pkg = loadPackageDir(job.packageDir, { packageId: job.packageId });
-    iface = packageInterface(job.packageId, pkg.modules.map((m) => m.module));
+    iface = packageInterface(
+      job.packageId,
+      pkg.modules.map((m) => m.module),
+    );
     truth = keyTypes(iface);
   } catch (e) {
     const error = `bytecode extraction failed: ${e instanceof PackageError || errorMessage(e)}`;
@@ -204,7 +207,18 @@ async function sample(
       { role: 'user', content: phase1Prompt(iface, maxStructs) },
     ];
     const key = cacheKey({ baseUrl: model.baseUrl, model: model.model, messages, params, epoch });
-    const record: CallRecord = { ...(settings.epochs > 1 ? { epoch } : {}), attempt: attempts, max_structs: maxStructs, cache_key: key, cache: 'off', finish_reason: null, request_id: null, usage: null, response_format: format?.type ?? 'none', prompt: messages[1].content };
+    const record: CallRecord = {
+      ...(settings.epochs > 1 ? { epoch } : {}),
+      attempt: attempts,
+      max_structs: maxStructs,
+      cache_key: key,
+      cache: 'off',
+      finish_reason: null,
+      request_id: null,
+      usage: null,
+      response_format: format?.type ?? 'none',
+      prompt: messages[1].content,
+    };
     calls.push(record);
     // Written as sent (and reserved against the budget) before it goes out.
     const ticket = ctx.sendCall({ promptChars: messages.reduce((n, m) => n + m.content.length, 0), maxOutputTokens: params.maxTokens ?? 0 });

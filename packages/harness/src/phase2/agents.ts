@@ -25,10 +25,7 @@ export function isStaticPhase2Agent(agent: Phase2Agent): agent is StaticPhase2Ag
 /** Why a Phase II agent cannot be used. */
 export class Phase2AgentError extends SmiError<'NEEDS_PLAN_FILE' | 'BAD_PLAN_FILE'> {
   override readonly name = 'Phase2AgentError';
-  constructor(
-    code: 'NEEDS_PLAN_FILE' | 'BAD_PLAN_FILE',
-    message: string,
-  ) {
+  constructor(code: 'NEEDS_PLAN_FILE' | 'BAD_PLAN_FILE', message: string) {
     super(code, message);
   }
 }

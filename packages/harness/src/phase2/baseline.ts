@@ -19,9 +19,7 @@ const ADDR_2 = pad('0x2');
 export type ExclusionReason = 'not_public_entry' | 'unsupported_param_type' | 'no_candidates' | 'interface_missing_or_invalid';
 
 /** A candidate plan for one function, or why there is none. */
-export type BaselineCandidate =
-  | { $kind: 'Ok'; target: string; typeParams: number; plan: Json }
-  | { $kind: 'Rejected'; target: string; typeParams: number; reason: ExclusionReason; detail: string };
+export type BaselineCandidate = { $kind: 'Ok'; target: string; typeParams: number; plan: Json } | { $kind: 'Rejected'; target: string; typeParams: number; reason: ExclusionReason; detail: string };
 
 interface FnInfo {
   m: CompiledModule;

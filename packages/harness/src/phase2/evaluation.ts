@@ -106,7 +106,13 @@ export function phase2Evaluation(i: EvaluationInput): Record<string, unknown> {
             const [, module, fn] = c.target.split('::');
             // Where the transaction aborted, when the abort names a call of the plan; else the last call.
             const failedHere = i.abortLocation !== null ? i.abortLocation.toLowerCase() === c.target.toLowerCase() : k === failedCall;
-            return { module, function: fn, succeeded: !(failedHere && !i.ranCleanly && i.executed), ...(c.typeArgs.length > 0 ? { type_args: c.typeArgs } : {}), ...(failedHere && !i.ranCleanly && i.error ? { error: i.error } : {}) };
+            return {
+              module,
+              function: fn,
+              succeeded: !(failedHere && !i.ranCleanly && i.executed),
+              ...(c.typeArgs.length > 0 ? { type_args: c.typeArgs } : {}),
+              ...(failedHere && !i.ranCleanly && i.error ? { error: i.error } : {}),
+            };
           }),
         }
       : {}),

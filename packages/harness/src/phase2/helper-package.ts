@@ -33,7 +33,10 @@ export interface HelperPackageSettings extends ModelAgentSettings {
 
 /** An entrypoint: a function of the helper (`helper_pkg::module::function`) and its arguments as plan arguments. */
 const Entrypoint = z.union([
-  z.string().min(1).transform((target) => ({ target, args: [] as Json[], type_args: [] as string[] })),
+  z
+    .string()
+    .min(1)
+    .transform((target) => ({ target, args: [] as Json[], type_args: [] as string[] })),
   z.object({ target: z.string().min(1), args: z.array(z.json()).default([]), type_args: z.array(z.string()).default([]) }).loose(),
 ]);
 
@@ -157,7 +160,16 @@ class HelperSource implements PlanSource {
     if (this.previous !== null) prompt.your_previous_response = { move_toml: this.previous.move_toml, files: this.previous.files };
     if (this.feedback !== null) prompt.repair = this.feedback;
     this.prompts.push(prompt);
-    const r = await askModel(this.ctx, this.s.model, { system: 'You are a careful assistant. Output only valid JSON.', user: JSON.stringify(prompt, null, 2) }, this.s.params, this.support, { purpose: this.attempt === 1 ? 'helper' : 'repair', plan_attempt: this.attempt, call: this.attempt }, this.calls, this.s.epoch);
+    const r = await askModel(
+      this.ctx,
+      this.s.model,
+      { system: 'You are a careful assistant. Output only valid JSON.', user: JSON.stringify(prompt, null, 2) },
+      this.s.params,
+      this.support,
+      { purpose: this.attempt === 1 ? 'helper' : 'repair', plan_attempt: this.attempt, call: this.attempt },
+      this.calls,
+      this.s.epoch,
+    );
     if ('failure' in r) {
       this.responses.push({ error: r.failure.error });
       this.reports.push({ attempt: this.attempt, stage: 'model', ok: false, errors: [r.failure.error] });
@@ -196,7 +208,8 @@ class HelperSource implements PlanSource {
       const lines = all.length > MAX_DIAGNOSTIC_LINES ? [...all.slice(0, MAX_DIAGNOSTIC_LINES), `... (${all.length - MAX_DIAGNOSTIC_LINES} more lines)`] : all;
       this.reports.push({ attempt: this.attempt, stage: compile ? 'compile' : 'publish', ok: false, errors: lines });
       this.feedback = compile
-        ? "The Move code failed to compile. Fix these build errors, then return ONLY helper_pkg_v1 JSON.\nIMPORTANT: Keep what worked (e.g., if Move.toml compiled, don't change it). Only fix the specific errors.\n\nBUILD ERRORS:\n" + lines.join('\n')
+        ? "The Move code failed to compile. Fix these build errors, then return ONLY helper_pkg_v1 JSON.\nIMPORTANT: Keep what worked (e.g., if Move.toml compiled, don't change it). Only fix the specific errors.\n\nBUILD ERRORS:\n" +
+          lines.join('\n')
         : `The package compiled but could not be published: ${lines.join('\n')}`;
       return null;
     }
@@ -206,7 +219,15 @@ class HelperSource implements PlanSource {
       package_id: pkgId,
       transaction: { digest: published.transaction.digest, effects: transactionEffectsJson(this.sim.env, published.transaction, true) as unknown as Json },
     });
-    this.reports.push({ attempt: this.attempt, stage: 'published', ok: true, errors: [], package_id: pkgId, modules: published.modules.map((m) => m.name), ...(published.warnings ? { warnings: published.warnings } : {}) });
+    this.reports.push({
+      attempt: this.attempt,
+      stage: 'published',
+      ok: true,
+      errors: [],
+      package_id: pkgId,
+      modules: published.modules.map((m) => m.name),
+      ...(published.warnings ? { warnings: published.warnings } : {}),
+    });
     const own = manifestName(helper.move_toml);
     const calls = helper.entrypoints.map((ep) => {
       const parts = ep.target.split('::');
@@ -243,7 +264,15 @@ export async function helperPackageRow(
     maxVariants: 1,
     deadline: ctx.deadline,
     onRun: (spec, _variant, run) =>
-      source.transactions.push({ kind: 'entrypoints', plan: spec, ok: run.ok, error: run.error, created_types: run.createdTypes, gas_budget_used: run.gasBudgetUsed, transaction: (run.transaction as unknown as Json) ?? null }),
+      source.transactions.push({
+        kind: 'entrypoints',
+        plan: spec,
+        ok: run.ok,
+        error: run.error,
+        created_types: run.createdTypes,
+        gas_budget_used: run.gasBudgetUsed,
+        transaction: (run.transaction as unknown as Json) ?? null,
+      }),
   });
   const published = source.reports.filter((r) => r.stage === 'published');
   const lastReport = source.reports.at(-1);

@@ -169,7 +169,10 @@ export function inventorySummary(items: readonly InventoryItem[], maxIds = 3): s
   const lines = ['You own the following objects (grouped by type):'];
   for (const [t, list] of [...byType].sort(([a], [b]) => compareCodePoints(a, b))) {
     const kinds = [...new Set(list.map((x) => x.owner))].join('/');
-    const ids = list.slice(0, maxIds).map((x) => x.id).join(', ');
+    const ids = list
+      .slice(0, maxIds)
+      .map((x) => x.id)
+      .join(', ');
     const more = list.length > maxIds ? `, … (+${list.length - maxIds} more)` : '';
     lines.push(`- ${t}: ${list.length} objects available (${kinds}): ${ids}${more}`);
   }

@@ -73,7 +73,11 @@ export class LocalSimulation implements PlanSimulation {
     }
     const coins: string[] = [];
     for (let i = 0; i < Math.max(1, options.senderCoins); i++) {
-      const coin = env.createObject({ type: '0x2::coin::Coin<0x2::sui::SUI>', fields: { balance: { value: options.coinBalance.toString() } }, owner: { $kind: 'AddressOwner', address: options.sender } });
+      const coin = env.createObject({
+        type: '0x2::coin::Coin<0x2::sui::SUI>',
+        fields: { balance: { value: options.coinBalance.toString() } },
+        owner: { $kind: 'AddressOwner', address: options.sender },
+      });
       coins.push(coin.id);
     }
     return new LocalSimulation(env, options, coins, initFailures);

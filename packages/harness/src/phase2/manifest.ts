@@ -61,7 +61,15 @@ export function phase2Manifest(corpusRoot: string, options: { maxCallsPerPackage
     if (entries.length > 0) v.packages_with_public_entry++;
     if (noTypeParams.length > 0) v.packages_with_public_entry_no_type_params++;
     if (supported.length > 0) v.packages_with_supported_entry++;
-    const targets = onChainTypes(keyTypes(packageInterface(pkg.id, pkg.modules.map((m) => m.module))), pkg.typeOriginTable);
+    const targets = onChainTypes(
+      keyTypes(
+        packageInterface(
+          pkg.id,
+          pkg.modules.map((m) => m.module),
+        ),
+      ),
+      pkg.typeOriginTable,
+    );
     if (targets.length > 0) {
       v.packages_with_key_targets++;
       v.key_targets_total += targets.length;
@@ -100,7 +108,5 @@ export function phase2Manifest(corpusRoot: string, options: { maxCallsPerPackage
 /** `manifest_filter.py`: the package ids of a Phase II run JSON with at least `minTargets` targets. */
 export function filterManifest(runJson: { packages?: unknown }, minTargets: number, minHits = 0): string[] {
   const rows = Array.isArray(runJson.packages) ? (runJson.packages as { package_id?: unknown; score?: { targets?: unknown; created_hits?: unknown } }[]) : [];
-  return rows
-    .filter((r) => typeof r.package_id === 'string' && Number(r.score?.targets ?? 0) >= minTargets && Number(r.score?.created_hits ?? 0) >= minHits)
-    .map((r) => r.package_id as string);
+  return rows.filter((r) => typeof r.package_id === 'string' && Number(r.score?.targets ?? 0) >= minTargets && Number(r.score?.created_hits ?? 0) >= minHits).map((r) => r.package_id as string);
 }

@@ -120,7 +120,16 @@ export class ProgressivePlanner extends ModelSource {
               needMore: tools ? 'tool' : 'json',
             });
       const params: GenerateParams = { ...s.params, ...(offerTools ? { tools: [NEED_MORE_TOOL] } : {}) };
-      const r = await askModel(this.ctx, s.model, { system: PHASE2_SYSTEM, user }, params, this.support, { purpose: forced ? 'forced_plan' : 'plan', plan_attempt: this.attempt, call: this.planningCalls }, this.calls, s.epoch);
+      const r = await askModel(
+        this.ctx,
+        s.model,
+        { system: PHASE2_SYSTEM, user },
+        params,
+        this.support,
+        { purpose: forced ? 'forced_plan' : 'plan', plan_attempt: this.attempt, call: this.planningCalls },
+        this.calls,
+        s.epoch,
+      );
       if ('failure' in r) {
         this.failure = r.failure;
         return null;
@@ -150,7 +159,11 @@ export class ProgressivePlanner extends ModelSource {
         }
         if (isObject(v.value) && 'calls' in v.value) return { $kind: 'Plan', spec: v.value as Json };
         if (!isObject(v.value) || !('need_more' in v.value)) {
-          const keys = isObject(v.value) ? `[${Object.keys(v.value).map((k) => `'${k}'`).join(', ')}]` : `<class '${Array.isArray(v.value) ? 'list' : typeof v.value}'>`;
+          const keys = isObject(v.value)
+            ? `[${Object.keys(v.value)
+                .map((k) => `'${k}'`)
+                .join(', ')}]`
+            : `<class '${Array.isArray(v.value) ? 'list' : typeof v.value}'>`;
           return { $kind: 'NoPlan', error: `unexpected response keys: ${keys}` };
         }
         request = v.value.need_more;
@@ -212,7 +225,16 @@ export class TemplatePlanner extends ModelSource {
     const skeleton = this.skeletons[this.i++];
     const calls = isObject(skeleton) ? (skeleton.calls as Json) : [];
     const user = templatePrompt({ packageId: this.view.packageId, targets: this.view.targets, calls });
-    const r = await askModel(this.ctx, this.settings.model, { system: PHASE2_SYSTEM, user }, this.settings.params, this.support, { purpose: 'template', plan_attempt: this.i, call: this.i }, this.calls, this.settings.epoch);
+    const r = await askModel(
+      this.ctx,
+      this.settings.model,
+      { system: PHASE2_SYSTEM, user },
+      this.settings.params,
+      this.support,
+      { purpose: 'template', plan_attempt: this.i, call: this.i },
+      this.calls,
+      this.settings.epoch,
+    );
     if ('failure' in r) {
       if (r.failure.interrupted || r.failure.timedOut) {
         this.failure = r.failure;

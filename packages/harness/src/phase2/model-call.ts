@@ -88,7 +88,16 @@ export async function askModel(
       const r = await model.generate(messages, p, { signal: ctx.signal, epoch });
       ctx.recordCall(r, ticket);
       Object.assign(rec, { cache: r.cache, finish_reason: r.finishReason, request_id: r.requestId, usage: r.usage, response: r.content }, r.toolCalls ? { tool_calls: r.toolCalls } : {});
-      ctx.event('llm_response', { purpose: record.purpose, plan_attempt: record.plan_attempt, planning_call: record.call, cache: r.cache, finish_reason: r.finishReason, request_id: r.requestId, prompt_tokens: r.usage.input, completion_tokens: r.usage.output });
+      ctx.event('llm_response', {
+        purpose: record.purpose,
+        plan_attempt: record.plan_attempt,
+        planning_call: record.call,
+        cache: r.cache,
+        finish_reason: r.finishReason,
+        request_id: r.requestId,
+        prompt_tokens: r.usage.input,
+        completion_tokens: r.usage.output,
+      });
       return { answer: r };
     } catch (e) {
       if (!(e instanceof ModelError)) throw e;

@@ -28,10 +28,7 @@ const ZERO = canonicalAddress('0x0');
 /** Why plans cannot run on the node. */
 export class NodeSetupError extends SmiError<'ENDPOINT_UNREACHABLE' | 'NODE_REQUEST_FAILED' | 'SENDER_IS_ZERO' | 'SENDER_NOT_FUNDED' | 'GAS_COIN_NOT_FOUND' | 'GAS_COIN_NOT_OWNED'> {
   override readonly name = 'NodeSetupError';
-  constructor(
-    code: 'ENDPOINT_UNREACHABLE' | 'NODE_REQUEST_FAILED' | 'SENDER_IS_ZERO' | 'SENDER_NOT_FUNDED' | 'GAS_COIN_NOT_FOUND' | 'GAS_COIN_NOT_OWNED',
-    message: string,
-  ) {
+  constructor(code: 'ENDPOINT_UNREACHABLE' | 'NODE_REQUEST_FAILED' | 'SENDER_IS_ZERO' | 'SENDER_NOT_FUNDED' | 'GAS_COIN_NOT_FOUND' | 'GAS_COIN_NOT_OWNED', message: string) {
     super(code, message);
   }
 }

@@ -87,10 +87,7 @@ export interface Phase2Outcome {
 /** Why a Phase II run cannot start. */
 export class Phase2Error extends SmiError<'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_PRICE' | 'NEEDS_NODE' | 'NEEDS_LOCAL'> {
   override readonly name = 'Phase2Error';
-  constructor(
-    code: 'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_PRICE' | 'NEEDS_NODE' | 'NEEDS_LOCAL',
-    message: string,
-  ) {
+  constructor(code: 'NO_PACKAGES' | 'NEEDS_MODEL' | 'NEEDS_PRICE' | 'NEEDS_NODE' | 'NEEDS_LOCAL', message: string) {
     super(code, message);
   }
 }

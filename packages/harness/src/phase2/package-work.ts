@@ -88,7 +88,9 @@ function detailsOf(calls: readonly unknown[], logs: readonly SimulationLog[]): {
   const omitted = all.reduce((n, d) => n + (d.runs_omitted ?? 0), 0);
   const transaction = all[0]?.transaction;
   if (calls.length === 0 && runs.length === 0) return {};
-  return { details: { ...(calls.length > 0 ? { calls } : {}), ...(runs.length > 0 ? { runs } : {}), ...(omitted > 0 ? { runs_omitted: omitted } : {}), ...(transaction !== undefined ? { transaction } : {}) } };
+  return {
+    details: { ...(calls.length > 0 ? { calls } : {}), ...(runs.length > 0 ? { runs } : {}), ...(omitted > 0 ? { runs_omitted: omitted } : {}), ...(transaction !== undefined ? { transaction } : {}) },
+  };
 }
 
 /** Do one package (all its epochs). */
@@ -151,7 +153,14 @@ export async function phase2PackageWork(pkg: MovePackage, ctx: PackageContext, s
   }
   const row = rows[0];
   if (s.epochs > 1) {
-    row.epochs = rows.map((r, epoch) => ({ epoch, created_hits: r.score.created_hits, targets: r.score.targets, all_hit: outcomeOf(r) === 'correct', dry_run_ok: r.dry_run_ok === true, error: r.error ?? null }));
+    row.epochs = rows.map((r, epoch) => ({
+      epoch,
+      created_hits: r.score.created_hits,
+      targets: r.score.targets,
+      all_hit: outcomeOf(r) === 'correct',
+      dry_run_ok: r.dry_run_ok === true,
+      error: r.error ?? null,
+    }));
   }
   let outcome = outcomeOf(row);
   let error = (row.error as string | null) ?? null;

@@ -19,8 +19,7 @@ export const PHASE2_SYSTEM = 'You are a careful assistant. Output only valid JSO
 /** Version of the prompt text (part of a run's spec): bump it when the text changes. */
 export const PHASE2_PROMPT_VERSION = 'phase2-v2';
 
-const SCHEMA_LINE =
-  '{"calls":[{"target":"0xADDR::module::function","type_args":["<TypeTag>",...],' + '"args":[{"u64":1},{"vector_u8_utf8":"hi"},{"imm_or_owned_object":"0xID"},...] }]}\n';
+const SCHEMA_LINE = '{"calls":[{"target":"0xADDR::module::function","type_args":["<TypeTag>",...],' + '"args":[{"u64":1},{"vector_u8_utf8":"hi"},{"imm_or_owned_object":"0xID"},...] }]}\n';
 
 /** The argument kinds a plan may use (the original's rules, and the kinds it left unsaid). */
 const ARG_RULES =
@@ -72,7 +71,10 @@ export function planningPrompt(o: { packageId: string; targets: readonly string[
 
 /** Python's `str(sorted(list_of_str))`. */
 function pyList(items: readonly string[]): string {
-  return `[${[...items].sort().map((s) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(', ')}]`;
+  return `[${[...items]
+    .sort()
+    .map((s) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`)
+    .join(', ')}]`;
 }
 
 /**

@@ -147,7 +147,13 @@ export function phase2SummaryText(runJson: RunJson): string {
       `hit rate  macro ${n(a.avg_hit_rate)}  micro ${n(a.micro_hit_rate)} (${String(a.hits)}/${String(a.targets)} target types)  max ${n(a.max_hit_rate)}`,
       `dry runs ok: ${String(a.dry_run_ok)}  causality valid: ${String(a.causality_valid_count)}  planning-only hit rate ${n(a.planning_only_hit_rate)}`,
       `outcomes: ${OUTCOMES.map((k) => `${k} ${o[k]}`).join(', ')}`,
-      ...(a.pass_at_k ? [`epochs ${String(a.epochs)}: ${Object.entries(a.pass_at_k as Record<string, PyJson>).map(([k, v]) => `pass@${k} ${n(v)}`).join('  ')}`] : []),
+      ...(a.pass_at_k
+        ? [
+            `epochs ${String(a.epochs)}: ${Object.entries(a.pass_at_k as Record<string, PyJson>)
+              .map(([k, v]) => `pass@${k} ${n(v)}`)
+              .join('  ')}`,
+          ]
+        : []),
     ].join('\n') + '\n'
   );
 }

@@ -46,7 +46,7 @@ function checkedNode(o: Phase2Options): NodeContext | undefined {
   if (node !== undefined && node.mode !== o.simulationMode) throw new Phase2Error('NEEDS_NODE', `the node was prepared for ${node.mode}, not ${o.simulationMode}`);
   if (onNode && o.agent === 'chain-search') throw new Phase2Error('NEEDS_LOCAL', 'the chain-search agent searches on a local simulation and names its objects: use --simulation-mode local');
   if (onNode && o.agent === 'helper-package') throw new Phase2Error('NEEDS_LOCAL', 'the helper-package agent publishes its helper into a local simulation: use --simulation-mode local');
-  if (onNode && o.state !== undefined) throw new Phase2Error('NEEDS_LOCAL', 'a state file prepares a local simulation: on a node, the sender\'s own objects are used');
+  if (onNode && o.state !== undefined) throw new Phase2Error('NEEDS_LOCAL', "a state file prepares a local simulation: on a node, the sender's own objects are used");
   return node;
 }
 
@@ -162,7 +162,13 @@ function loadCorpus(packages: readonly PackageRef[], framework: readonly MovePac
 }
 
 /** The packages still to run whose dependencies are missing (they cannot run their code), said before the run (`missing_dependencies`). */
-function announceMissingDependencies(o: Phase2Options, picked: readonly PackageRef[], todo: ReadonlySet<string>, byDir: ReadonlyMap<string, MovePackage>, loaded: readonly MovePackage[]): MissingDependencies[] {
+function announceMissingDependencies(
+  o: Phase2Options,
+  picked: readonly PackageRef[],
+  todo: ReadonlySet<string>,
+  byDir: ReadonlyMap<string, MovePackage>,
+  loaded: readonly MovePackage[],
+): MissingDependencies[] {
   const unlinked = missingDependencies(
     picked.flatMap((p) => {
       const pkg = todo.has(p.packageId) ? byDir.get(p.packageDir) : undefined;
@@ -257,7 +263,16 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
   const metadata = phase2Metadata(o, node, settled.limits);
   const run = openRun(openRunOptions(o, spec, metadata, dirs));
   const firstStart = Math.floor(Date.parse(run.state.sessions[0].started_at) / 1000);
-  o.store.event('run_started', { started_at_unix_seconds: firstStart, agent: o.agent, seed: Number(o.seed), run_id: o.runId, resumed: run.resumed, done: run.done.size, todo: run.todo.length, spec_hash: run.specHash });
+  o.store.event('run_started', {
+    started_at_unix_seconds: firstStart,
+    agent: o.agent,
+    seed: Number(o.seed),
+    run_id: o.runId,
+    resumed: run.resumed,
+    done: run.done.size,
+    todo: run.todo.length,
+    spec_hash: run.specHash,
+  });
 
   if (o.effectiveConfig !== undefined) o.store.event('agent_effective_config', o.effectiveConfig);
   const { byDir, loaded } = loadCorpus(packages, o.framework);
@@ -294,7 +309,10 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
       o.onResult?.(result);
     },
   });
-  const status = statusOf(run.ids.every((id) => all.has(id)), outcome.stopReason);
+  const status = statusOf(
+    run.ids.every((id) => all.has(id)),
+    outcome.stopReason,
+  );
   const { runJson, text } = writeRun(true);
   closeSession(o.store, run, outcome.finished, status, outcome.stopReason);
   const agg = runJson.aggregate as Record<string, unknown>;

@@ -26,9 +26,7 @@ function mapArgs(spec: Json, f: (arg: { [k: string]: Json }) => { [k: string]: J
   return {
     ...spec,
     calls: spec.calls.map((c) =>
-      typeof c === 'object' && c !== null && !Array.isArray(c) && Array.isArray(c.args)
-        ? { ...c, args: c.args.map((a) => (typeof a === 'object' && a !== null && !Array.isArray(a) ? f(a) : a)) }
-        : c,
+      typeof c === 'object' && c !== null && !Array.isArray(c) && Array.isArray(c.args) ? { ...c, args: c.args.map((a) => (typeof a === 'object' && a !== null && !Array.isArray(a) ? f(a) : a)) } : c,
     ),
   };
 }

@@ -12,10 +12,7 @@ import { SmiError } from '@smi/bytecode';
 /** Why a run JSON file cannot be used. */
 export class CheckpointError extends SmiError<'CHECKPOINT_NOT_FOUND' | 'CHECKPOINT_UNREADABLE' | 'CHECKSUM_MISMATCH' | 'CHECKPOINT_INVALID' | 'CHECKPOINT_INCOMPATIBLE'> {
   override readonly name = 'CheckpointError';
-  constructor(
-    code: 'CHECKPOINT_NOT_FOUND' | 'CHECKPOINT_UNREADABLE' | 'CHECKSUM_MISMATCH' | 'CHECKPOINT_INVALID' | 'CHECKPOINT_INCOMPATIBLE',
-    message: string,
-  ) {
+  constructor(code: 'CHECKPOINT_NOT_FOUND' | 'CHECKPOINT_UNREADABLE' | 'CHECKSUM_MISMATCH' | 'CHECKPOINT_INVALID' | 'CHECKPOINT_INCOMPATIBLE', message: string) {
     super(code, message);
   }
 }
@@ -115,7 +112,10 @@ export function parseRunJson(text: string, file: string, options: LoadOptions = 
   if (stated !== undefined && options.ignoreChecksum !== true) {
     const actual = pyChecksum(data);
     if (stated !== actual) {
-      throw new CheckpointError('CHECKSUM_MISMATCH', `${file}: checksum mismatch (file says ${JSON.stringify(stated)}, content gives ${JSON.stringify(actual)}): the file was changed or damaged. Fix: remove the file and run again.`);
+      throw new CheckpointError(
+        'CHECKSUM_MISMATCH',
+        `${file}: checksum mismatch (file says ${JSON.stringify(stated)}, content gives ${JSON.stringify(actual)}): the file was changed or damaged. Fix: remove the file and run again.`,
+      );
     }
   }
   const { _checksum: _c, ...rest } = data;
@@ -142,6 +142,10 @@ export function checkCompatibility(data: RunJson, expected: Record<string, strin
   for (const [k, want] of Object.entries(expected)) {
     const have = data[k];
     const same = typeof want === 'bigint' || typeof want === 'number' ? (typeof have === 'number' || typeof have === 'bigint') && BigInt(have) === BigInt(want) : have === want;
-    if (!same) throw new CheckpointError('CHECKPOINT_INCOMPATIBLE', `the run file was written with ${k}=${String(have)}, this run has ${k}=${String(want)}: resume with the same settings, or write to another file`);
+    if (!same)
+      throw new CheckpointError(
+        'CHECKPOINT_INCOMPATIBLE',
+        `the run file was written with ${k}=${String(have)}, this run has ${k}=${String(want)}: resume with the same settings, or write to another file`,
+      );
   }
 }

@@ -35,10 +35,7 @@ export interface PackageSpend {
 /** Why two runs cannot be compared. */
 export class CompareError extends SmiError<'DIFFERENT_BENCHMARKS' | 'SPECS_DIFFER' | 'NO_COMMON_PACKAGES'> {
   override readonly name = 'CompareError';
-  constructor(
-    code: 'DIFFERENT_BENCHMARKS' | 'SPECS_DIFFER' | 'NO_COMMON_PACKAGES',
-    message: string,
-  ) {
+  constructor(code: 'DIFFERENT_BENCHMARKS' | 'SPECS_DIFFER' | 'NO_COMMON_PACKAGES', message: string) {
     super(code, message);
   }
 }

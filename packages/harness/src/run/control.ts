@@ -36,12 +36,7 @@ export interface RunControlOptions {
 }
 
 /** What `openRun` needs, from a phase's shared options. */
-export function openRunOptions(
-  o: RunControlOptions,
-  spec: RunSpec,
-  metadata: { [key: string]: PyJson },
-  dirs: ReadonlyMap<string, string>,
-): OpenRunOptions {
+export function openRunOptions(o: RunControlOptions, spec: RunSpec, metadata: { [key: string]: PyJson }, dirs: ReadonlyMap<string, string>): OpenRunOptions {
   return {
     store: o.store,
     runId: o.runId,

@@ -206,12 +206,26 @@ export async function executePackages(options: ExecuteOptions): Promise<ExecuteO
       sendCall: (estimate) => {
         const usd = estimateUsd(estimate, options.price);
         if (options.budgetUsd !== null && (spendUnknown || (spent !== null && usd !== null && spent + reserved + usd > options.budgetUsd))) {
-          stop('budget', `--budget-usd ${options.budgetUsd}: $${(spent ?? 0).toFixed(4)} spent and $${reserved.toFixed(4)} in flight leave no room for another call (up to $${(usd ?? 0).toFixed(4)})`, false);
+          stop(
+            'budget',
+            `--budget-usd ${options.budgetUsd}: $${(spent ?? 0).toFixed(4)} spent and $${reserved.toFixed(4)} in flight leave no room for another call (up to $${(usd ?? 0).toFixed(4)})`,
+            false,
+          );
           return null;
         }
         const ticket: CallTicket = { id: `${options.session}-${++callSeq}`, reservedUsd: usd ?? 0 };
         reserved = Math.round((reserved + ticket.reservedUsd) * 1e9) / 1e9;
-        store.appendLedger({ t: Math.floor(Date.now() / 1000), session: options.session, package_id: job.packageId, cache: 'off', usage: zeroUsage(), cost_usd: null, id: ticket.id, sent: true, estimate_usd: usd });
+        store.appendLedger({
+          t: Math.floor(Date.now() / 1000),
+          session: options.session,
+          package_id: job.packageId,
+          cache: 'off',
+          usage: zeroUsage(),
+          cost_usd: null,
+          id: ticket.id,
+          sent: true,
+          estimate_usd: usd,
+        });
         return ticket;
       },
       abandonCall: (ticket) => {
@@ -228,7 +242,15 @@ export async function executePackages(options: ExecuteOptions): Promise<ExecuteO
           if (options.price !== undefined) spendUnknown = true;
           store.event('usage_unknown', { package_id: job.packageId, detail: 'the model answer gave no usage: its tokens and cost are unknown (recorded as null)' });
         }
-        store.appendLedger({ t: Math.floor(Date.now() / 1000), session: options.session, package_id: job.packageId, cache: r.cache, usage: r.usage, cost_usd: cost, ...(ticket != null ? { id: ticket.id } : {}) });
+        store.appendLedger({
+          t: Math.floor(Date.now() / 1000),
+          session: options.session,
+          package_id: job.packageId,
+          cache: r.cache,
+          usage: r.usage,
+          cost_usd: cost,
+          ...(ticket != null ? { id: ticket.id } : {}),
+        });
       },
     };
     store.event('package_started', { package_id: job.packageId, i });

@@ -16,10 +16,7 @@ import { SmiError } from '@smi/bytecode';
 /** Why shards cannot be merged. */
 export class MergeError extends SmiError<'SPEC_MISMATCH' | 'DUPLICATE_IDS' | 'INCOMPLETE' | 'RUN_EXISTS' | 'NO_RUNS' | 'UNKNOWN_BENCHMARK'> {
   override readonly name = 'MergeError';
-  constructor(
-    code: 'SPEC_MISMATCH' | 'DUPLICATE_IDS' | 'INCOMPLETE' | 'RUN_EXISTS' | 'NO_RUNS' | 'UNKNOWN_BENCHMARK',
-    message: string,
-  ) {
+  constructor(code: 'SPEC_MISMATCH' | 'DUPLICATE_IDS' | 'INCOMPLETE' | 'RUN_EXISTS' | 'NO_RUNS' | 'UNKNOWN_BENCHMARK', message: string) {
     super(code, message);
   }
 }
@@ -68,7 +65,10 @@ export function mergeRuns(dirs: readonly string[], outDir: string, builders: Rea
     const n = shards[0]?.n;
     const have = new Set(shards.map((s) => s.k));
     const absent = n === undefined ? [] : Array.from({ length: n }, (_, k) => k + 1).filter((k) => !have.has(k));
-    throw new MergeError('INCOMPLETE', `${missing.length} of ${spec.ids.length} packages have no result${absent.length > 0 ? ` (shards ${absent.map((k) => `${k}/${n}`).join(', ')} not given)` : ' (resume the shards that did not finish)'}; --allow-partial merges anyway`);
+    throw new MergeError(
+      'INCOMPLETE',
+      `${missing.length} of ${spec.ids.length} packages have no result${absent.length > 0 ? ` (shards ${absent.map((k) => `${k}/${n}`).join(', ')} not given)` : ' (resume the shards that did not finish)'}; --allow-partial merges anyway`,
+    );
   }
   const out = DiskRunStore.at(outDir);
   if (out.readSpec() !== null) throw new MergeError('RUN_EXISTS', `${outDir} holds a run already: merge into a new directory`);

@@ -21,10 +21,7 @@ import { errorMessage, SmiError } from '@smi/bytecode';
 /** Why a run directory cannot be used. */
 export class RunStoreError extends SmiError<'RUN_NOT_FOUND' | 'RUN_CORRUPT' | 'RUN_EXISTS'> {
   override readonly name = 'RunStoreError';
-  constructor(
-    code: 'RUN_NOT_FOUND' | 'RUN_CORRUPT' | 'RUN_EXISTS',
-    message: string,
-  ) {
+  constructor(code: 'RUN_NOT_FOUND' | 'RUN_CORRUPT' | 'RUN_EXISTS', message: string) {
     super(code, message);
   }
 }

@@ -68,10 +68,12 @@ export function samplesCsv(samples: readonly Sample[]): string {
   return [cols.join(','), ...samples.map((s) => cols.map((c) => csvCell(s[c])).join(','))].join('\r\n') + '\r\n';
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 cannot hold at all
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+
 function xml(t: string): string {
   // Characters XML 1.0 cannot hold at all are dropped; the rest escaped.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters dropped
-  return t.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return t.replace(NOT_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** `junit.xml`: the run as one test suite named `name`. */
@@ -85,7 +87,12 @@ export function junitXml(name: string, results: readonly PackageResult[]): strin
     if (r.outcome === 'correct') return `${head}/>`;
     const tag = isFailure(r.outcome) ? 'error' : 'failure';
     const sc = r.row.score as { targets?: number; created_hits?: number; f1?: number } | undefined;
-    const how = typeof sc?.targets === 'number' && typeof sc.created_hits === 'number' ? ` (created ${sc.created_hits} of ${sc.targets} target types)` : typeof sc?.f1 === 'number' ? ` (F1 ${sc.f1.toFixed(3)})` : '';
+    const how =
+      typeof sc?.targets === 'number' && typeof sc.created_hits === 'number'
+        ? ` (created ${sc.created_hits} of ${sc.targets} target types)`
+        : typeof sc?.f1 === 'number'
+          ? ` (F1 ${sc.f1.toFixed(3)})`
+          : '';
     const message = `${r.outcome}${how}${r.error ? `: ${r.error}` : ''}`;
     return `${head}>\n      <${tag} type="${r.outcome}" message="${xml(message.slice(0, 500))}">${xml(message)}</${tag}>\n    </testcase>`;
   });

@@ -92,7 +92,11 @@ export function openRun(o: OpenRunOptions): OpenedRun {
       if (!o.force) {
         const keys = differences.length > 0 ? differences : ['spec_hash'];
         const rec = (x: RunSpec): Record<string, unknown> => x as unknown as Record<string, unknown>;
-        throw new SpecMismatchError(keys, o.store.dir ?? 'memory', keys.map((k) => describeDifference(k, rec(existing.spec)[k], rec(o.spec)[k])));
+        throw new SpecMismatchError(
+          keys,
+          o.store.dir ?? 'memory',
+          keys.map((k) => describeDifference(k, rec(existing.spec)[k], rec(o.spec)[k])),
+        );
       }
       forced = differences;
     }
@@ -117,9 +121,7 @@ export function openRun(o: OpenRunOptions): OpenedRun {
     }
   }
   const index = new Map(o.spec.ids.map((id, i) => [id, i]));
-  let todo: PackageJob[] = ids
-    .filter((id) => !done.has(id))
-    .map((id) => ({ packageId: id, packageDir: o.dirs.get(id) ?? '', index: index.get(id) as number }));
+  let todo: PackageJob[] = ids.filter((id) => !done.has(id)).map((id) => ({ packageId: id, packageDir: o.dirs.get(id) ?? '', index: index.get(id) as number }));
   if (o.batch !== null && o.batch > 0) todo = todo.slice(0, o.batch);
   state.status = 'started';
   state.stop_reason = null;
@@ -207,7 +209,19 @@ function settledCalls(entries: readonly LedgerEntry[]): (LedgerEntry & { estimat
 
 /** Totals of a run so far. */
 export function runTotals(store: RunStore, state: RunState): RunTotals {
-  const t: RunTotals = { sessions: state.sessions.length, wall_seconds: 0, calls: 0, cache_hits: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, spent_usd: 0, unknown_usage_calls: 0, unanswered_calls: 0 };
+  const t: RunTotals = {
+    sessions: state.sessions.length,
+    wall_seconds: 0,
+    calls: 0,
+    cache_hits: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cached_tokens: 0,
+    reasoning_tokens: 0,
+    spent_usd: 0,
+    unknown_usage_calls: 0,
+    unanswered_calls: 0,
+  };
   for (const s of state.sessions) if (s.ended_at !== null) t.wall_seconds += Math.max(0, (Date.parse(s.ended_at) - Date.parse(s.started_at)) / 1000);
   t.wall_seconds = Math.round(t.wall_seconds * 1000) / 1000;
   for (const e of settledCalls(store.ledger())) {

@@ -39,7 +39,9 @@ export interface RunSpec {
 
 /** The hash of a spec. */
 export function specHash(spec: RunSpec): string {
-  return createHash('sha256').update(canonicalJson(spec, { for: 'hash' })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson(spec, { for: 'hash' }))
+    .digest('hex');
 }
 
 /** The top-level keys where two specs differ (for refusal messages). */
@@ -130,7 +132,7 @@ function realpathOr(p: string): string {
 export function harnessVersion(): string {
   for (const rel of ['../../package.json', '../package.json']) {
     try {
-      const v = (JSON.parse(readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), rel), 'utf8')) as { name?: string; version?: string });
+      const v = JSON.parse(readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), rel), 'utf8')) as { name?: string; version?: string };
       if (v.name === '@smi/harness' && typeof v.version === 'string') return v.version;
     } catch {
       // try the next place

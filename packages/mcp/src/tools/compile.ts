@@ -66,11 +66,11 @@ export const compileAndPublish: SmiTool = defineTool({
     'Declare modules as `module <package_name>::<module_name>;` (e.g. `module demo::counter;`). The framework is there as std:: and sui:: ' +
     '(sui::object, sui::transfer, sui::coin, ... with the usual implicit imports); other loaded packages are reachable by full address ' +
     '(0x…::module::function). Answers the new package id, its modules and the objects init created; a compile error is a ' +
-    'COMPILATION_ERROR with the compiler\'s diagnostics.',
+    "COMPILATION_ERROR with the compiler's diagnostics.",
   input: {
     source: z.string().min(1).describe('Move source of the main module'),
     module_name: z.string().regex(IDENTIFIER).optional().describe('Its module name (default: read from the source)'),
-    package_name: z.string().regex(IDENTIFIER).optional().describe('Package (and address) name (default: read from the source\'s `module <name>::…`)'),
+    package_name: z.string().regex(IDENTIFIER).optional().describe("Package (and address) name (default: read from the source's `module <name>::…`)"),
     extra_sources: z.record(z.string(), z.string()).default({}).describe('Further source files of the package, by file name ("util.move": "module demo::util; ...")'),
   },
   mutates: true,

@@ -65,7 +65,7 @@ export const runInhabit: SmiTool = defineTool({
   description:
     'Run the type-inhabitation benchmark (`smi benchmark-local`) on one public or entry function: Tier A plans every argument from the bytecode ' +
     '(constructor chains, objects the inits made, synthesized pure values, type arguments meeting their constraints), Tier B runs the calls ' +
-    'as real transactions from the baseline (every loaded package\'s init run, clock set). It runs in a separate simulation: the session\'s ' +
+    "as real transactions from the baseline (every loaded package's init run, clock set). It runs in a separate simulation: the session's " +
     'objects are not touched. Answers the BenchmarkRow: status tier_b_hit | tier_a_hit | miss, failure_stage, failure_reason, error_code, ' +
     'tier_a_details (how each parameter was resolved), tier_b_details, abort, created_object_types, gas_used.',
   input: {

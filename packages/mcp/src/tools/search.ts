@@ -12,8 +12,7 @@ export const findConstructors: SmiTool = defineTool({
   name: 'find_constructors',
   title: 'Find constructors',
   description:
-    'Public or entry functions of any loaded package that return the given type, those of its own module first, fewest parameters first: ' +
-    'how to get a value of a type you need as an argument.',
+    'Public or entry functions of any loaded package that return the given type, those of its own module first, fewest parameters first: ' + 'how to get a value of a type you need as an argument.',
   input: { type_path: z.string().min(1).describe('The type, "0xpackage::module::Name" (type arguments are ignored)') },
   mutates: false,
   run: async (session, args) => sandboxData(await session.request({ action: 'find_constructors', type_path: args.type_path })),
@@ -37,7 +36,10 @@ export const searchTypes: SmiTool = defineTool({
   description: 'Structs and enums of every loaded package whose name matches a glob pattern, optionally only those with some abilities (key: object types).',
   input: {
     pattern: z.string().min(1).describe('Glob pattern, case-insensitive, e.g. "*Cap" or "0x2::coin::*"'),
-    ability_filter: z.array(z.enum(['copy', 'drop', 'store', 'key'])).optional().describe('Abilities every match must have'),
+    ability_filter: z
+      .array(z.enum(['copy', 'drop', 'store', 'key']))
+      .optional()
+      .describe('Abilities every match must have'),
   },
   mutates: false,
   run: async (session, args) =>

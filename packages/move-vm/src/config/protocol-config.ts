@@ -42,11 +42,7 @@ export interface ConfigMap {
 }
 
 /** Stable codes of {@link ProtocolConfigError}. */
-export type ProtocolConfigErrorCode =
-  | 'PROTOCOL_CONFIG_NOT_FOUND'
-  | 'PROTOCOL_CONFIG_PARSE_ERROR'
-  | 'PROTOCOL_CONFIG_MISSING_KEY'
-  | 'PROTOCOL_CONFIG_TYPE_ERROR';
+export type ProtocolConfigErrorCode = 'PROTOCOL_CONFIG_NOT_FOUND' | 'PROTOCOL_CONFIG_PARSE_ERROR' | 'PROTOCOL_CONFIG_MISSING_KEY' | 'PROTOCOL_CONFIG_TYPE_ERROR';
 
 /** Error of this module: a missing snapshot, a malformed one, or a bad typed access. */
 export class ProtocolConfigError extends SmiError<ProtocolConfigErrorCode> {
@@ -58,11 +54,7 @@ export class ProtocolConfigError extends SmiError<ProtocolConfigErrorCode> {
   /** Config key at fault, for accessor errors. */
   readonly key: string | undefined;
 
-  constructor(
-    code: ProtocolConfigErrorCode,
-    message: string,
-    opts: { file?: string; line?: number; key?: string; cause?: unknown } = {},
-  ) {
+  constructor(code: ProtocolConfigErrorCode, message: string, opts: { file?: string; line?: number; key?: string; cause?: unknown } = {}) {
     const where = opts.file === undefined ? '' : opts.line === undefined ? `${opts.file}: ` : `${opts.file}:${opts.line}: `;
     super(code, `${where}${message}`, { cause: opts.cause });
     this.file = opts.file;
@@ -235,7 +227,35 @@ class Reader {
 const SEQ_ITEM = /^-( +|$)/;
 const INT = /^-?(0|[1-9][0-9]*)$/;
 const FLOATISH = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
-const AMBIGUOUS = new Set(['True', 'TRUE', 'False', 'FALSE', 'Null', 'NULL', 'yes', 'Yes', 'YES', 'no', 'No', 'NO', 'on', 'On', 'ON', 'off', 'Off', 'OFF', 'y', 'Y', 'n', 'N', '.inf', '.Inf', '-.inf', '.nan', '.NaN']);
+const AMBIGUOUS = new Set([
+  'True',
+  'TRUE',
+  'False',
+  'FALSE',
+  'Null',
+  'NULL',
+  'yes',
+  'Yes',
+  'YES',
+  'no',
+  'No',
+  'NO',
+  'on',
+  'On',
+  'ON',
+  'off',
+  'Off',
+  'OFF',
+  'y',
+  'Y',
+  'n',
+  'N',
+  '.inf',
+  '.Inf',
+  '-.inf',
+  '.nan',
+  '.NaN',
+]);
 /** Characters that may not start a plain scalar or key in our subset. */
 const INDICATORS = new Set(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`']);
 
@@ -442,8 +462,7 @@ export function parseSnapYaml(text: string, options: ParseSnapOptions = {}): { h
  */
 export function parseProtocolConfigSnap(text: string, options: ParseSnapOptions = {}): ProtocolConfig {
   const { header, body } = parseSnapYaml(text, options);
-  const fail = (message: string): ProtocolConfigError =>
-    new ProtocolConfigError('PROTOCOL_CONFIG_PARSE_ERROR', message, options.file === undefined ? {} : { file: options.file });
+  const fail = (message: string): ProtocolConfigError => new ProtocolConfigError('PROTOCOL_CONFIG_PARSE_ERROR', message, options.file === undefined ? {} : { file: options.file });
   const version = body.version;
   if (typeof version !== 'number' || version < 0) throw fail('`version` must be a non-negative integer');
   const flags = body.feature_flags;
@@ -471,11 +490,7 @@ const SNAP_NAME = /^sui_protocol_config__test__Mainnet_version_(\d+)\.snap$/;
  * `fixtures/`), the `fixtures/` folder itself, or the `protocol-config/` folder.
  */
 export function protocolConfigDir(fixturesRoot: string): string {
-  const candidates = [
-    path.join(fixturesRoot, 'fixtures', 'protocol-config'),
-    path.join(fixturesRoot, 'protocol-config'),
-    fixturesRoot,
-  ];
+  const candidates = [path.join(fixturesRoot, 'fixtures', 'protocol-config'), path.join(fixturesRoot, 'protocol-config'), fixturesRoot];
   for (const dir of candidates) {
     if (existsSync(dir) && readdirSync(dir).some((n) => SNAP_NAME.test(n))) return dir;
   }

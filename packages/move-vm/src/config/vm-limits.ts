@@ -147,14 +147,7 @@ export interface VmLimits {
 }
 
 /** A runtime limit of {@link VmLimits}. */
-export type RuntimeLimitName =
-  | 'maxCallDepth'
-  | 'maxOperandStackSize'
-  | 'maxValueDepth'
-  | 'maxVectorLength'
-  | 'maxTypeDepth'
-  | 'maxTypeInstantiationNodes'
-  | 'maxTypeToLayoutNodes';
+export type RuntimeLimitName = 'maxCallDepth' | 'maxOperandStackSize' | 'maxValueDepth' | 'maxVectorLength' | 'maxTypeDepth' | 'maxTypeInstantiationNodes' | 'maxTypeToLayoutNodes';
 
 /** Status (and sub-status) the runtime raises when a limit is exceeded. */
 export interface LimitStatus {

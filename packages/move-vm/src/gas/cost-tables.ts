@@ -35,30 +35,132 @@ const table = (pairs: [number, number][]): TierTable => Object.freeze(pairs.map(
 
 /** `initial_cost_schedule_v1` (gas model 1..3). */
 const COST_SCHEDULE_V1: CostTable = Object.freeze({
-  instructionTiers: table([[0, 1], [3000, 2], [6000, 3], [8000, 5], [9000, 9], [9500, 16], [10000, 29], [10500, 50]]),
-  stackHeightTiers: table([[0, 1], [400, 2], [800, 3], [1200, 5], [1500, 9], [1800, 16], [2000, 29], [2200, 50]]),
-  stackSizeTiers: table([[0, 1], [2000, 2], [5000, 3], [8000, 5], [10000, 9], [11000, 16], [11500, 50]]),
+  instructionTiers: table([
+    [0, 1],
+    [3000, 2],
+    [6000, 3],
+    [8000, 5],
+    [9000, 9],
+    [9500, 16],
+    [10000, 29],
+    [10500, 50],
+  ]),
+  stackHeightTiers: table([
+    [0, 1],
+    [400, 2],
+    [800, 3],
+    [1200, 5],
+    [1500, 9],
+    [1800, 16],
+    [2000, 29],
+    [2200, 50],
+  ]),
+  stackSizeTiers: table([
+    [0, 1],
+    [2000, 2],
+    [5000, 3],
+    [8000, 5],
+    [10000, 9],
+    [11000, 16],
+    [11500, 50],
+  ]),
 });
 
 /** `initial_cost_schedule_v2` (gas model 4). */
 const COST_SCHEDULE_V2: CostTable = Object.freeze({
-  instructionTiers: table([[0, 1], [3000, 2], [6000, 3], [8000, 5], [9000, 9], [9500, 16], [10000, 29], [10500, 50], [12000, 150], [15000, 250]]),
-  stackHeightTiers: table([[0, 1], [400, 2], [800, 3], [1200, 5], [1500, 9], [1800, 16], [2000, 29], [2200, 50], [3000, 150], [5000, 250]]),
-  stackSizeTiers: table([[0, 1], [2000, 2], [5000, 3], [8000, 5], [10000, 9], [11000, 16], [11500, 50], [15000, 150], [20000, 250]]),
+  instructionTiers: table([
+    [0, 1],
+    [3000, 2],
+    [6000, 3],
+    [8000, 5],
+    [9000, 9],
+    [9500, 16],
+    [10000, 29],
+    [10500, 50],
+    [12000, 150],
+    [15000, 250],
+  ]),
+  stackHeightTiers: table([
+    [0, 1],
+    [400, 2],
+    [800, 3],
+    [1200, 5],
+    [1500, 9],
+    [1800, 16],
+    [2000, 29],
+    [2200, 50],
+    [3000, 150],
+    [5000, 250],
+  ]),
+  stackSizeTiers: table([
+    [0, 1],
+    [2000, 2],
+    [5000, 3],
+    [8000, 5],
+    [10000, 9],
+    [11000, 16],
+    [11500, 50],
+    [15000, 150],
+    [20000, 250],
+  ]),
 });
 
 /** `initial_cost_schedule_v3` (gas model 5). */
 const COST_SCHEDULE_V3: CostTable = Object.freeze({
-  instructionTiers: table([[0, 1], [3000, 2], [6000, 3], [8000, 5], [9000, 9], [9500, 16], [10000, 29], [10500, 50], [15000, 100]]),
-  stackHeightTiers: table([[0, 1], [400, 2], [800, 3], [1200, 5], [1500, 9], [1800, 16], [2000, 29], [2200, 50], [5000, 100]]),
-  stackSizeTiers: table([[0, 1], [2000, 2], [5000, 3], [8000, 5], [10000, 9], [11000, 16], [11500, 50], [20000, 100]]),
+  instructionTiers: table([
+    [0, 1],
+    [3000, 2],
+    [6000, 3],
+    [8000, 5],
+    [9000, 9],
+    [9500, 16],
+    [10000, 29],
+    [10500, 50],
+    [15000, 100],
+  ]),
+  stackHeightTiers: table([
+    [0, 1],
+    [400, 2],
+    [800, 3],
+    [1200, 5],
+    [1500, 9],
+    [1800, 16],
+    [2000, 29],
+    [2200, 50],
+    [5000, 100],
+  ]),
+  stackSizeTiers: table([
+    [0, 1],
+    [2000, 2],
+    [5000, 3],
+    [8000, 5],
+    [10000, 9],
+    [11000, 16],
+    [11500, 50],
+    [20000, 100],
+  ]),
 });
 
 /** `initial_cost_schedule_v4` (gas model 6..7). */
 const COST_SCHEDULE_V4: CostTable = Object.freeze({
-  instructionTiers: table([[0, 1], [20_000, 2], [50_000, 10], [100_000, 50], [200_000, 100]]),
-  stackHeightTiers: table([[0, 1], [1_000, 2], [10_000, 10]]),
-  stackSizeTiers: table([[0, 1], [100_000, 2], [500_000, 5], [1_000_000, 100]]),
+  instructionTiers: table([
+    [0, 1],
+    [20_000, 2],
+    [50_000, 10],
+    [100_000, 50],
+    [200_000, 100],
+  ]),
+  stackHeightTiers: table([
+    [0, 1],
+    [1_000, 2],
+    [10_000, 10],
+  ]),
+  stackSizeTiers: table([
+    [0, 1],
+    [100_000, 2],
+    [500_000, 5],
+    [1_000_000, 100],
+  ]),
 });
 
 /**
@@ -66,9 +168,26 @@ const COST_SCHEDULE_V4: CostTable = Object.freeze({
  * `sui move test`).
  */
 export const COST_SCHEDULE_V5: CostTable = Object.freeze({
-  instructionTiers: table([[0, 1], [20_000, 2], [50_000, 10], [100_000, 50], [200_000, 100], [10_000_000, 1000]]),
-  stackHeightTiers: table([[0, 1], [1_000, 2], [10_000, 10]]),
-  stackSizeTiers: table([[0, 1], [100_000, 2], [500_000, 5], [1_000_000, 100], [100_000_000, 1000]]),
+  instructionTiers: table([
+    [0, 1],
+    [20_000, 2],
+    [50_000, 10],
+    [100_000, 50],
+    [200_000, 100],
+    [10_000_000, 1000],
+  ]),
+  stackHeightTiers: table([
+    [0, 1],
+    [1_000, 2],
+    [10_000, 10],
+  ]),
+  stackSizeTiers: table([
+    [0, 1],
+    [100_000, 2],
+    [500_000, 5],
+    [1_000_000, 100],
+    [100_000_000, 1000],
+  ]),
 });
 
 /** `cost_table_for_version`: the tier tables of a gas model version. */
@@ -178,9 +297,7 @@ export function opcodeName(kind: BytecodeKind): string {
 }
 
 /** Opcode byte of every upper-snake name (`CALL` → 0x11). */
-export const OPCODE_BY_NAME: ReadonlyMap<string, number> = new Map(
-  (Object.entries(OPCODE) as [BytecodeKind, number][]).map(([kind, op]) => [opcodeName(kind), op]),
-);
+export const OPCODE_BY_NAME: ReadonlyMap<string, number> = new Map((Object.entries(OPCODE) as [BytecodeKind, number][]).map(([kind, op]) => [opcodeName(kind), op]));
 
 /**
  * How the meter charges an opcode:

@@ -20,18 +20,7 @@
 import type { ProtocolConfig } from '../config/protocol-config.js';
 
 /** A type as the natives see it after instantiation (the tracer's JSON type-tag shape). */
-export type GasTypeTag =
-  | 'bool'
-  | 'u8'
-  | 'u16'
-  | 'u32'
-  | 'u64'
-  | 'u128'
-  | 'u256'
-  | 'address'
-  | 'signer'
-  | { readonly vector: GasTypeTag }
-  | { readonly struct: GasStructTag };
+export type GasTypeTag = 'bool' | 'u8' | 'u16' | 'u32' | 'u64' | 'u128' | 'u256' | 'address' | 'signer' | { readonly vector: GasTypeTag } | { readonly struct: GasStructTag };
 
 /** A struct tag: address (hex, any form), module, name, type arguments. */
 export interface GasStructTag {
@@ -151,11 +140,7 @@ export class NativeCostSchedule {
    * whatever the match (the native, `natives/move-stdlib.ts`, does both).
    */
   stringIndexOf(patternLength: number, position: number): number {
-    return (
-      this.param('string_index_of_base_cost') +
-      this.param('string_index_of_per_byte_pattern_cost') * patternLength +
-      this.param('string_index_of_per_byte_searched_cost') * position
-    );
+    return this.param('string_index_of_base_cost') + this.param('string_index_of_per_byte_pattern_cost') * patternLength + this.param('string_index_of_per_byte_searched_cost') * position;
   }
 
   /** `std::bcs::to_bytes`: per byte × max(serialized length, legacy minimum); failure: `bcs_failure_cost`. */

@@ -98,13 +98,7 @@ export interface ComputationCost {
  * `bucketize_computation`: rounded gas units × effective gas price, capped at the budget.
  * For aborted transactions pass `aborted` and the RGP (price capped at factor × RGP).
  */
-export function computationCost(
-  cfg: ProtocolConfig,
-  gasUsedUnits: bigint,
-  gasPrice: bigint,
-  budgetMist: bigint,
-  aborted?: { referenceGasPrice: bigint },
-): ComputationCost {
+export function computationCost(cfg: ProtocolConfig, gasUsedUnits: bigint, gasPrice: bigint, budgetMist: bigint, aborted?: { referenceGasPrice: bigint }): ComputationCost {
   let price = gasPrice;
   const factor = cfg.optionalU64('max_gas_price_rgp_factor_for_aborted_transactions');
   if (aborted !== undefined && factor !== undefined) {

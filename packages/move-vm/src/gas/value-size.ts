@@ -7,7 +7,17 @@
 import { type Type, TypeKind, type TypeTable } from '../types/runtime-type.js';
 import { peekRef, VariantValue } from '../values/value.js';
 import type { MoveVector } from '../values/vector.js';
-import { ADDRESS_SIZE, LEGACY_CONST_SIZE, LEGACY_VARIANT_TAG_SIZE, PRIM_VEC_ELEMENT_WIDTH, type PrimKind, primSize, type SizeConfig, VALUE_HEADER_SIZE, VALUE_REFERENCE_SIZE } from './abstract-size.js';
+import {
+  ADDRESS_SIZE,
+  LEGACY_CONST_SIZE,
+  LEGACY_VARIANT_TAG_SIZE,
+  PRIM_VEC_ELEMENT_WIDTH,
+  type PrimKind,
+  primSize,
+  type SizeConfig,
+  VALUE_HEADER_SIZE,
+  VALUE_REFERENCE_SIZE,
+} from './abstract-size.js';
 
 const PRIM_KIND: readonly (PrimKind | undefined)[] = (() => {
   const k: (PrimKind | undefined)[] = [];

@@ -35,7 +35,7 @@ function nativeVectorError(tc: TranslatedCode, site: number, sub: bigint, msg: s
 
 export function indexOf(v: unknown): number {
   // u64 index as bigint; anything beyond 2^53 is out of bounds anyway.
-  return v as bigint > 9007199254740991n ? Number.MAX_SAFE_INTEGER : Number(v as bigint);
+  return (v as bigint) > 9007199254740991n ? Number.MAX_SAFE_INTEGER : Number(v as bigint);
 }
 
 /** Value-depth limit of the value a pack instruction builds (checked once per instance and site). */
@@ -64,11 +64,7 @@ export function checkPackDepth(rt: Runtime, inst: FunctionInstance, pc: number, 
  * Type limits of a generic call, as upstream counts them: every type argument's depth, and
  * 1 + the caller's type-argument nodes + the callee's instantiation nodes.
  */
-export function checkInstantiation(
-  callerTypeArgs: readonly { depth: number; nodes: number }[],
-  typeArgs: readonly { depth: number; nodes: number }[],
-  limits: CallState['limits'],
-): void {
+export function checkInstantiation(callerTypeArgs: readonly { depth: number; nodes: number }[], typeArgs: readonly { depth: number; nodes: number }[], limits: CallState['limits']): void {
   let nodes = 1;
   for (const t of callerTypeArgs) nodes += t.nodes;
   for (const t of typeArgs) {
@@ -87,8 +83,7 @@ export function viewOf(stack: unknown[], sp: number, locals: unknown[], frameId:
 /** A lazy stack-trace text of the frames (for `debug::print_stack_trace`). */
 export function stackTraceText(frames: readonly Frame[], depth: number, inst: FunctionInstance, pc: number): () => string {
   // Natives use it while they run, before the frames change: no copy needed.
-  return () =>
-    [...frames.slice(0, depth).map((f) => `${f.inst.fn.module.id}::${f.inst.fn.name} at ${f.pc - 1}`), `${inst.fn.module.id}::${inst.fn.name} at ${pc}`].join('\n');
+  return () => [...frames.slice(0, depth).map((f) => `${f.inst.fn.module.id}::${f.inst.fn.name} at ${f.pc - 1}`), `${inst.fn.module.id}::${inst.fn.name} at ${pc}`].join('\n');
 }
 
 /** Attach the location (running function, instruction) to an error. */

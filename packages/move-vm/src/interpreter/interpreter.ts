@@ -21,20 +21,7 @@ import { chargeInlinedVectorNative } from './vector-native-gas.js';
 import { packVariant, unpackVariant, vecDestroyEmpty, vecPack, vecSwap, vecUnpack } from './containers.js';
 import { compileBlocks, JitFault, jitOf, NO_JIT } from './jit.js';
 import { newRegisters, takeFault } from './compiled-run.js';
-import {
-  callNativeDirect,
-  checkPackDepth,
-  indexOf,
-  locate,
-  operand,
-  resolveCallee,
-  runNativeOnStack,
-  stackTraceText,
-  tierExtra,
-  tierNextAfter,
-  vecOpError,
-  viewOf,
-} from './helpers.js';
+import { callNativeDirect, checkPackDepth, indexOf, locate, operand, resolveCallee, runNativeOnStack, stackTraceText, tierExtra, tierNextAfter, vecOpError, viewOf } from './helpers.js';
 
 /** Operand stack slots allocated per call before it grows. */
 const INITIAL_STACK = 16;

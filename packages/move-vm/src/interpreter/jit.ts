@@ -135,7 +135,8 @@ export function compileBlocks(tc: TranslatedCode): JitCode | null {
     // A one-block function compiled up to its `Ret` (its last instruction) can run without a frame.
     if (head === 0 && end === n && stop === n - 1 && tc.code[stop << 1] === Op.RET) leaf = blockCode(tc, 0, n, stop, false);
   }
-  const leafSource = leaf === undefined ? 'undefined' : `function leaf(stack, sp, locals, inst, rt, limits) {\n let p = 0;\n try {\n${leaf.lines.join('\n')}\n } catch (e) { throw new D.JitFault(e, p); }\n}`;
+  const leafSource =
+    leaf === undefined ? 'undefined' : `function leaf(stack, sp, locals, inst, rt, limits) {\n let p = 0;\n try {\n${leaf.lines.join('\n')}\n } catch (e) { throw new D.JitFault(e, p); }\n}`;
   const made = new Function('D', 'T', `'use strict';\nreturn { run: ${runSource(cases)},\n leaf: ${leafSource} };`) as (
     d: typeof DEPS,
     t: TranslatedCode,
@@ -436,9 +437,7 @@ class BlockGen {
         const e = this.pop();
         const v = this.pop();
         this.emit(at);
-        this.emit(
-          `if (${v}.length >= limits.maxVectorLength) throw D.vecOpError(false, T, ${arg}, D.VectorError.VEC_SIZE_LIMIT_REACHED, \`vector length would exceed \${limits.maxVectorLength}\`);`,
-        );
+        this.emit(`if (${v}.length >= limits.maxVectorLength) throw D.vecOpError(false, T, ${arg}, D.VectorError.VEC_SIZE_LIMIT_REACHED, \`vector length would exceed \${limits.maxVectorLength}\`);`);
         this.emit(`${v}.push(${e}); D.noteWrite(${v});`);
         return false;
       }

@@ -38,9 +38,22 @@ const COMPARISON: ReadonlySet<number> = new Set<number>([Op.LT, Op.GT, Op.LE, Op
 
 /** Binary integer operations a fused operation can do (see `binaryOp`). */
 export const FUSABLE_BINARY: ReadonlySet<number> = new Set<number>([
-  Op.ADD_N, Op.SUB_N, Op.MUL_N, Op.DIV_N, Op.MOD_N,
-  Op.ADD_B, Op.SUB_B, Op.MUL_B, Op.DIV_B, Op.MOD_B,
-  Op.BIT_OR_N, Op.BIT_AND_N, Op.XOR_N, Op.BIT_OR_B, Op.BIT_AND_B, Op.XOR_B,
+  Op.ADD_N,
+  Op.SUB_N,
+  Op.MUL_N,
+  Op.DIV_N,
+  Op.MOD_N,
+  Op.ADD_B,
+  Op.SUB_B,
+  Op.MUL_B,
+  Op.DIV_B,
+  Op.MOD_B,
+  Op.BIT_OR_N,
+  Op.BIT_AND_N,
+  Op.XOR_N,
+  Op.BIT_OR_B,
+  Op.BIT_AND_B,
+  Op.XOR_B,
 ]);
 
 /**

@@ -174,10 +174,7 @@ export class LoadedModule {
         fields: () => {
           if (fields === null) {
             const def = m.structDefs[defIndex];
-            fields =
-              isEnum || def.fieldInformation.$kind === 'Native'
-                ? []
-                : def.fieldInformation.fields.map((f) => ({ name: m.identifiers[f.name], type: this.token(f.type) }));
+            fields = isEnum || def.fieldInformation.$kind === 'Native' ? [] : def.fieldInformation.fields.map((f) => ({ name: m.identifiers[f.name], type: this.token(f.type) }));
           }
           return fields;
         },
@@ -210,10 +207,7 @@ export class LoadedModule {
     const address = m.addressIdentifiers[mh.address];
     const moduleName = m.identifiers[mh.name];
     const name = m.identifiers[h.name];
-    const info =
-      address === this.address && moduleName === this.name
-        ? this.ownDatatype(name)
-        : this.linker.module(address, moduleName).ownDatatype(name);
+    const info = address === this.address && moduleName === this.name ? this.ownDatatype(name) : this.linker.module(address, moduleName).ownDatatype(name);
     if (!info) throw new VmError('TYPE_RESOLUTION_FAILURE', `${address}::${moduleName}::${name} not found`);
     if (info.typeParams.length !== h.typeParameters.length) {
       throw new VmError('LINKER_ERROR', `${address}::${moduleName}::${name}: type parameter count differs from ${this.id}'s handle`);
@@ -255,7 +249,10 @@ export class LoadedModule {
       case 'Datatype':
         return table.datatype(this.datatypeAt(t.index), []);
       case 'DatatypeInstantiation':
-        return table.datatype(this.datatypeAt(t.index), t.typeArguments.map((a) => this.token(a)));
+        return table.datatype(
+          this.datatypeAt(t.index),
+          t.typeArguments.map((a) => this.token(a)),
+        );
     }
   }
 

@@ -107,8 +107,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec, options: 
     if (d === null) invariant('unpack of a non-datatype');
     return d.fields().map((f) => table.subst(f.type, t.typeArgs));
   };
-  const variantFieldTypes = (t: Type, tag: number): Type[] =>
-    (t.datatype as NonNullable<Type['datatype']>).variants()[tag].fields.map((f) => table.subst(f.type, t.typeArgs));
+  const variantFieldTypes = (t: Type, tag: number): Type[] => (t.datatype as NonNullable<Type['datatype']>).variants()[tag].fields.map((f) => table.subst(f.type, t.typeArgs));
   const fieldRef = (fh: number, typeArgs: readonly Type[], mutable: boolean): number => {
     const h = m.fieldHandles[fh];
     pop();
@@ -236,19 +235,14 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec, options: 
         for (const r of callee.returns) push(table.subst(r, typeArgs));
         arg = callSites.length;
         callSites.push({ callee, typeArgs });
-        const inlined =
-          callee.isNative && callee.module.address === STDLIB && callee.module.name === 'vector'
-            ? VECTOR_NATIVE_OPS[callee.name]
-            : undefined;
+        const inlined = callee.isNative && callee.module.address === STDLIB && callee.module.name === 'vector' ? VECTOR_NATIVE_OPS[callee.name] : undefined;
         op = inlined ?? Op.CALL;
         break;
       }
       case 'Pack':
       case 'PackGeneric': {
         const [defIndex, typeArgs] =
-          ins.$kind === 'Pack'
-            ? [ins.index, [] as readonly Type[]]
-            : [m.structDefInstantiations[ins.index].def, mod.signature(m.structDefInstantiations[ins.index].typeParameters)];
+          ins.$kind === 'Pack' ? [ins.index, [] as readonly Type[]] : [m.structDefInstantiations[ins.index].def, mod.signature(m.structDefInstantiations[ins.index].typeParameters)];
         const t = table.datatype(structInfo(defIndex), typeArgs);
         const count = t.datatype?.fields().length ?? 0;
         popN(count);
@@ -262,9 +256,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec, options: 
       case 'Unpack':
       case 'UnpackGeneric': {
         const [defIndex, typeArgs] =
-          ins.$kind === 'Unpack'
-            ? [ins.index, [] as readonly Type[]]
-            : [m.structDefInstantiations[ins.index].def, mod.signature(m.structDefInstantiations[ins.index].typeParameters)];
+          ins.$kind === 'Unpack' ? [ins.index, [] as readonly Type[]] : [m.structDefInstantiations[ins.index].def, mod.signature(m.structDefInstantiations[ins.index].typeParameters)];
         const t = table.datatype(structInfo(defIndex), typeArgs);
         pop();
         const fts = fieldTypes(t);

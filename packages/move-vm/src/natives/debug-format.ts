@@ -29,7 +29,10 @@ export function formatDebugValue(ctx: NativeContext, v: unknown, t: Type): strin
       const vec = v as MoveVector;
       const elem = t.elem as Type;
       if (elem.kind === TypeKind.U8) return '0x' + Buffer.from(vec.bytes()).toString('hex');
-      return `[${vec.toArray().map((x) => formatDebugValue(ctx, x, elem)).join(', ')}]`;
+      return `[${vec
+        .toArray()
+        .map((x) => formatDebugValue(ctx, x, elem))
+        .join(', ')}]`;
     }
     case TypeKind.Datatype: {
       const d = t.datatype;

@@ -225,4 +225,3 @@ export function registerMoveStdlib(registry: NativeRegistry): NativeRegistry {
     .registerModule(STD, 'debug', debug)
     .registerModule(STD, 'signer', signer);
 }
-

@@ -9,18 +9,7 @@
 export type TraceInt = number | bigint;
 
 /** A type tag as serde writes upstream's `TypeTag`. */
-export type TraceTypeTag =
-  | 'bool'
-  | 'u8'
-  | 'u16'
-  | 'u32'
-  | 'u64'
-  | 'u128'
-  | 'u256'
-  | 'address'
-  | 'signer'
-  | { vector: TraceTypeTag }
-  | { struct: TraceStructTag };
+export type TraceTypeTag = 'bool' | 'u8' | 'u16' | 'u32' | 'u64' | 'u128' | 'u256' | 'address' | 'signer' | { vector: TraceTypeTag } | { struct: TraceStructTag };
 
 /** Upstream `StructTag`: addresses are 64 hex digits without `0x`. */
 export interface TraceStructTag {

@@ -26,16 +26,7 @@ import type { LoadedFunction, TranslatedCode } from '../loader/linker.js';
 import type { Type, TypeTable } from '../types/runtime-type.js';
 import { peekRef } from '../values/value.js';
 import { bareAddress, isRefType, refKindOf, traceValueOf, typeTagOf, typeTagWithRefs } from './convert.js';
-import {
-  stringifyTraceJson,
-  type TraceEffect,
-  type TraceFrame,
-  type TraceLocation,
-  type TraceMoveValue,
-  type TraceRecord,
-  type TraceTypeTag,
-  type TraceValue,
-} from './format.js';
+import { stringifyTraceJson, type TraceEffect, type TraceFrame, type TraceLocation, type TraceMoveValue, type TraceRecord, type TraceTypeTag, type TraceValue } from './format.js';
 import { INLINED_NATIVE_OPS, POP1, POP2, PUSH_TOP, upstreamOpcodeName } from './opcodes.js';
 import { errorMessage } from '@smi/bytecode';
 

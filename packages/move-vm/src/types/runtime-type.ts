@@ -203,7 +203,10 @@ export class TypeTable {
       case TypeKind.MutableReference:
         return this.reference(this.subst(t.elem as Type, args), true);
       case TypeKind.Datatype:
-        return this.datatype(t.datatype as DatatypeInfo, t.typeArgs.map((a) => this.subst(a, args)));
+        return this.datatype(
+          t.datatype as DatatypeInfo,
+          t.typeArgs.map((a) => this.subst(a, args)),
+        );
       default:
         return t;
     }

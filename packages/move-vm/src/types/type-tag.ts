@@ -102,10 +102,7 @@ export function resolveTypeTag(table: TypeTable, ast: TypeTagAst, resolve: Datat
     case 'Datatype': {
       const info = resolve(ast.address, ast.module, ast.name);
       if (info.typeParams.length !== ast.typeArgs.length) {
-        throw new VmError(
-          'NUMBER_OF_TYPE_ARGUMENTS_MISMATCH',
-          `${ast.module}::${ast.name} takes ${info.typeParams.length} type arguments, got ${ast.typeArgs.length}`,
-        );
+        throw new VmError('NUMBER_OF_TYPE_ARGUMENTS_MISMATCH', `${ast.module}::${ast.name} takes ${info.typeParams.length} type arguments, got ${ast.typeArgs.length}`);
       }
       const args = ast.typeArgs.map((a) => resolveTypeTag(table, a, resolve));
       info.typeParams.forEach((p, i) => {

@@ -237,7 +237,10 @@ export function zeroValue(table: TypeTable, t: Type): unknown {
       if (d === null) return null;
       if (d.isEnum) {
         const fields = d.variants()[0].fields;
-        return new VariantValue(0, fields.map((f) => zeroValue(table, table.subst(f.type, t.typeArgs))));
+        return new VariantValue(
+          0,
+          fields.map((f) => zeroValue(table, table.subst(f.type, t.typeArgs))),
+        );
       }
       return d.fields().map((f) => zeroValue(table, table.subst(f.type, t.typeArgs)));
     }

@@ -36,8 +36,7 @@ const encoder = new TextEncoder();
 /** UTF-8 bytes of a JS string. */
 export const utf8 = (s: string): Uint8Array => encoder.encode(s);
 /** A `vector<u8>` value. */
-export const bytesVec = (b: Uint8Array | string | readonly number[]): MoveVector =>
-  MoveVector.fromBytes(typeof b === 'string' ? utf8(b) : Uint8Array.from(b));
+export const bytesVec = (b: Uint8Array | string | readonly number[]): MoveVector => MoveVector.fromBytes(typeof b === 'string' ? utf8(b) : Uint8Array.from(b));
 /** A vector value of the given storage kind. */
 export const vec = (kind: VecKindValue, xs: readonly unknown[]): MoveVector => MoveVector.fromValues(kind, xs);
 /** A `0x1::string::String` (or `0x1::ascii::String`) value: a struct with one `vector<u8>` field. */

@@ -476,11 +476,7 @@ export interface StructOptions<T> {
 const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** A struct: fields in declaration order. */
-export function struct<T extends object>(
-  name: string,
-  fields: { [K in keyof T]-?: Codec<T[K]> },
-  options: StructOptions<T> = {},
-): Codec<T> {
+export function struct<T extends object>(name: string, fields: { [K in keyof T]-?: Codec<T[K]> }, options: StructOptions<T> = {}): Codec<T> {
   const list = Object.entries(fields) as [string, Codec<unknown>][];
   const renames: Partial<Record<string, string>> = options.rename ?? {};
   const shape: Shape = {

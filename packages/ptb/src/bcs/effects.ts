@@ -229,11 +229,7 @@ export interface Event {
 }
 
 /** `Event` codec. */
-export const Event: Codec<Event> = struct<Event>(
-  'Event',
-  { packageId: Address, transactionModule: Str, sender: Address, type: StructTag, contents: Bytes },
-  { rename: { type: 'type_' } },
-);
+export const Event: Codec<Event> = struct<Event>('Event', { packageId: Address, transactionModule: Str, sender: Address, type: StructTag, contents: Bytes }, { rename: { type: 'type_' } });
 
 /** `TransactionEvents`. */
 export interface TransactionEvents {

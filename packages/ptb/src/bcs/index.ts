@@ -28,15 +28,7 @@ import {
   TransactionEvents,
   UnchangedConsensusKind,
 } from './effects.js';
-import {
-  CommandArgumentError,
-  ExecutionFailureStatus,
-  ExecutionStatus,
-  ModuleId,
-  MoveLocation,
-  PackageUpgradeError,
-  TypeArgumentError,
-} from './execution-status.js';
+import { CommandArgumentError, ExecutionFailureStatus, ExecutionStatus, ModuleId, MoveLocation, PackageUpgradeError, TypeArgumentError } from './execution-status.js';
 import { MoveObject, MoveObjectType, MovePackage, ObjectData, ObjectRef, Owner, SuiObject, TypeOrigin, UpgradeInfo } from './object.js';
 import {
   ActiveJwk,

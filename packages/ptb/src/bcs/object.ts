@@ -2,22 +2,7 @@
  * Sui objects: `Owner`, `MoveObjectType` (with its compact coin forms), Move objects,
  * packages and the `Object` envelope (`sui_types::object::Object`).
  */
-import {
-  Address,
-  Bool,
-  Bytes,
-  Digest,
-  Str,
-  U64,
-  enumType,
-  map,
-  struct,
-  tuple,
-  vector,
-  normalizeAddress,
-  type Codec,
-  type Enum,
-} from './codec.js';
+import { Address, Bool, Bytes, Digest, Str, U64, enumType, map, struct, tuple, vector, normalizeAddress, type Codec, type Enum } from './codec.js';
 import { StructTag, TypeTag, structTypeTag } from './type-tag.js';
 
 /** `(ObjectID, SequenceNumber, ObjectDigest)`; serde writes it as a 3-tuple. */
@@ -100,11 +85,7 @@ export interface MoveObject {
 }
 
 /** `MoveObject` codec. */
-export const MoveObject: Codec<MoveObject> = struct<MoveObject>(
-  'MoveObject',
-  { type: MoveObjectType, hasPublicTransfer: Bool, version: U64, contents: Bytes },
-  { rename: { type: 'type_' } },
-);
+export const MoveObject: Codec<MoveObject> = struct<MoveObject>('MoveObject', { type: MoveObjectType, hasPublicTransfer: Bool, version: U64, contents: Bytes }, { rename: { type: 'type_' } });
 
 /** Where a datatype of a package was first defined (`TypeOrigin`). */
 export interface TypeOrigin {
@@ -250,9 +231,7 @@ export function moveObjectTypeFromStructTag(tag: StructTag): MoveObjectType {
   }
   const balance = accumulatorBalanceType(tag);
   if (balance !== undefined) {
-    return isSui(balance)
-      ? { $kind: 'SuiBalanceAccumulatorField', SuiBalanceAccumulatorField: true }
-      : { $kind: 'BalanceAccumulatorField', BalanceAccumulatorField: balance };
+    return isSui(balance) ? { $kind: 'SuiBalanceAccumulatorField', SuiBalanceAccumulatorField: true } : { $kind: 'BalanceAccumulatorField', BalanceAccumulatorField: balance };
   }
   return { $kind: 'Other', Other: tag };
 }

@@ -120,8 +120,7 @@ function convert(codec: AnyCodec, json: unknown, path: string): unknown {
       if (typeof json === 'string') name = json;
       else if (isRecord(json) && Object.keys(json).length === 1) [[name, payload]] = Object.entries(json);
       else throw fail(`expected a ${shape.name} variant, got ${JSON.stringify(json)}`, path);
-      const variant =
-        shape.variants.find((v) => v.name === name) ?? shape.variants.find((v) => v.name.toLowerCase() === name.toLowerCase());
+      const variant = shape.variants.find((v) => v.name === name) ?? shape.variants.find((v) => v.name.toLowerCase() === name.toLowerCase());
       if (variant === undefined) throw fail(`unknown ${shape.name} variant ${JSON.stringify(name)}`, path);
       if (variant.codec === null) return { $kind: variant.name, [variant.name]: true };
       return { $kind: variant.name, [variant.name]: convert(variant.codec, payload, `${path}.${variant.name}`) };

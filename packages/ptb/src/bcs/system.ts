@@ -2,21 +2,7 @@
  * System transaction kinds: epoch change, genesis, consensus commit prologues V1..V4,
  * authenticator state, end of epoch, randomness.
  */
-import {
-  Address,
-  Bytes,
-  Digest,
-  Str,
-  U32,
-  U64,
-  enumType,
-  option,
-  struct,
-  tuple,
-  vector,
-  type Codec,
-  type Enum,
-} from './codec.js';
+import { Address, Bytes, Digest, Str, U32, U64, enumType, option, struct, tuple, vector, type Codec, type Enum } from './codec.js';
 import { ObjectData, Owner } from './object.js';
 import { TypeTag } from './type-tag.js';
 
@@ -105,11 +91,10 @@ export interface ConsensusDeterminedVersionAssignmentsVariants {
 export type ConsensusDeterminedVersionAssignments = Enum<ConsensusDeterminedVersionAssignmentsVariants>;
 
 /** `ConsensusDeterminedVersionAssignments` codec. */
-export const ConsensusDeterminedVersionAssignments: Codec<ConsensusDeterminedVersionAssignments> =
-  enumType<ConsensusDeterminedVersionAssignmentsVariants>('ConsensusDeterminedVersionAssignments', {
-    CancelledTransactions: vector(tuple(Digest, vector(tuple(Address, U64)))),
-    CancelledTransactionsV2: vector(tuple(Digest, vector(tuple(tuple(Address, U64), U64)))),
-  });
+export const ConsensusDeterminedVersionAssignments: Codec<ConsensusDeterminedVersionAssignments> = enumType<ConsensusDeterminedVersionAssignmentsVariants>('ConsensusDeterminedVersionAssignments', {
+  CancelledTransactions: vector(tuple(Digest, vector(tuple(Address, U64)))),
+  CancelledTransactionsV2: vector(tuple(Digest, vector(tuple(tuple(Address, U64), U64)))),
+});
 
 /** `ConsensusCommitPrologueV3`. */
 export interface ConsensusCommitPrologueV3 {
@@ -222,18 +207,15 @@ export interface ExecutionTimeObservationKeyVariants {
 export type ExecutionTimeObservationKey = Enum<ExecutionTimeObservationKeyVariants>;
 
 /** `ExecutionTimeObservationKey` codec. */
-export const ExecutionTimeObservationKey: Codec<ExecutionTimeObservationKey> = enumType<ExecutionTimeObservationKeyVariants>(
-  'ExecutionTimeObservationKey',
-  {
-    MoveEntryPoint: struct('MoveEntryPoint', { package: Address, module: Str, function: Str, typeArguments: vector(TypeTag) }),
-    TransferObjects: null,
-    SplitCoins: null,
-    MergeCoins: null,
-    Publish: null,
-    MakeMoveVec: null,
-    Upgrade: null,
-  },
-);
+export const ExecutionTimeObservationKey: Codec<ExecutionTimeObservationKey> = enumType<ExecutionTimeObservationKeyVariants>('ExecutionTimeObservationKey', {
+  MoveEntryPoint: struct('MoveEntryPoint', { package: Address, module: Str, function: Str, typeArguments: vector(TypeTag) }),
+  TransferObjects: null,
+  SplitCoins: null,
+  MergeCoins: null,
+  Publish: null,
+  MakeMoveVec: null,
+  Upgrade: null,
+});
 
 /** A duration (`std::time::Duration`). */
 export interface Duration {
@@ -251,10 +233,9 @@ export interface StoredExecutionTimeObservationsVariants {
 export type StoredExecutionTimeObservations = Enum<StoredExecutionTimeObservationsVariants>;
 
 /** `StoredExecutionTimeObservations` codec. */
-export const StoredExecutionTimeObservations: Codec<StoredExecutionTimeObservations> = enumType<StoredExecutionTimeObservationsVariants>(
-  'StoredExecutionTimeObservations',
-  { V1: vector(tuple(ExecutionTimeObservationKey, vector(tuple(Bytes, struct<Duration>('Duration', { secs: U64, nanos: U32 }))))) },
-);
+export const StoredExecutionTimeObservations: Codec<StoredExecutionTimeObservations> = enumType<StoredExecutionTimeObservationsVariants>('StoredExecutionTimeObservations', {
+  V1: vector(tuple(ExecutionTimeObservationKey, vector(tuple(Bytes, struct<Duration>('Duration', { secs: U64, nanos: U32 }))))),
+});
 
 /** Variants of {@link EndOfEpochTransactionKind}. */
 export interface EndOfEpochTransactionKindVariants {
@@ -280,22 +261,19 @@ export interface EndOfEpochTransactionKindVariants {
 export type EndOfEpochTransactionKind = Enum<EndOfEpochTransactionKindVariants>;
 
 /** `EndOfEpochTransactionKind` codec. */
-export const EndOfEpochTransactionKind: Codec<EndOfEpochTransactionKind> = enumType<EndOfEpochTransactionKindVariants>(
-  'EndOfEpochTransactionKind',
-  {
-    ChangeEpoch,
-    AuthenticatorStateCreate: null,
-    AuthenticatorStateExpire: struct('AuthenticatorStateExpire', { minEpoch: U64, authenticatorObjInitialSharedVersion: U64 }),
-    RandomnessStateCreate: null,
-    DenyListStateCreate: null,
-    BridgeStateCreate: Digest,
-    BridgeCommitteeInit: U64,
-    StoreExecutionTimeObservations: StoredExecutionTimeObservations,
-    AccumulatorRootCreate: null,
-    CoinRegistryCreate: null,
-    DisplayRegistryCreate: null,
-    AddressAliasStateCreate: null,
-    WriteAccumulatorStorageCost: struct('WriteAccumulatorStorageCost', { storageCost: U64 }),
-    ForwardingAddressRegistryCreate: null,
-  },
-);
+export const EndOfEpochTransactionKind: Codec<EndOfEpochTransactionKind> = enumType<EndOfEpochTransactionKindVariants>('EndOfEpochTransactionKind', {
+  ChangeEpoch,
+  AuthenticatorStateCreate: null,
+  AuthenticatorStateExpire: struct('AuthenticatorStateExpire', { minEpoch: U64, authenticatorObjInitialSharedVersion: U64 }),
+  RandomnessStateCreate: null,
+  DenyListStateCreate: null,
+  BridgeStateCreate: Digest,
+  BridgeCommitteeInit: U64,
+  StoreExecutionTimeObservations: StoredExecutionTimeObservations,
+  AccumulatorRootCreate: null,
+  CoinRegistryCreate: null,
+  DisplayRegistryCreate: null,
+  AddressAliasStateCreate: null,
+  WriteAccumulatorStorageCost: struct('WriteAccumulatorStorageCost', { storageCost: U64 }),
+  ForwardingAddressRegistryCreate: null,
+});

@@ -2,23 +2,7 @@
  * Transactions: programmable transaction blocks (inputs and commands), every transaction
  * kind, gas data, expiration, `TransactionData` and the signed envelope.
  */
-import {
-  Address,
-  Bytes,
-  Digest,
-  Str,
-  U16,
-  U32,
-  U64,
-  U8,
-  enumType,
-  option,
-  struct,
-  tuple,
-  vector,
-  type Codec,
-  type Enum,
-} from './codec.js';
+import { Address, Bytes, Digest, Str, U16, U32, U64, U8, enumType, option, struct, tuple, vector, type Codec, type Enum } from './codec.js';
 import { ObjectRef } from './object.js';
 import {
   AuthenticatorStateUpdate,
@@ -91,11 +75,7 @@ export type ObjectArg = Enum<ObjectArgVariants>;
 /** `ObjectArg` codec. */
 export const ObjectArg: Codec<ObjectArg> = enumType<ObjectArgVariants>('ObjectArg', {
   ImmOrOwnedObject: ObjectRef,
-  SharedObject: struct<SharedObjectRef>(
-    'SharedObject',
-    { objectId: Address, initialSharedVersion: U64, mutability: SharedObjectMutability },
-    { rename: { objectId: 'id' } },
-  ),
+  SharedObject: struct<SharedObjectRef>('SharedObject', { objectId: Address, initialSharedVersion: U64, mutability: SharedObjectMutability }, { rename: { objectId: 'id' } }),
   Receiving: ObjectRef,
 });
 
@@ -172,11 +152,7 @@ export const Command: Codec<Command> = enumType<CommandVariants>('Command', {
   MergeCoins: struct('MergeCoins', { destination: Argument, sources: vector(Argument) }, { serde: 'tuple' }),
   Publish: struct('Publish', { modules: vector(Bytes), dependencies: vector(Address) }, { serde: 'tuple' }),
   MakeMoveVec: struct('MakeMoveVec', { type: option(TypeTag), elements: vector(Argument) }, { serde: 'tuple' }),
-  Upgrade: struct(
-    'Upgrade',
-    { modules: vector(Bytes), dependencies: vector(Address), package: Address, ticket: Argument },
-    { serde: 'tuple' },
-  ),
+  Upgrade: struct('Upgrade', { modules: vector(Bytes), dependencies: vector(Address), package: Address, ticket: Argument }, { serde: 'tuple' }),
 });
 
 /** A programmable transaction block. */

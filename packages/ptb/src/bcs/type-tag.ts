@@ -49,11 +49,7 @@ export const TypeTag: Codec<TypeTag> = enumType<TypeTagVariants>('TypeTag', {
 });
 
 /** `StructTag` codec (serde names the type parameters `type_args`). */
-export const StructTag: Codec<StructTag> = struct<StructTag>(
-  'StructTag',
-  { address: Address, module: Str, name: Str, typeParams: vector(TypeTag) },
-  { rename: { typeParams: 'type_args' } },
-);
+export const StructTag: Codec<StructTag> = struct<StructTag>('StructTag', { address: Address, module: Str, name: Str, typeParams: vector(TypeTag) }, { rename: { typeParams: 'type_args' } });
 
 type Primitive = Exclude<keyof TypeTagVariants, 'vector' | 'struct'>;
 const PRIMITIVES: readonly Primitive[] = ['bool', 'u8', 'u16', 'u32', 'u64', 'u128', 'u256', 'address', 'signer'];

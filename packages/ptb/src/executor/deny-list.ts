@@ -23,7 +23,6 @@ const CONFIG_KEY = parseTypeTag(`${SUI}::dynamic_object_field::Wrapper<${SUI}::d
 const ADDRESS_KEY = parseTypeTag(`${SUI}::deny_list::AddressKey`);
 const GLOBAL_PAUSE_KEY = parseTypeTag(`${SUI}::deny_list::GlobalPauseKey`);
 
-
 function contents(o: SuiObject | undefined): Uint8Array | null {
   return o !== undefined && o.data.$kind === 'Move' ? o.data.Move.contents : null;
 }

@@ -273,7 +273,10 @@ function checkNonExclusiveInputs(a: FinishArgs, f: Finish): void {
     if (info.nonExclusive !== true) continue;
     const w = f.writes.get(id);
     if (w === undefined || !sameObject(a.vm, w, object)) {
-      f.failure = new ExecutionFailure({ $kind: 'NonExclusiveWriteInputObjectModified', NonExclusiveWriteInputObjectModified: { id } } as never, `non-exclusive write input ${id} was modified or deleted`);
+      f.failure = new ExecutionFailure(
+        { $kind: 'NonExclusiveWriteInputObjectModified', NonExclusiveWriteInputObjectModified: { id } } as never,
+        `non-exclusive write input ${id} was modified or deleted`,
+      );
       break;
     }
     f.writes.delete(id);
@@ -451,7 +454,12 @@ function chargeGas(a: FinishArgs, f: Finish): { objects: Map<string, SuiObject>;
 }
 
 /** The changed objects of effects V2 (sorted by id, accumulator changes included) and the objects written as the result lists them. */
-function changedObjects(a: FinishArgs, f: Finish, objects: ReadonlyMap<string, SuiObject>, accumulators: readonly [string, EffectsObjectChange][]): { changes: [string, EffectsObjectChange][]; written: ObjectChange[] } {
+function changedObjects(
+  a: FinishArgs,
+  f: Finish,
+  objects: ReadonlyMap<string, SuiObject>,
+  accumulators: readonly [string, EffectsObjectChange][],
+): { changes: [string, EffectsObjectChange][]; written: ObjectChange[] } {
   const { loaded } = a;
   const { created, children } = f;
   const changes: [string, EffectsObjectChange][] = [];
@@ -472,14 +480,17 @@ function changedObjects(a: FinishArgs, f: Finish, objects: ReadonlyMap<string, S
       id,
       {
         inputState: inputState(id),
-        outputState: isPackage ? { $kind: 'PackageWrite', PackageWrite: [o.data.$kind === 'Package' ? o.data.Package.version : f.lamport, digest] } : { $kind: 'ObjectWrite', ObjectWrite: [digest, o.owner] },
+        outputState: isPackage
+          ? { $kind: 'PackageWrite', PackageWrite: [o.data.$kind === 'Package' ? o.data.Package.version : f.lamport, digest] }
+          : { $kind: 'ObjectWrite', ObjectWrite: [digest, o.owner] },
         idOperation: created.has(id) ? { $kind: 'Created', Created: true } : { $kind: 'None', None: true },
       },
     ]);
   }
   for (const id of f.deleted) changes.push([id, { inputState: inputState(id), outputState: { $kind: 'NotExist', NotExist: true }, idOperation: { $kind: 'Deleted', Deleted: true } }]);
   for (const id of f.wrapped) changes.push([id, { inputState: inputState(id), outputState: { $kind: 'NotExist', NotExist: true }, idOperation: { $kind: 'None', None: true } }]);
-  for (const id of f.unwrappedThenDeleted) changes.push([id, { inputState: { $kind: 'NotExist', NotExist: true }, outputState: { $kind: 'NotExist', NotExist: true }, idOperation: { $kind: 'Deleted', Deleted: true } }]);
+  for (const id of f.unwrappedThenDeleted)
+    changes.push([id, { inputState: { $kind: 'NotExist', NotExist: true }, outputState: { $kind: 'NotExist', NotExist: true }, idOperation: { $kind: 'Deleted', Deleted: true } }]);
   changes.push(...accumulators);
   changes.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
   return { changes, written };
@@ -527,15 +538,21 @@ export function finishTransaction(a: FinishArgs): ExecutionResult {
   const accumulators = accumulatorChanges([...f.moveAccumulatorEvents, ...gasEvents], events);
   const { changes, written } = changedObjects(a, f, objects, accumulators);
   const unchanged = unchangedConsensusObjects(a, f);
-  const dependencies = transactionDependencies(a).filter((d) => d !== txDigest).sort();
+  const dependencies = transactionDependencies(a)
+    .filter((d) => d !== txDigest)
+    .sort();
   const status: ExecutionStatus =
-    failure === null
-      ? { $kind: 'Success', Success: true }
-      : { $kind: 'Failure', Failure: { error: failure.status, command: failure.command === null ? null : BigInt(failure.command) } };
+    failure === null ? { $kind: 'Success', Success: true } : { $kind: 'Failure', Failure: { error: failure.status, command: failure.command === null ? null : BigInt(failure.command) } };
   // Created then wrapped: created ids not written at top level, found inside the written objects.
   const wrappedIds = failure === null ? [...f.createdIds].filter((id) => !f.writes.has(id)) : [];
   const createdAndWrapped =
-    wrappedIds.length === 0 ? [] : findNestedObjects(vm.types, [...f.writes.values()].filter((w) => w.packageObject === undefined), wrappedIds);
+    wrappedIds.length === 0
+      ? []
+      : findNestedObjects(
+          vm.types,
+          [...f.writes.values()].filter((w) => w.packageObject === undefined),
+          wrappedIds,
+        );
   const eventsDigest = events.length > 0 ? transactionEventsDigest({ data: events }) : null;
   const effects: TransactionEffects = {
     $kind: 'V2',

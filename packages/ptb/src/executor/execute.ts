@@ -32,7 +32,17 @@ function loadObjectSlot(vm: MoveVM, store: ObjectStore, ref: { id: string; versi
     // A Receiving input is not loaded: receiving it later simply finds nothing.
     if (mode === 'receiving' && ref.version !== null) {
       loaded.receivingVersions.push(ref.version);
-      const info: InputObjectInfo = { id: ref.id, version: ref.version, digest: '', ownerKind: 'AddressOwner', initialSharedVersion: null, mutable: true, hasPublicTransfer: false, storageRebate: 0n, receiving: true };
+      const info: InputObjectInfo = {
+        id: ref.id,
+        version: ref.version,
+        digest: '',
+        ownerKind: 'AddressOwner',
+        initialSharedVersion: null,
+        mutable: true,
+        hasPublicTransfer: false,
+        storageRebate: 0n,
+        receiving: true,
+      };
       return { kind: 'receiving', holder: null, type: null, object: info, taken: false };
     }
     throw missingObject(ref.id);

@@ -229,7 +229,8 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
       for (const i of req.transaction.inputs) {
         if (i.$kind !== 'Object' || i.Object.$kind !== 'SharedObject') continue;
         const arg = i.Object.SharedObject;
-        if (arg.mutability.$kind === 'NonExclusiveWrite' && !req.protocolConfig.flag('enable_non_exclusive_writes')) throw fail('Unsupported', 'Feature is not supported: User transactions cannot use SharedObjectMutability::NonExclusiveWrite');
+        if (arg.mutability.$kind === 'NonExclusiveWrite' && !req.protocolConfig.flag('enable_non_exclusive_writes'))
+          throw fail('Unsupported', 'Feature is not supported: User transactions cannot use SharedObjectMutability::NonExclusiveWrite');
         const o = store.getObject(arg.objectId);
         if (o === undefined || (o.owner.$kind !== 'Shared' && o.owner.$kind !== 'ConsensusAddressOwner' && o.owner.$kind !== 'Party')) {
           throw fail('ObjectNotFound', `Could not find the referenced object ${arg.objectId} at version None`);
@@ -335,7 +336,9 @@ export function checkTransactionInput(store: ObjectStore, req: InputCheckRequest
       }
     }
     if (gasless) {
-      const objects = req.transaction.inputs.flatMap((x) => (x.$kind === 'Object' && x.Object.$kind !== 'Receiving' ? [store.getObject(objectIdOfArg(x.Object))] : [])).filter((o): o is SuiObject => o !== undefined);
+      const objects = req.transaction.inputs
+        .flatMap((x) => (x.$kind === 'Object' && x.Object.$kind !== 'Receiving' ? [store.getObject(objectIdOfArg(x.Object))] : []))
+        .filter((o): o is SuiObject => o !== undefined);
       const why = gaslessObjectInputError(objects, tokens);
       if (why !== null) throw fail('Unsupported', `Feature is not supported: ${why}`);
     }
@@ -413,7 +416,6 @@ function checkDenyList(store: ObjectStore, req: InputCheckRequest): void {
     if (addressDenied(store, config, req.sender, null)) throw fail('AddressDeniedForCoin', `Address ${req.sender} is denied for coin ${t}`);
   }
 }
-
 
 /** The settled balance an accumulator object holds (the field's `u128`, after its id and key). */
 function settledBalance(store: ObjectStore, accumulatorId: string): bigint {

@@ -97,7 +97,6 @@ class ResolutionTable {
   }
 }
 
-
 function hasInit(m: CompiledModule): boolean {
   return m.functionDefs.some((d) => m.identifiers[m.functionHandles[d.function].name] === 'init');
 }

@@ -92,7 +92,10 @@ function packageObject(env: CommandEnv, id: string, version: bigint, modules: Co
 }
 
 function addToVm(env: CommandEnv, id: string, originalId: string, version: number, modules: CompiledModule[], origins: TypeOrigin[], deps: BytecodeMovePackage[]): void {
-  const base = packageFromBytes(modules.map((m) => serializeModule(m)), { id, version });
+  const base = packageFromBytes(
+    modules.map((m) => serializeModule(m)),
+    { id, version },
+  );
   env.vm.addPackage({
     ...base,
     originalId,
@@ -295,7 +298,7 @@ export function upgradePackage(env: CommandEnv, moduleBytes: Uint8Array[], depen
     );
   }
   const digest = packageDigest(moduleBytes, dependencies);
-  const expected = ((ticket[3] as { bytes(): Uint8Array }).bytes());
+  const expected = (ticket[3] as { bytes(): Uint8Array }).bytes();
   if (Buffer.compare(Buffer.from(digest), Buffer.from(expected)) !== 0) {
     throw new ExecutionFailure(
       { $kind: 'PackageUpgradeError', PackageUpgradeError: { upgradeError: { $kind: 'DigestDoesNotMatch', DigestDoesNotMatch: { digest } } } } as never,

@@ -6,16 +6,7 @@
  * and shared objects; the gas coin) raise Sui's `CommandArgumentError`s.
  */
 import { Ability, errorMessage } from '@smi/bytecode';
-import {
-  borrowSlot,
-  copyValue,
-  formatType,
-  type MoveVM,
-  readRef,
-  type Type,
-  TypeKind,
-  type VmError,
-} from '@smi/move-vm';
+import { borrowSlot, copyValue, formatType, type MoveVM, readRef, type Type, TypeKind, type VmError } from '@smi/move-vm';
 import type { Argument } from '../bcs/transaction.js';
 import { Cliques } from './entry-rules.js';
 import type { SuiObject } from '../bcs/object.js';
@@ -414,15 +405,9 @@ export function vmInputFailure(e: VmError): ExecutionFailure {
     case 'NUMBER_OF_ARGUMENTS_MISMATCH':
       return simpleFailure('ArityMismatch', e.message);
     case 'CONSTRAINT_NOT_SATISFIED':
-      return new ExecutionFailure(
-        { $kind: 'TypeArgumentError', TypeArgumentError: { argumentIdx: 0, kind: { $kind: 'ConstraintNotSatisfied', ConstraintNotSatisfied: true } } } as never,
-        e.message,
-      );
+      return new ExecutionFailure({ $kind: 'TypeArgumentError', TypeArgumentError: { argumentIdx: 0, kind: { $kind: 'ConstraintNotSatisfied', ConstraintNotSatisfied: true } } } as never, e.message);
     case 'TYPE_RESOLUTION_FAILURE':
-      return new ExecutionFailure(
-        { $kind: 'TypeArgumentError', TypeArgumentError: { argumentIdx: 0, kind: { $kind: 'TypeNotFound', TypeNotFound: true } } } as never,
-        e.message,
-      );
+      return new ExecutionFailure({ $kind: 'TypeArgumentError', TypeArgumentError: { argumentIdx: 0, kind: { $kind: 'TypeNotFound', TypeNotFound: true } } } as never, e.message);
     default:
       return simpleFailure('VMInvariantViolation', e.message);
   }

@@ -115,7 +115,9 @@ function pureBytesValid(vm: MoveVM, t: Type, bytes: Uint8Array): boolean {
 
 function isValidReceiving(t: Type): boolean {
   const d = t.datatype;
-  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === 'transfer' && d.name === 'Receiving' && t.typeArgs.length === 1 && (t.typeArgs[0].abilities & Ability.Key) !== 0;
+  return (
+    t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === 'transfer' && d.name === 'Receiving' && t.typeArgs.length === 1 && (t.typeArgs[0].abilities & Ability.Key) !== 0
+  );
 }
 
 /** 1. Input arguments. */
@@ -526,23 +528,12 @@ function verifyTypedTransaction(env: VerifyEnv, tx: TypedTransaction): void {
  * Type and verify a loaded transaction (protocol 108+: `enable_ptb_execution_v2`). `state`
  * holds the loaded inputs and gas coin; throws the first failure with its command index.
  */
-export function checkTransactionStatically(
-  vm: MoveVM,
-  inputs: readonly Slot[],
-  gas: Slot | null,
-  commands: readonly Command[],
-  relaxed: boolean,
-  flag: (name: string) => boolean,
-): TypedTransaction {
+export function checkTransactionStatically(vm: MoveVM, inputs: readonly Slot[], gas: Slot | null, commands: readonly Command[], relaxed: boolean, flag: (name: string) => boolean): TypedTransaction {
   const shared = new Set<number>();
   inputs.forEach((s, i) => {
     if (s.kind === 'object' && s.object !== undefined && s.object.ownerKind === 'Shared' && s.object.mutable) shared.add(i);
   });
-  const tx = typeTransaction(
-    { vm, inputs, hasGas: gas !== null, gasType: gas?.type ?? null, txContextType: vm.resolveType(`${SUI}::tx_context::TxContext`, SUI) },
-    commands,
-    shared,
-  );
+  const tx = typeTransaction({ vm, inputs, hasGas: gas !== null, gasType: gas?.type ?? null, txContextType: vm.resolveType(`${SUI}::tx_context::TxContext`, SUI) }, commands, shared);
   verifyTypedTransaction({ vm, inputs, relaxed, flag }, tx);
   return tx;
 }

@@ -18,11 +18,7 @@ import { type Slot, vmInputFailure } from './state.js';
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
 
 /** Where a value lives. */
-export type Location =
-  | { kind: 'gas' }
-  | { kind: 'ctx' }
-  | { kind: 'object' | 'pure' | 'receiving'; input: number }
-  | { kind: 'result'; command: number; index: number };
+export type Location = { kind: 'gas' } | { kind: 'ctx' } | { kind: 'object' | 'pure' | 'receiving'; input: number } | { kind: 'result'; command: number; index: number };
 
 /** A stable key of a location. */
 export function locationKey(l: Location): string {
@@ -38,10 +34,7 @@ export function locationKey(l: Location): string {
 }
 
 /** How an argument uses its location. */
-export type Usage =
-  | { use: 'move' | 'copy'; loc: Location }
-  | { use: 'borrow'; mut: boolean; loc: Location }
-  | { use: 'read' | 'freeze'; by: 'move' | 'copy'; loc: Location };
+export type Usage = { use: 'move' | 'copy'; loc: Location } | { use: 'borrow'; mut: boolean; loc: Location } | { use: 'read' | 'freeze'; by: 'move' | 'copy'; loc: Location };
 
 /** A typed argument: its index in the command, its usage and the type the command expects. */
 export interface TypedArg {
@@ -151,7 +144,10 @@ function rejectAddedInit(vm: MoveVM, packageId: string, moduleBytes: readonly Ui
       return;
     }
     if (before.get(moduleName(m)) === false && hasInit(m)) {
-      throw new ExecutionFailure({ $kind: 'PackageUpgradeError', PackageUpgradeError: { upgradeError: { $kind: 'IncompatibleUpgrade', IncompatibleUpgrade: true } } } as never, `module ${moduleName(m)} adds an init`);
+      throw new ExecutionFailure(
+        { $kind: 'PackageUpgradeError', PackageUpgradeError: { upgradeError: { $kind: 'IncompatibleUpgrade', IncompatibleUpgrade: true } } } as never,
+        `module ${moduleName(m)} adds an init`,
+      );
     }
   }
 }
@@ -355,7 +351,11 @@ function typeCommand(t: Typer, env: TypingEnv, c: Command, loaded: TypedFunction
       const amounts = t.locations(c.SplitCoins.amounts, 1);
       const { arg, coin } = t.coin(coinLoc, 0);
       const args = [arg, ...amounts.map((l, k) => t.argument(l, env.vm.types.u64, k + 1))];
-      return base('SplitCoins', args, amounts.map(() => coin));
+      return base(
+        'SplitCoins',
+        args,
+        amounts.map(() => coin),
+      );
     }
     case 'MergeCoins': {
       const target = t.one(c.MergeCoins.destination, 0);

@@ -84,10 +84,7 @@ export function ptbValueBound(vm: MoveVM, t: Type, kind: SizeBoundKind): SizeBou
 /** Fail with the bound's error when `size` bytes exceed it (upstream `ensure_serialized_size`). */
 export function ensureSerializedSize(size: number, bound: SizeBound): void {
   if (size <= bound.max) return;
-  const payload =
-    bound.error === 'MoveObjectTooBig'
-      ? { objectSize: BigInt(size), maxObjectSize: BigInt(bound.max) }
-      : { valueSize: BigInt(size), maxScaledSize: BigInt(bound.max) };
+  const payload = bound.error === 'MoveObjectTooBig' ? { objectSize: BigInt(size), maxObjectSize: BigInt(bound.max) } : { valueSize: BigInt(size), maxScaledSize: BigInt(bound.max) };
   throw new ExecutionFailure({ $kind: bound.error, [bound.error]: payload } as never, 'Serialized bytes of value too large');
 }
 

@@ -2,17 +2,7 @@
  * Checks shared by the checkpoint tests: object references a transaction and its effects
  * carry, and where created object ids come from.
  */
-import {
-  deriveObjectId,
-  dynamicFieldId,
-  moveObjectTypeToStructTag,
-  objectDigest,
-  objectIdOf,
-  objectVersionOf,
-  transactionDataOf,
-  type CheckpointTransaction,
-  type SuiObject,
-} from '@smi/ptb';
+import { deriveObjectId, dynamicFieldId, moveObjectTypeToStructTag, objectDigest, objectIdOf, objectVersionOf, transactionDataOf, type CheckpointTransaction, type SuiObject } from '@smi/ptb';
 
 const key = (id: string, version: bigint): string => `${id}@${version}`;
 

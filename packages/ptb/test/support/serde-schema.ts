@@ -263,7 +263,11 @@ export class RandomBcs {
       let i = (this.turn.get(name) ?? 0) % variants.length;
       this.turn.set(name, i + 1);
       // Deep down, prefer a unit variant so recursive types (TypeTag) end.
-      if (depth > 8) i = Math.max(0, variants.findIndex(([, vf]) => vf === 'UNIT'));
+      if (depth > 8)
+        i = Math.max(
+          0,
+          variants.findIndex(([, vf]) => vf === 'UNIT'),
+        );
       let seen = this.variantsSeen.get(name);
       if (seen === undefined) this.variantsSeen.set(name, (seen = new Set()));
       seen.add(i);

@@ -80,9 +80,7 @@ export function writePackageDir(root: string, o: SuiObject, provenance: PackageP
     version: Number(p.version),
     moduleMap: Object.fromEntries(names.map((n) => [n, Buffer.from(p.moduleMap.get(n) as Uint8Array).toString('base64')])),
     typeOriginTable: p.typeOriginTable.map((t) => ({ module_name: t.moduleName, datatype_name: t.datatypeName, package: canonicalAddress(t.package) })),
-    linkageTable: Object.fromEntries(
-      [...p.linkageTable].map(([k, v]) => [canonicalAddress(k), { upgraded_id: canonicalAddress(v.upgradedId), upgraded_version: Number(v.upgradedVersion) }]),
-    ),
+    linkageTable: Object.fromEntries([...p.linkageTable].map(([k, v]) => [canonicalAddress(k), { upgraded_id: canonicalAddress(v.upgradedId), upgraded_version: Number(v.upgradedVersion) }])),
   };
   writeFileSync(path.join(tmp, 'bcs.json'), `${JSON.stringify(bcsJson, null, 2)}\n`);
   const metadata = {

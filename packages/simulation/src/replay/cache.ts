@@ -59,14 +59,19 @@ function command(c: Command): Json {
 }
 
 /** The original's `FetchedTransaction` of a transaction and its effects. */
-export function fetchedTransactionJson(data: TransactionData, effects: TransactionEffects, extra: { digest: string; timestampMs: bigint | null; checkpoint: bigint | null; eventsCount: number; objects: ReadonlyMap<string, SuiObject> }): Json {
+export function fetchedTransactionJson(
+  data: TransactionData,
+  effects: TransactionEffects,
+  extra: { digest: string; timestampMs: bigint | null; checkpoint: bigint | null; eventsCount: number; objects: ReadonlyMap<string, SuiObject> },
+): Json {
   const tx = data.V1;
   const pt = tx.kind.$kind === 'ProgrammableTransaction' ? tx.kind.ProgrammableTransaction : { inputs: [], commands: [] };
   const inputs: Json[] = pt.inputs.map((i): Json => {
     if (i.$kind === 'Pure') return { type: 'Pure', bytes: b64(i.Pure.bytes) };
     if (i.$kind === 'FundsWithdrawal') return { type: 'FundsWithdrawal' };
     const o = i.Object;
-    if (o.$kind === 'SharedObject') return { type: 'SharedObject', object_id: o.SharedObject.objectId, initial_shared_version: num(o.SharedObject.initialSharedVersion), mutable: o.SharedObject.mutability.$kind !== 'Immutable' };
+    if (o.$kind === 'SharedObject')
+      return { type: 'SharedObject', object_id: o.SharedObject.objectId, initial_shared_version: num(o.SharedObject.initialSharedVersion), mutable: o.SharedObject.mutability.$kind !== 'Immutable' };
     if (o.$kind === 'Receiving') return { type: 'Receiving', object_id: o.Receiving.objectId, version: num(o.Receiving.version), digest: o.Receiving.digest };
     const r = o.ImmOrOwnedObject;
     const immutable = extra.objects.get(canonicalAddress(r.objectId))?.owner.$kind === 'Immutable';
@@ -139,7 +144,12 @@ export function cachedTransactionJson(f: FetchedReplay, now = new Date()): Json 
       transaction_bcs: b64(suiBcs.TransactionData.serialize(s.transaction).toBytes()),
       effects_bcs: b64(suiBcs.TransactionEffects.serialize(f.effects).toBytes()),
       events_bcs: f.eventsBcs === null ? null : b64(f.eventsBcs),
-      epoch: { epoch: f.epoch.epoch.toString(), protocol_version: f.epoch.protocolVersion, reference_gas_price: f.epoch.referenceGasPrice.toString(), start_timestamp_ms: f.epoch.startTimestampMs.toString() },
+      epoch: {
+        epoch: f.epoch.epoch.toString(),
+        protocol_version: f.epoch.protocolVersion,
+        reference_gas_price: f.epoch.referenceGasPrice.toString(),
+        start_timestamp_ms: f.epoch.startTimestampMs.toString(),
+      },
       objects: smiObjects,
       loaded_child_objects: s.loadedChildObjects.map((c) => ({ id: c.id, version: c.version.toString() })),
       system_packages: f.systemPackages.map((p) => ({ ...p })),
@@ -175,7 +185,8 @@ export function parseCachedTransaction(json: unknown, source: string): FetchedRe
     throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `${source}: ${i.path.join('.') || '(root)'}: ${i.message}`, { path: source });
   }
   const c = parsed.data;
-  if (c.smi === undefined) throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `${source}: a cache entry of the original tool (no "smi" section): fetch it again to replay it exactly`, { path: source });
+  if (c.smi === undefined)
+    throw new SimulationEnvironmentError('INVALID_SNAPSHOT', `${source}: a cache entry of the original tool (no "smi" section): fetch it again to replay it exactly`, { path: source });
   const s = c.smi;
   try {
     const data = suiBcs.TransactionData.parse(unb64(s.transaction_bcs));
@@ -190,9 +201,17 @@ export function parseCachedTransaction(json: unknown, source: string): FetchedRe
       .map((p) => {
         const modules = c.packages[p.id];
         if (modules === undefined) throw new Error(`system package ${p.id} has no modules`);
-        return packageFromBytes(modules.map(([, m]) => unb64(m)), { id: p.id, version: Number(p.version) });
+        return packageFromBytes(
+          modules.map(([, m]) => unb64(m)),
+          { id: p.id, version: Number(p.version) },
+        );
       });
-    const epoch = { epoch: BigInt(s.epoch.epoch), protocolVersion: s.epoch.protocol_version, referenceGasPrice: BigInt(s.epoch.reference_gas_price), startTimestampMs: BigInt(s.epoch.start_timestamp_ms) };
+    const epoch = {
+      epoch: BigInt(s.epoch.epoch),
+      protocolVersion: s.epoch.protocol_version,
+      referenceGasPrice: BigInt(s.epoch.reference_gas_price),
+      startTimestampMs: BigInt(s.epoch.start_timestamp_ms),
+    };
     const t = c.transaction;
     return {
       snapshot: {

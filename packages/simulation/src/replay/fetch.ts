@@ -119,7 +119,14 @@ export function recordedEffects(effects: TransactionEffects): RecordedEffects {
     };
   }
   const e = effects.V2;
-  const lists: Pick<RecordedEffects, 'created' | 'mutated' | 'unwrapped' | 'deleted' | 'wrapped' | 'unwrappedThenDeleted'> = { created: [], mutated: [], unwrapped: [], deleted: [], wrapped: [], unwrappedThenDeleted: [] };
+  const lists: Pick<RecordedEffects, 'created' | 'mutated' | 'unwrapped' | 'deleted' | 'wrapped' | 'unwrappedThenDeleted'> = {
+    created: [],
+    mutated: [],
+    unwrapped: [],
+    deleted: [],
+    wrapped: [],
+    unwrappedThenDeleted: [],
+  };
   for (const [id, c] of e.changedObjects) {
     const existed = c.inputState.$kind === 'Exist';
     const out = c.outputState;
@@ -278,7 +285,10 @@ export async function fetchReplaySnapshot(source: SuiDataSource, digest: string,
     }
   };
   await fetchPackages(called, false);
-  await fetchPackages([...typed].filter((id) => !covered.has(id)), false);
+  await fetchPackages(
+    [...typed].filter((id) => !covered.has(id)),
+    false,
+  );
   const snapshot: ReplaySnapshot = {
     digest,
     transaction: data,

@@ -16,7 +16,12 @@ function workerUrl(): URL {
 }
 
 /** Replay `digests` of the cache at `dir` on `threads` workers. */
-export async function replayCachedParallel(dir: string, digests: readonly string[], threads: number, options: ReplayOneOptions & { onOutcome?: (o: ReplayOutcome) => void; signal?: AbortSignal }): Promise<ReplayOutcome[]> {
+export async function replayCachedParallel(
+  dir: string,
+  digests: readonly string[],
+  threads: number,
+  options: ReplayOneOptions & { onOutcome?: (o: ReplayOutcome) => void; signal?: AbortSignal },
+): Promise<ReplayOutcome[]> {
   const { onOutcome, signal, ...replay } = options;
   const results: ReplayOutcome[] = new Array<ReplayOutcome>(digests.length);
   let next = 0;

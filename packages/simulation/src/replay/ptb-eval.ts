@@ -39,7 +39,8 @@ export interface PtbEvalReport {
 /** What went wrong, in the original's categories, and what is missing when something is. */
 export function errorCategory(error: string): { category: string; missing: { kind: 'package' | 'object'; id: string } | null } {
   const id = /0x[0-9a-fA-F]{64}/.exec(error)?.[0];
-  if (/is not loaded|MISSING_DEPENDENCY|MissingDependency|LINKER_ERROR|package .* not found/i.test(error) && id) return { category: 'MissingPackage', missing: { kind: 'package', id: canonicalAddress(id) } };
+  if (/is not loaded|MISSING_DEPENDENCY|MissingDependency|LINKER_ERROR|package .* not found/i.test(error) && id)
+    return { category: 'MissingPackage', missing: { kind: 'package', id: canonicalAddress(id) } };
   if (/InputObjectDeleted|does not exist|object .* not found|ObjectNotFound/i.test(error) && id) return { category: 'MissingObject', missing: { kind: 'object', id: canonicalAddress(id) } };
   const abort = /MoveAbort.*?(?:code|with code)\s+(\d+)/.exec(error);
   if (abort) return { category: `Abort(${abort[1]})`, missing: null };
@@ -70,7 +71,8 @@ export async function evaluateTransaction(f: FetchedReplay, o: PtbEvalOptions): 
     command_count: pt?.commands.length ?? 0,
     input_count: pt?.inputs.length ?? 0,
   };
-  if (pt === null) return { report: { ...base, status: 'Skipped', retry_count: 0, error: `transaction kind ${kind.$kind} is not a programmable transaction`, error_category: 'ConversionError' }, healed: null };
+  if (pt === null)
+    return { report: { ...base, status: 'Skipped', retry_count: 0, error: `transaction kind ${kind.$kind} is not a programmable transaction`, error_category: 'ConversionError' }, healed: null };
   const actions: HealingAction[] = [];
   const objects = new Map(s.objects);
   let healedAny = false;
@@ -83,7 +85,10 @@ export async function evaluateTransaction(f: FetchedReplay, o: PtbEvalOptions): 
     }
     const error = outcome.local_error ?? outcome.error ?? 'failed';
     const { category, missing } = errorCategory(error);
-    const fail = (): { report: PtbEvalReport; healed: FetchedReplay | null } => ({ report: { ...base, status: 'Failed', retry_count: attempt, ...extra(), error, error_category: category }, healed: healedAny ? current : null });
+    const fail = (): { report: PtbEvalReport; healed: FetchedReplay | null } => ({
+      report: { ...base, status: 'Failed', retry_count: attempt, ...extra(), error, error_category: category },
+      healed: healedAny ? current : null,
+    });
     if (missing === null || attempt >= o.maxRetries) return fail();
     const action: HealingAction = { action_type: missing.kind === 'package' ? 'deploy_package' : 'fetch_object', details: '', success: false };
     actions.push(action);
@@ -104,7 +109,8 @@ export async function evaluateTransaction(f: FetchedReplay, o: PtbEvalOptions): 
       objects.set(objectIdOf(obj), obj);
       healedAny = true;
       action.success = true;
-      action.details = missing.kind === 'package' ? `Deployed ${missing.id} from ${o.fetcher.endpoint}` : `Fetched ${missing.id}${version !== undefined ? ` at version ${version}` : ''} from ${o.fetcher.endpoint}`;
+      action.details =
+        missing.kind === 'package' ? `Deployed ${missing.id} from ${o.fetcher.endpoint}` : `Fetched ${missing.id}${version !== undefined ? ` at version ${version}` : ''} from ${o.fetcher.endpoint}`;
     } catch (e) {
       action.details = `${missing.kind === 'package' ? 'Failed to deploy' : 'Failed to fetch'} ${missing.id}: ${errorMessage(e)}`;
       o.onHeal?.(action);

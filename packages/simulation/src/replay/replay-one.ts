@@ -44,7 +44,22 @@ export function replayFetched(f: FetchedReplay, o: ReplayOneOptions): { outcome:
     report = replaySnapshot(f.snapshot, { protocolConfig, packages: f.packages, natives: { permissiveCrypto: o.permissiveCrypto ?? false } });
   } catch (e) {
     const error = errorMessage(e);
-    return { outcome: { digest, local_success: false, local_error: error, comparison: null, commands_executed: 0, commands_failed: 0, match: false, gas_match: false, objects_matched: 0, objects_total: 0, error }, report: null };
+    return {
+      outcome: {
+        digest,
+        local_success: false,
+        local_error: error,
+        comparison: null,
+        commands_executed: 0,
+        commands_failed: 0,
+        match: false,
+        gas_match: false,
+        objects_matched: 0,
+        objects_total: 0,
+        error,
+      },
+      report: null,
+    };
   }
   const ok = report.result.status.$kind === 'Success';
   const failed = report.result.status.$kind === 'Failure' ? report.result.status.command : null;
@@ -74,7 +89,19 @@ export function replayCached(cache: TransactionCache, digest: string, o: ReplayO
     f = cache.read(digest);
   } catch (e) {
     const error = errorMessage(e);
-    return { digest, local_success: false, local_error: error, comparison: null, commands_executed: 0, commands_failed: 0, match: false, gas_match: false, objects_matched: 0, objects_total: 0, error };
+    return {
+      digest,
+      local_success: false,
+      local_error: error,
+      comparison: null,
+      commands_executed: 0,
+      commands_failed: 0,
+      match: false,
+      gas_match: false,
+      objects_matched: 0,
+      objects_total: 0,
+      error,
+    };
   }
   return replayFetched(f, o).outcome;
 }

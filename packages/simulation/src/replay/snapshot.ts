@@ -168,14 +168,20 @@ function signedEffectsV1(fx: z.infer<typeof EffectsSchema>, source: string): Tra
   if (fx.messageVersion !== 'v1' || fx.executedEpoch === undefined || fx.transactionDigest === undefined || fx.gasObject === undefined || fx.status.status !== 'success') return undefined;
   const owner = (o: unknown): Owner => fromSerdeJson(suiBcs.Owner, o as never) as Owner;
   const ref = (r: { objectId: string; version: number | string; digest: string }): ObjectRef => ({ objectId: canonicalAddress(r.objectId), version: big(r.version), digest: r.digest });
-  const owned = (l: { owner: unknown; reference: { objectId: string; version: number | string; digest: string } }[] | undefined): [ObjectRef, Owner][] => (l ?? []).map((w) => [ref(w.reference), owner(w.owner)]);
+  const owned = (l: { owner: unknown; reference: { objectId: string; version: number | string; digest: string } }[] | undefined): [ObjectRef, Owner][] =>
+    (l ?? []).map((w) => [ref(w.reference), owner(w.owner)]);
   try {
     return {
       $kind: 'V1',
       V1: {
         status: { $kind: 'Success', Success: true },
         executedEpoch: big(fx.executedEpoch),
-        gasUsed: { computationCost: big(fx.gasUsed.computationCost), storageCost: big(fx.gasUsed.storageCost), storageRebate: big(fx.gasUsed.storageRebate), nonRefundableStorageFee: big(fx.gasUsed.nonRefundableStorageFee) },
+        gasUsed: {
+          computationCost: big(fx.gasUsed.computationCost),
+          storageCost: big(fx.gasUsed.storageCost),
+          storageRebate: big(fx.gasUsed.storageRebate),
+          nonRefundableStorageFee: big(fx.gasUsed.nonRefundableStorageFee),
+        },
         modifiedAtVersions: (fx.modifiedAtVersions ?? []).map((m) => [canonicalAddress(m.objectId), big(m.sequenceNumber)]),
         sharedObjects: (fx.sharedObjects ?? []).map(ref),
         transactionDigest: fx.transactionDigest,

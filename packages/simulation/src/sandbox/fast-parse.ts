@@ -165,7 +165,13 @@ function command(v: unknown): Out<Obj> {
         optional(out, v, 'module', anyString) &&
         optional(out, v, 'function', anyString) &&
         optional(out, v, 'target', anyString) &&
-        withDefault(out, v, 'type_args', (x) => strings(x, 0), () => []) &&
+        withDefault(
+          out,
+          v,
+          'type_args',
+          (x) => strings(x, 0),
+          () => [],
+        ) &&
         withDefault(out, v, 'args', args, () => []);
       // The schema's refinement: a target, or the three parts.
       const named = out.target !== undefined || (out.package !== undefined && out.module !== undefined && out.function !== undefined);
@@ -204,7 +210,15 @@ const READERS: Readonly<Record<string, Reader>> = {
   execute_ptb: (r) => {
     const out: Obj = {};
     const ok =
-      withDefault(out, r, 'inputs', (v) => list(v, input), () => []) && required(out, r, 'commands', (v) => list(v, command)) && txOptions(out, r);
+      withDefault(
+        out,
+        r,
+        'inputs',
+        (v) => list(v, input),
+        () => [],
+      ) &&
+      required(out, r, 'commands', (v) => list(v, command)) &&
+      txOptions(out, r);
     return ok ? out : undefined;
   },
   call_function: (r) => {
@@ -213,7 +227,13 @@ const READERS: Readonly<Record<string, Reader>> = {
       required(out, r, 'package', address) &&
       required(out, r, 'module', name) &&
       required(out, r, 'function', name) &&
-      withDefault(out, r, 'type_args', (v) => strings(v, 0), () => []) &&
+      withDefault(
+        out,
+        r,
+        'type_args',
+        (v) => strings(v, 0),
+        () => [],
+      ) &&
       withDefault(
         out,
         r,
@@ -226,11 +246,7 @@ const READERS: Readonly<Record<string, Reader>> = {
   },
   init_package: (r) => {
     const out: Obj = {};
-    const ok =
-      required(out, r, 'package', address) &&
-      optional(out, r, 'modules', (v) => strings(v, 1)) &&
-      optional(out, r, 'upgrade_cap', bool) &&
-      txOptions(out, r);
+    const ok = required(out, r, 'package', address) && optional(out, r, 'modules', (v) => strings(v, 1)) && optional(out, r, 'upgrade_cap', bool) && txOptions(out, r);
     return ok ? out : undefined;
   },
   create_test_object: (r) => {

@@ -88,7 +88,14 @@ function vmPackage(o: SuiObject, id: string): MovePackage {
  * Fetch the packages `roots` and their linkage into `step` (those neither loaded nor in it).
  * `required`: a root the node does not have fails the step (dependencies never do).
  */
-async function fetchPackages(env: SimulationEnvironment, source: SuiDataSource, budget: FetchBudget, roots: readonly string[], required: boolean, step: Map<string, FetchedStep['items'][number]>): Promise<void> {
+async function fetchPackages(
+  env: SimulationEnvironment,
+  source: SuiDataSource,
+  budget: FetchBudget,
+  roots: readonly string[],
+  required: boolean,
+  step: Map<string, FetchedStep['items'][number]>,
+): Promise<void> {
   const queue = roots.map((id) => ({ id, required }));
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     if (isKnown(env, next.id, step)) continue;

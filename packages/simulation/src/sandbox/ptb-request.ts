@@ -34,11 +34,7 @@ export const u64 = z
   .refine((v) => v < 1n << 64n, 'does not fit in u64');
 
 /** A normalised PTB argument. */
-export type PtbArgSpec =
-  | { $kind: 'Input'; index: number }
-  | { $kind: 'Result'; command: number }
-  | { $kind: 'NestedResult'; command: number; index: number }
-  | { $kind: 'GasCoin' };
+export type PtbArgSpec = { $kind: 'Input'; index: number } | { $kind: 'Result'; command: number } | { $kind: 'NestedResult'; command: number; index: number } | { $kind: 'GasCoin' };
 
 export const ptbArg = z
   .union(

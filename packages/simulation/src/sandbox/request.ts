@@ -76,7 +76,13 @@ export const ACTION_SCHEMAS = {
   list_structs: z.object({ module_path: name }),
   get_function_info: z.object({ module_path: name, function_name: name }),
   find_constructors: z.object({ type_path: name }),
-  search_types: z.object({ pattern: z.string(), ability_filter: z.union([z.string(), z.array(z.string())]).nullable().optional() }),
+  search_types: z.object({
+    pattern: z.string(),
+    ability_filter: z
+      .union([z.string(), z.array(z.string())])
+      .nullable()
+      .optional(),
+  }),
   search_functions: z.object({ pattern: z.string(), entry_only: z.boolean().default(false) }),
   get_system_object_info: z.object({ object_name: name }),
   validate_type: z.object({ type_str: z.string() }),
@@ -106,7 +112,10 @@ export const ACTION_SCHEMAS = {
     gas_budget: u64.optional(),
     checks: checks.optional(),
     /** 32 bytes of hex (`0x` optional): new randomness behind Random 0x8. */
-    random_seed: z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'expected 32 bytes of hex').optional(),
+    random_seed: z
+      .string()
+      .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'expected 32 bytes of hex')
+      .optional(),
   }),
   /** Keep the whole state in memory under `name` (the original's `create_checkpoint`). */
   create_checkpoint: z.object({ name: name.default('default') }),

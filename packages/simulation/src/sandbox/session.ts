@@ -18,17 +18,7 @@ import { getCoinMetadata, listCoins, registerCoin } from './coins.js';
 import { transactionResponse } from './effects.js';
 import { errorResponse } from './errors.js';
 import { answerWithFetching, type Attempt } from './fetching.js';
-import {
-  disassemble,
-  findConstructors,
-  functionInfo,
-  inspectStruct,
-  listMembers,
-  listModules,
-  searchFunctions,
-  searchTypes,
-  structInfo,
-} from './introspection.js';
+import { disassemble, findConstructors, functionInfo, inspectStruct, listMembers, listModules, searchFunctions, searchTypes, structInfo } from './introspection.js';
 import { createObjectAction, createTestObject, getClock, inspectObject, listObjects, setClock, systemObjectInfo } from './objects.js';
 import { compileMove, loadModule } from './packages.js';
 import { fail, ok, type SandboxFetched, type SandboxResponse } from './protocol.js';

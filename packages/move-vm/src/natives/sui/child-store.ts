@@ -301,10 +301,7 @@ export class ChildObjectStore {
     return ids.map((id) => {
       const e = this.store.get(id) as ChildEntry;
       const fp = e.fingerprint;
-      const changed =
-        fp === null
-          ? e.value !== undefined
-          : e.value === undefined || (minimize ? fp.owner !== e.owner || fp.key !== e.key || !valuesEqual(fp.value, e.value) : e.dirty);
+      const changed = fp === null ? e.value !== undefined : e.value === undefined || (minimize ? fp.owner !== e.owner || fp.key !== e.key || !valuesEqual(fp.value, e.value) : e.dirty);
       return { id, owner: e.owner, type: e.type, finalValue: e.value, changed };
     });
   }

@@ -35,9 +35,7 @@ export const txContextNatives: Record<string, NativeFunction> = {
   native_gas_price: contextNative('native_gas_price', 'tx_context_gas_price_cost_base', (rt) => rt.tx.gasPrice),
   native_gas_budget: contextNative('native_gas_budget', 'tx_context_gas_budget_cost_base', (rt) => rt.tx.gasBudget),
   native_ids_created: contextNative('native_ids_created', 'tx_context_ids_created_cost_base', (rt) => rt.idsCreated),
-  native_sponsor: contextNative('native_sponsor', 'tx_context_sponsor_cost_base', (rt) =>
-    MoveVector.fromValues(VecKind.Boxed, rt.tx.sponsor === null ? [] : [rt.tx.sponsor]),
-  ),
+  native_sponsor: contextNative('native_sponsor', 'tx_context_sponsor_cost_base', (rt) => MoveVector.fromValues(VecKind.Boxed, rt.tx.sponsor === null ? [] : [rt.tx.sponsor])),
   fresh_id: (ctx) => {
     charge(ctx, 'tx_context_fresh_id_cost_base');
     return [runtime(ctx, '0x2::tx_context::fresh_id').freshId()];
@@ -203,8 +201,15 @@ export const eventNatives: Record<string, NativeFunction> = {
   /** Test-only upstream: copies of the events of type `T` so far. */
   events_by_type: (ctx, [t]) => {
     const key = typeKey(t);
-    const matched = runtime(ctx, '0x2::event::events_by_type').emittedEvents().filter((e) => e.typeTag === key);
-    return [MoveVector.fromValues(vecKindOf(t), matched.map((e) => copyValue(e.value)))];
+    const matched = runtime(ctx, '0x2::event::events_by_type')
+      .emittedEvents()
+      .filter((e) => e.typeTag === key);
+    return [
+      MoveVector.fromValues(
+        vecKindOf(t),
+        matched.map((e) => copyValue(e.value)),
+      ),
+    ];
   },
 };
 

@@ -471,7 +471,9 @@ export class ObjectRuntime {
       return result;
     }
     if (this.received.has(child)) {
-      throw invariantViolation(`Object ${child} at version ${version} already received. This can only happen if multiple \`Receiving\` arguments exist for the same object in the transaction which is impossible.`);
+      throw invariantViolation(
+        `Object ${child} at version ${version} already received. This can only happen if multiple \`Receiving\` arguments exist for the same object in the transaction which is impossible.`,
+      );
     }
     this.received.set(child, version);
     return result;

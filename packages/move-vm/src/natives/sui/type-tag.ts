@@ -189,7 +189,6 @@ const TAG_INDEX: Readonly<Record<string, number>> = {
   u256: 10,
 };
 
-
 const utf8 = new TextEncoder();
 
 function writeTag(out: number[], tag: SuiTypeTag): void {

@@ -11,16 +11,7 @@
  *   returns only non-reference values with `drop`.
  */
 import { abilitiesOf, Ability, type AbilitySet, type CompiledModule, type FunctionDefinition, type SignatureToken, formatToken, errorMessage } from '@smi/bytecode';
-import {
-  addressDisplay,
-  INIT_FN_NAME,
-  isDatatype,
-  moduleIdDisplay,
-  STD_ADDRESS,
-  SUI_ADDRESS,
-  txContextKind,
-  verificationFailure,
-} from './common.js';
+import { addressDisplay, INIT_FN_NAME, isDatatype, moduleIdDisplay, STD_ADDRESS, SUI_ADDRESS, txContextKind, verificationFailure } from './common.js';
 import type { SuiVerifierConfig } from './config.js';
 
 export function verifyEntryPoints(m: CompiledModule, config: SuiVerifierConfig): void {
@@ -46,9 +37,7 @@ function verifyInitNotCalled(m: CompiledModule, fdef: FunctionDefinition): void 
     else return;
     const callee = m.identifiers[m.functionHandles[handle].name];
     if (callee === INIT_FN_NAME) {
-      throw verificationFailure(
-        `${moduleIdDisplay(m)}::${callee} at offset ${offset}. Cannot call a module's '${INIT_FN_NAME}' function from another Move function`,
-      );
+      throw verificationFailure(`${moduleIdDisplay(m)}::${callee} at offset ${offset}. Cannot call a module's '${INIT_FN_NAME}' function from another Move function`);
     }
   });
 }
@@ -67,9 +56,7 @@ function verifyInitFunction(m: CompiledModule, fdef: FunctionDefinition): void {
   if (txContextKind(m, params[params.length - 1]) !== 'None') return;
   const sui = addressDisplay(SUI_ADDRESS);
   // Upstream prints the first parameter here, whichever parameter is wrong.
-  throw verificationFailure(
-    `Expected last parameter for ${id}::${INIT_FN_NAME} to be &mut ${sui}::tx_context::TxContext or &${sui}::tx_context::TxContext, but found ${formatToken(m, params[0])}`,
-  );
+  throw verificationFailure(`Expected last parameter for ${id}::${INIT_FN_NAME} to be &mut ${sui}::tx_context::TxContext or &${sui}::tx_context::TxContext, but found ${formatToken(m, params[0])}`);
 }
 
 function verifyEntryFunction(m: CompiledModule, fdef: FunctionDefinition, config: SuiVerifierConfig): void {
@@ -87,9 +74,7 @@ function verifyReturnType(m: CompiledModule, typeParams: readonly AbilitySet[], 
   }
   const abilities = abilitiesChecked(m, t, typeParams);
   if ((abilities & Ability.Drop) === 0) {
-    throw verificationFailure(
-      `Invalid entry point return type. The specified return type does not have the 'drop' ability: ${formatToken(m, t)}`,
-    );
+    throw verificationFailure(`Invalid entry point return type. The specified return type does not have the 'drop' ability: ${formatToken(m, t)}`);
   }
 }
 
@@ -134,11 +119,7 @@ function isPrimitive(m: CompiledModule, typeParams: readonly AbilitySet[], t: Si
       // Optimistic: no primitive has `key`.
       return ((typeParams[t.index] ?? 0) & Ability.Key) === 0;
     case 'Datatype':
-      return (
-        isDatatype(m, t.index, SUI_ADDRESS, 'object', 'ID') ||
-        isDatatype(m, t.index, STD_ADDRESS, 'ascii', 'String') ||
-        isDatatype(m, t.index, STD_ADDRESS, 'string', 'String')
-      );
+      return isDatatype(m, t.index, SUI_ADDRESS, 'object', 'ID') || isDatatype(m, t.index, STD_ADDRESS, 'ascii', 'String') || isDatatype(m, t.index, STD_ADDRESS, 'string', 'String');
     case 'DatatypeInstantiation':
       return isDatatype(m, t.index, STD_ADDRESS, 'option', 'Option') && t.typeArguments.length === 1 && isPrimitive(m, typeParams, t.typeArguments[0]);
     case 'Vector':

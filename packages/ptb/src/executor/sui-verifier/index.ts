@@ -38,4 +38,3 @@ export function suiVerifyModule(module: CompiledModule, config: SuiVerifierConfi
   verifyTxContextRestrictions(module, config);
   verifyOneTimeWitness(module);
 }
-

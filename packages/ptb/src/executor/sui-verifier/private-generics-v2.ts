@@ -9,17 +9,7 @@
 import { formatToken } from '@smi/bytecode';
 import type { CompiledModule, FunctionDefinition, SignatureToken } from '@smi/bytecode';
 import type { ExecutionFailure } from '../errors.js';
-import {
-  addressDisplay,
-  invariantViolation,
-  moduleIdDisplay,
-  selfAddress,
-  selfName,
-  STD_ADDRESS,
-  SUI_ADDRESS,
-  TEST_SCENARIO_MODULE_NAME,
-  verificationFailure,
-} from './common.js';
+import { addressDisplay, invariantViolation, moduleIdDisplay, selfAddress, selfName, STD_ADDRESS, SUI_ADDRESS, TEST_SCENARIO_MODULE_NAME, verificationFailure } from './common.js';
 import { isDefinedInCurrentModule } from './private-generics.js';
 
 /** `address::module::function` → for each type parameter, whether it is internal. */
@@ -86,17 +76,12 @@ function verifyFunction(m: CompiledModule, fdef: FunctionDefinition): ExecutionF
     const flags = FUNCTIONS_TO_CHECK.get(`${callee.address}::${callee.module}::${callee.fn}`);
     if (flags === undefined) continue;
     if (typeArgs.length !== flags.length) {
-      return invariantViolation(
-        `${prefix()}'${addressDisplay(callee.address)}::${callee.module}::${callee.fn}' expects ${flags.length} type arguments found ${typeArgs.length}`,
-      );
+      return invariantViolation(`${prefix()}'${addressDisplay(callee.address)}::${callee.module}::${callee.fn}' expects ${flags.length} type arguments found ${typeArgs.length}`);
     }
     for (let i = 0; i < flags.length; i++) {
       if (!flags[i] || isDefinedInCurrentModule(m, typeArgs[i])) continue;
       const pkg = callee.address === SUI_ADDRESS ? 'sui' : callee.address === STD_ADDRESS ? 'std' : addressDisplay(callee.address);
-      const help =
-        callee.address === SUI_ADDRESS && callee.module === 'transfer'
-          ? ` If the type has the 'store' ability, use the public variant instead: 'sui::transfer::public_${callee.fn}'.`
-          : '';
+      const help = callee.address === SUI_ADDRESS && callee.module === 'transfer' ? ` If the type has the 'store' ability, use the public variant instead: 'sui::transfer::public_${callee.fn}'.` : '';
       return verificationFailure(
         `${prefix()}Invalid call to '${pkg}::${callee.module}::${callee.fn}'. Type argument #${i} must be a type defined in the current module, found '${formatToken(m, typeArgs[i])}'.${help}`,
       );

@@ -6,15 +6,7 @@
  */
 import { formatToken } from '@smi/bytecode';
 import type { CompiledModule, FunctionDefinition, SignatureToken } from '@smi/bytecode';
-import {
-  addressDisplay,
-  moduleIdDisplay,
-  selfAddress,
-  selfName,
-  SUI_ADDRESS,
-  TEST_SCENARIO_MODULE_NAME,
-  verificationFailure,
-} from './common.js';
+import { addressDisplay, moduleIdDisplay, selfAddress, selfName, SUI_ADDRESS, TEST_SCENARIO_MODULE_NAME, verificationFailure } from './common.js';
 import type { SuiVerifierConfig } from './config.js';
 
 const PUBLIC_TRANSFER_FUNCTIONS = ['public_transfer', 'public_freeze_object', 'public_share_object', 'public_receive', 'receiving_object_id', 'public_party_transfer'];
@@ -77,20 +69,14 @@ function verifyPrivateEventEmit(m: CompiledModule, fname: string, typeArgs: read
   if (!PRIVATE_EVENT_FUNCTIONS.includes(fname)) return `Calling unknown event function, ${fname}`;
   if (typeArgs.length !== 1) return `Expected 1 type argument for ${fname}`;
   if (isDefinedInCurrentModule(m, typeArgs[0])) return undefined;
-  return (
-    `Invalid call to '${addressDisplay(SUI_ADDRESS)}::event::${fname}' with an event type '${formatToken(m, typeArgs[0])}'. ` +
-    "The event's type must be defined in the current module"
-  );
+  return `Invalid call to '${addressDisplay(SUI_ADDRESS)}::event::${fname}' with an event type '${formatToken(m, typeArgs[0])}'. ` + "The event's type must be defined in the current module";
 }
 
 function verifyDynamicCoinCreation(m: CompiledModule, fname: string, typeArgs: readonly SignatureToken[]): string | undefined {
   if (fname !== 'new_currency') return undefined;
   if (typeArgs.length !== 1) return `Expected 1 type argument for ${fname}`;
   if (isDefinedInCurrentModule(m, typeArgs[0])) return undefined;
-  return (
-    `Invalid call to '${addressDisplay(SUI_ADDRESS)}::coin_registry::${fname}' with type '${formatToken(m, typeArgs[0])}'. ` +
-    "The coin's type must be defined in the current module"
-  );
+  return `Invalid call to '${addressDisplay(SUI_ADDRESS)}::coin_registry::${fname}' with type '${formatToken(m, typeArgs[0])}'. ` + "The coin's type must be defined in the current module";
 }
 
 /** A datatype (instantiated or not) declared by the module itself. */

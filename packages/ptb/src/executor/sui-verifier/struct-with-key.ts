@@ -29,9 +29,7 @@ function verifyKeyStructs(m: CompiledModule): void {
     }
     const uid = resolveDatatype(m, first.type.index);
     if (uid.name !== 'UID' || uid.address !== SUI_ADDRESS || uid.module !== 'object') {
-      throw verificationFailure(
-        `First field of struct ${name} must be of type ${sui}::object::UID, ${addressDisplay(uid.address)}::${uid.module}::${uid.name} type found`,
-      );
+      throw verificationFailure(`First field of struct ${name} must be of type ${sui}::object::UID, ${addressDisplay(uid.address)}::${uid.module}::${uid.name} type found`);
     }
   }
 }

@@ -14,10 +14,7 @@ import { pushUleb128 } from '@smi/bytecode';
 /** Where the input starts in the module's memory. */
 const INPUT = 64;
 
-const IV = [
-  0x6a09e667f3bcc908n, 0xbb67ae8584caa73bn, 0x3c6ef372fe94f82bn, 0xa54ff53a5f1d36f1n,
-  0x510e527fade682d1n, 0x9b05688c2b3e6c1fn, 0x1f83d9abfb41bd6bn, 0x5be0cd19137e2179n,
-];
+const IV = [0x6a09e667f3bcc908n, 0xbb67ae8584caa73bn, 0x3c6ef372fe94f82bn, 0xa54ff53a5f1d36f1n, 0x510e527fade682d1n, 0x9b05688c2b3e6c1fn, 0x1f83d9abfb41bd6bn, 0x5be0cd19137e2179n];
 
 /** BLAKE2b's message schedule (rounds 10 and 11 repeat rows 0 and 1). */
 export const BLAKE2B_SIGMA: readonly (readonly number[])[] = [
@@ -35,11 +32,28 @@ export const BLAKE2B_SIGMA: readonly (readonly number[])[] = [
 
 // Opcodes used.
 const I = {
-  block: 0x02, loop: 0x03, if: 0x04, end: 0x0b, brIf: 0x0d, void: 0x40,
-  localGet: 0x20, localSet: 0x21, localTee: 0x22,
-  i64Load: 0x29, i64Store: 0x37, i32Const: 0x41, i64Const: 0x42,
-  i32LtU: 0x49, i32GeU: 0x4f, i32Add: 0x6a, i32Sub: 0x6b, i32Select: 0x1b,
-  i64Add: 0x7c, i64Xor: 0x85, i64Rotr: 0x8a, i64ExtendI32U: 0xad,
+  block: 0x02,
+  loop: 0x03,
+  if: 0x04,
+  end: 0x0b,
+  brIf: 0x0d,
+  void: 0x40,
+  localGet: 0x20,
+  localSet: 0x21,
+  localTee: 0x22,
+  i64Load: 0x29,
+  i64Store: 0x37,
+  i32Const: 0x41,
+  i64Const: 0x42,
+  i32LtU: 0x49,
+  i32GeU: 0x4f,
+  i32Add: 0x6a,
+  i32Sub: 0x6b,
+  i32Select: 0x1b,
+  i64Add: 0x7c,
+  i64Xor: 0x85,
+  i64Rotr: 0x8a,
+  i64ExtendI32U: 0xad,
 } as const;
 
 const uleb = (n: number): number[] => pushUleb128([], n);
@@ -191,7 +205,14 @@ function moduleBytes(): Uint8Array {
   const fn = [...locals, ...body];
   const name = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (ch) => ch.charCodeAt(0))];
   return Uint8Array.from([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
     ...section(1, [1, 0x60, 2, 0x7f, 0x7f, 0]),
     ...section(3, [1, 0]),
     ...section(5, [1, 0, 2]),

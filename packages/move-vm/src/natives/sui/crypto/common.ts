@@ -68,14 +68,7 @@ export function chargeParam(ctx: NativeContext, env: CryptoEnv, name: string): v
 }
 
 /** Charge `perByte × len + perBlock × ⌈len / blockSize⌉` (the usual message-size charge). */
-export function chargeBytesAndBlocks(
-  ctx: NativeContext,
-  env: CryptoEnv,
-  perByte: string,
-  perBlock: string,
-  len: number,
-  blockSize: number,
-): void {
+export function chargeBytesAndBlocks(ctx: NativeContext, env: CryptoEnv, perByte: string, perBlock: string, len: number, blockSize: number): void {
   ctx.charge(cost(env, perByte) * len + cost(env, perBlock) * Math.ceil(len / blockSize));
 }
 

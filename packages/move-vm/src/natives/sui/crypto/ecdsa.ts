@@ -18,18 +18,7 @@ import type { WeierstrassPoint, WeierstrassPointCons } from '@noble/curves/abstr
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { NativeContext, NativeFunction } from '../../registry.js';
-import {
-  abort,
-  beToBigInt,
-  bytesArg,
-  chargeBytesAndBlocks,
-  chargeParam,
-  type CryptoEnv,
-  invert,
-  mod,
-  u8Arg,
-  vecU8,
-} from './common.js';
+import { abort, beToBigInt, bytesArg, chargeBytesAndBlocks, chargeParam, type CryptoEnv, invert, mod, u8Arg, vecU8 } from './common.js';
 
 type Point = WeierstrassPoint<bigint>;
 
@@ -71,7 +60,7 @@ function liftX(c: CurveDef, x: bigint, odd: boolean): Point | null {
   if (x >= c.p) return null;
   let y = sqrtMod(c, rhs(c, x));
   if (y === null) return null;
-  if ((y & 1n) === 1n !== odd) y = mod(-y, c.p);
+  if (((y & 1n) === 1n) !== odd) y = mod(-y, c.p);
   return c.Point.fromAffine({ x, y });
 }
 

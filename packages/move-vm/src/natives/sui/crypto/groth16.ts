@@ -194,7 +194,14 @@ function bnVerify(abcBytes: Uint8Array, alphaBeta: Uint8Array, gammaNeg: Uint8Ar
   xs.forEach((x, i) => {
     if (x !== 0n) acc = acc.add(abc[i + 1].multiplyUnsafe(x));
   });
-  return BFp12.eql(bnMultiPairing([[a, b], [acc, gn], [c, dn]]), ab);
+  return BFp12.eql(
+    bnMultiPairing([
+      [a, b],
+      [acc, gn],
+      [c, dn],
+    ]),
+    ab,
+  );
 }
 
 // ---------------------------------------------------------------- BLS12-381 (fastcrypto)
@@ -215,12 +222,7 @@ function blsPrepare(vk: Uint8Array): Uint8Array[] | null {
     if (p === null) return null;
     abc.push(p);
   }
-  return [
-    concatBytes(...abc.map(bls.g1ToBytes)),
-    fp12ToLe(bls.pairing(alpha, beta), 48),
-    bls.g2ToBytes(gamma.negate()),
-    bls.g2ToBytes(delta.negate()),
-  ];
+  return [concatBytes(...abc.map(bls.g1ToBytes)), fp12ToLe(bls.pairing(alpha, beta), 48), bls.g2ToBytes(gamma.negate()), bls.g2ToBytes(delta.negate())];
 }
 
 function blsVerify(abcBytes: Uint8Array, alphaBeta: Uint8Array, gammaNeg: Uint8Array, deltaNeg: Uint8Array, inputs: Uint8Array, proof: Uint8Array): boolean {

@@ -163,15 +163,7 @@ function msmNumOfAdditions(n: number): number {
   return Math.ceil(255 / w) * (n + 2 ** w + 1);
 }
 
-function msm<E>(
-  ctx: NativeContext,
-  env: CryptoEnv,
-  g: Group<E>,
-  pointSize: number,
-  name: 'g1' | 'g2',
-  scalars: Uint8Array,
-  points: Uint8Array,
-): unknown[] {
+function msm<E>(ctx: NativeContext, env: CryptoEnv, g: Group<E>, pointSize: number, name: 'g1' | 'g2', scalars: Uint8Array, points: Uint8Array): unknown[] {
   const maxLen = cost(env, 'group_ops_bls12381_msm_max_len');
   if (points.length === 0 || scalars.length === 0 || scalars.length % 32 !== 0 || points.length % pointSize !== 0) abort(INVALID_INPUT);
   const n = scalars.length / 32;
@@ -184,9 +176,7 @@ function msm<E>(
   const ps: (E | null)[] = [];
   for (let i = 0; i < n; i++) ps.push(g.decode(points.subarray(pointSize * i, pointSize * (i + 1))));
   if (ss.includes(null) || ps.includes(null)) abort(INVALID_INPUT);
-  ctx.charge(
-    cost(env, `group_ops_bls12381_${name}_msm_base_cost`) + cost(env, `group_ops_bls12381_${name}_msm_base_cost_per_input`) * msmNumOfAdditions(n),
-  );
+  ctx.charge(cost(env, `group_ops_bls12381_${name}_msm_base_cost`) + cost(env, `group_ops_bls12381_${name}_msm_base_cost_per_input`) * msmNumOfAdditions(n));
   let acc: E | null = null;
   for (let i = 0; i < n; i++) {
     const term = g.mul(ss[i] as bigint, ps[i] as E);
@@ -281,9 +271,7 @@ export function groupOpsNatives(env: CryptoEnv): Record<string, NativeFunction> 
       const terms = bytesVecArg(termsArg);
       if (u8Arg(typeArg) !== 4) abort(INVALID_INPUT);
       if (terms.length > cost(env, 'group_ops_bls12381_uncompressed_g1_sum_max_terms')) abort(INPUT_TOO_LONG);
-      ctx.charge(
-        cost(env, 'group_ops_bls12381_uncompressed_g1_sum_base_cost') + cost(env, 'group_ops_bls12381_uncompressed_g1_sum_cost_per_term') * terms.length,
-      );
+      ctx.charge(cost(env, 'group_ops_bls12381_uncompressed_g1_sum_base_cost') + cost(env, 'group_ops_bls12381_uncompressed_g1_sum_cost_per_term') * terms.length);
       let acc = bls.G1Point.ZERO;
       for (const t of terms) {
         const p = t.length === 96 ? bls.g1DeserializeTrusted(t) : null;

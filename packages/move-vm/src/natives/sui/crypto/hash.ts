@@ -44,10 +44,7 @@ export function hmacNatives(env: CryptoEnv): Record<string, NativeFunction> {
       const msg = bytesArg(msgArg);
       const key = bytesArg(keyArg);
       const n = msg.length + key.length;
-      ctx.charge(
-        cost(env, 'hmac_hmac_sha3_256_input_cost_per_byte') * n +
-          cost(env, 'hmac_hmac_sha3_256_input_cost_per_block') * Math.floor((n + 2 * HMAC_BLOCK - 2) / HMAC_BLOCK),
-      );
+      ctx.charge(cost(env, 'hmac_hmac_sha3_256_input_cost_per_byte') * n + cost(env, 'hmac_hmac_sha3_256_input_cost_per_block') * Math.floor((n + 2 * HMAC_BLOCK - 2) / HMAC_BLOCK));
       return [vecU8(hmac(sha3_256, key, msg))];
     },
   };

@@ -253,15 +253,7 @@ export function nitroNatives(env: CryptoEnv): Record<string, NativeFunction> {
       else return abort(3);
       const enc = new TextEncoder();
       return [
-        [
-          vecU8(enc.encode(doc.moduleId)),
-          doc.timestamp,
-          vecU8(enc.encode(doc.digest)),
-          vecBoxed(pcrs.map(([i, v]) => [i, vecU8(v)])),
-          option(doc.publicKey),
-          option(doc.userData),
-          option(doc.nonce),
-        ],
+        [vecU8(enc.encode(doc.moduleId)), doc.timestamp, vecU8(enc.encode(doc.digest)), vecBoxed(pcrs.map(([i, v]) => [i, vecU8(v)])), option(doc.publicKey), option(doc.userData), option(doc.nonce)],
       ];
     },
   };

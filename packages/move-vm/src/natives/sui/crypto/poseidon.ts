@@ -15,22 +15,7 @@
 import { createRequire } from 'node:module';
 import type { NativeFunction } from '../../registry.js';
 import { blake2b256 } from './hash.js';
-import {
-  abort,
-  bigArg,
-  bigIntToBe,
-  bigIntToLe,
-  bytesArg,
-  bytesEqual,
-  bytesVecArg,
-  chargeParam,
-  cost,
-  concatBytes,
-  type CryptoEnv,
-  fromHex,
-  leToBigInt,
-  vecU8,
-} from './common.js';
+import { abort, bigArg, bigIntToBe, bigIntToLe, bytesArg, bytesEqual, bytesVecArg, chargeParam, cost, concatBytes, type CryptoEnv, fromHex, leToBigInt, vecU8 } from './common.js';
 import { SmiError, type SmiErrorOptions } from '@smi/bytecode';
 
 /** BN254 scalar field modulus. */

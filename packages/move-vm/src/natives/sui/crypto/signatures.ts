@@ -96,20 +96,13 @@ function ecvrfVerify(output: Uint8Array, alpha: Uint8Array, pkBytes: Uint8Array,
   const negC = (L - challenge) % L;
   const u = rMul(R_BASE, s).add(rMul(pk, negC));
   const v = rMul(h, s).add(rMul(gamma, negC));
-  const cPrime = sha512(
-    concatBytes(VRF_SUITE, Uint8Array.of(2), pk.toBytes(), h.toBytes(), gamma.toBytes(), u.toBytes(), v.toBytes(), Uint8Array.of(0)),
-  ).subarray(0, 16);
+  const cPrime = sha512(concatBytes(VRF_SUITE, Uint8Array.of(2), pk.toBytes(), h.toBytes(), gamma.toBytes(), u.toBytes(), v.toBytes(), Uint8Array.of(0))).subarray(0, 16);
   if (!bytesEqual(cPrime, c)) return false;
   const hash = sha512(concatBytes(VRF_SUITE, Uint8Array.of(3), gamma.toBytes(), Uint8Array.of(0)));
   return bytesEqual(hash, output);
 }
 
-function verify3(
-  env: CryptoEnv,
-  prefix: string,
-  blockSize: number,
-  check: (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array) => boolean,
-): NativeFunction {
+function verify3(env: CryptoEnv, prefix: string, blockSize: number, check: (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array) => boolean): NativeFunction {
   return (ctx, _t, [sigArg, pkArg, msgArg]) => {
     chargeParam(ctx, env, `${prefix}_cost_base`);
     const msg = bytesArg(msgArg);
