@@ -33,6 +33,8 @@ export {
   isSelfHandle,
   abilityNames,
   PRIMITIVE_NAME,
+  PRIMITIVE_NAMES,
+  isPrimitiveName,
   formatToken,
   renderToken,
 } from './module-access.js';

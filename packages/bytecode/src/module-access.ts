@@ -80,6 +80,14 @@ export const PRIMITIVE_NAME: Readonly<Record<string, PrimitiveName>> = {
   Signer: 'signer',
 };
 
+/** The primitive types' Move spellings, in the order of their token kinds (bool, u8 … u256, address, signer). */
+export const PRIMITIVE_NAMES: readonly PrimitiveName[] = Object.values(PRIMITIVE_NAME);
+
+/** Whether `name` spells a primitive type (`u64`, `address`, ...). */
+export function isPrimitiveName(name: string): name is PrimitiveName {
+  return (PRIMITIVE_NAMES as readonly string[]).includes(name);
+}
+
 /** How {@link renderToken} spells the parts of a type that depend on the context. */
 export interface TokenRenderer {
   /** A datatype (by handle index) applied to already-rendered type arguments (empty when none). */

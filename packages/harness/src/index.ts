@@ -44,8 +44,11 @@ export type { RunJsonBuilder, MergeOutcome } from './run/merge.js';
 
 export { PHASE1_AGENTS } from './phase1/agents.js';
 export type { Phase1Agent } from './phase1/agents.js';
-export { mean } from './phase1/judge.js';
-export { PHASE1_INSTRUCTIONS } from './phase1/truth.js';
+export { mean, scoreKeyTypes } from './phase1/judge.js';
+export type { KeyTypeScore } from './phase1/judge.js';
+export { extractKeyTypes } from './phase1/extract.js';
+export type { Extraction, ParseMode } from './phase1/extract.js';
+export { PHASE1_INSTRUCTIONS, keyTypes, packageInterface, phase1Prompt } from './phase1/truth.js';
 export type { StructuredMode } from './phase1/worker.js';
 export { phase1SummaryText } from './phase1/report.js';
 export { runPhase1, Phase1Error } from './phase1/run.js';

@@ -3,7 +3,7 @@
  * the same object and can be compared with `===` and used as cache keys by `id`.
  * Generic code keeps `TypeParameter` types until it is instantiated.
  */
-import { Ability } from '@smi/bytecode';
+import { Ability, PRIMITIVE_NAMES } from '@smi/bytecode';
 
 /** Kinds of runtime types (small integers, used in hot paths). */
 export const TypeKind = {
@@ -276,11 +276,9 @@ function spellAddress(a: string, how: FormatTypeOptions['address']): string {
   return a;
 }
 
-/** Move spelling of each primitive kind (`undefined` for compound kinds). */
-const PRIMITIVE_NAMES: readonly string[] = ['bool', 'u8', 'u16', 'u32', 'u64', 'u128', 'u256', 'address', 'signer'];
-
 /** Move name of a primitive type (`u64`, `address`, ...), or `undefined` for compound types. */
 export function primitiveName(t: Type): string | undefined {
+  // TypeKind numbers the primitives in the order of the bytecode's token kinds, as PRIMITIVE_NAMES lists them.
   return t.kind <= TypeKind.Signer ? PRIMITIVE_NAMES[t.kind] : undefined;
 }
 

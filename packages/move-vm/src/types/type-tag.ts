@@ -2,17 +2,15 @@
  * Parsing of Move type tags (`u64`, `vector<u8>`, `0x2::coin::Coin<0x2::sui::SUI>`) into
  * an AST, and resolution of that AST to runtime types through a resolver.
  */
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, isPrimitiveName, type PrimitiveName } from '@smi/bytecode';
 import { VmError } from '../errors.js';
 import type { DatatypeInfo, Type, TypeTable } from './runtime-type.js';
 
 /** A parsed type tag. */
 export type TypeTagAst =
-  | { $kind: 'Primitive'; name: 'bool' | 'u8' | 'u16' | 'u32' | 'u64' | 'u128' | 'u256' | 'address' | 'signer' }
+  | { $kind: 'Primitive'; name: PrimitiveName }
   | { $kind: 'Vector'; elem: TypeTagAst }
   | { $kind: 'Datatype'; address: string; module: string; name: string; typeArgs: TypeTagAst[] };
-
-const PRIMITIVES = new Set(['bool', 'u8', 'u16', 'u32', 'u64', 'u128', 'u256', 'address', 'signer']);
 
 function parseError(text: string, msg: string): VmError {
   return new VmError('TYPE_MISMATCH', `invalid type tag ${JSON.stringify(text)}: ${msg}`);
@@ -80,8 +78,8 @@ export function parseTypeTag(text: string): TypeTagAst {
       expect('>');
       return { $kind: 'Vector', elem };
     }
-    if (!PRIMITIVES.has(id)) throw parseError(text, `unknown type ${id}`);
-    return { $kind: 'Primitive', name: id as Extract<TypeTagAst, { $kind: 'Primitive' }>['name'] };
+    if (!isPrimitiveName(id)) throw parseError(text, `unknown type ${id}`);
+    return { $kind: 'Primitive', name: id };
   };
   const ast = parse(0);
   ws();

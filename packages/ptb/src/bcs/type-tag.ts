@@ -5,6 +5,7 @@
  */
 import { Address, Str, enumType, lazy, normalizeAddress, struct, vector, type Codec, type Enum } from './codec.js';
 import { BcsError } from '@smi/move-vm';
+import { isPrimitiveName } from '@smi/bytecode';
 
 /** Variants of {@link TypeTag} (index order; serde names are lowercase). */
 export interface TypeTagVariants {
@@ -52,7 +53,6 @@ export const TypeTag: Codec<TypeTag> = enumType<TypeTagVariants>('TypeTag', {
 export const StructTag: Codec<StructTag> = struct<StructTag>('StructTag', { address: Address, module: Str, name: Str, typeParams: vector(TypeTag) }, { rename: { typeParams: 'type_args' } });
 
 type Primitive = Exclude<keyof TypeTagVariants, 'vector' | 'struct'>;
-const PRIMITIVES: readonly Primitive[] = ['bool', 'u8', 'u16', 'u32', 'u64', 'u128', 'u256', 'address', 'signer'];
 
 /** Options of {@link formatTypeTag}. */
 export interface FormatTypeTagOptions {
@@ -129,7 +129,7 @@ class TypeTagParser {
       this.expect('>');
       return { $kind: 'vector', vector: inner };
     }
-    if ((PRIMITIVES as readonly string[]).includes(head) && this.peek() !== '::') return primitiveTypeTag(head as Primitive);
+    if (isPrimitiveName(head) && this.peek() !== '::') return primitiveTypeTag(head);
     if (!/^(0x)?[0-9a-fA-F]+$/.test(head)) throw this.fail(`unexpected ${head}`);
     this.expect('::');
     const module = this.ident();
