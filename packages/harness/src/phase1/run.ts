@@ -14,7 +14,7 @@ import { type PyJson, PyFloat } from '../py-json.js';
 import { checkCompatibility, loadRunJson, renderRunJson, type RunJson } from '../run/checkpoint.js';
 import { executePackages } from '../run/executor.js';
 import type { RunStore } from '../run/run-store.js';
-import { closeSession, openRun, type OpenedRun, runTotals, type RunTotals, statusOf, touchSession } from '../run/session.js';
+import { announceRunStart, closeSession, openRun, type OpenedRun, runTotals, type RunTotals, statusOf, touchSession } from '../run/session.js';
 import { openRunOptions, type RunControlOptions } from '../run/control.js';
 import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
 import type { Outcome, PackageResult, RunStatus, StopReason } from '../run/types.js';
@@ -168,18 +168,7 @@ export async function runPhase1(o: Phase1Options): Promise<Phase1Outcome> {
     for (const r of reopened) run.done.set(r.package_id, r);
     run.todo = run.todo.filter((j) => !run.done.has(j.packageId));
   }
-  const firstStart = Math.floor(Date.parse(run.state.sessions[0].started_at) / 1000);
-  o.store.event('run_started', {
-    started_at_unix_seconds: firstStart,
-    agent: o.agent,
-    seed: metadata.seed,
-    run_id: o.runId,
-    resumed: run.resumed,
-    done: run.done.size,
-    todo: run.todo.length,
-    spec_hash: run.specHash,
-  });
-  if (o.effectiveConfig !== undefined) o.store.event('agent_effective_config', o.effectiveConfig);
+  const firstStart = announceRunStart(o.store, run, { agent: o.agent, seed: metadata.seed, runId: o.runId, effectiveConfig: o.effectiveConfig });
   for (const f of run.damaged) o.store.event('checkpoint_resume_skip', { file: f, reason: 'unreadable result file (the package is done again)' });
   o.onStart?.({ total: run.ids.length, done: run.done.size, todo: run.todo.length, resumed: run.resumed, skipped, missing });
 

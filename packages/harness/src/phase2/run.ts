@@ -12,7 +12,7 @@ import { discoverPackages, type PackageRef, selectPackages } from '../dataset.js
 import type { GenerateParams } from '../model/types.js';
 import { renderRunJson, type RunJson } from '../run/checkpoint.js';
 import { executePackages, type PackageContext, type PackageJob, type PackageWork } from '../run/executor.js';
-import { closeSession, openRun, runTotals, statusOf, touchSession } from '../run/session.js';
+import { announceRunStart, closeSession, openRun, runTotals, statusOf, touchSession } from '../run/session.js';
 import { openRunOptions } from '../run/control.js';
 import { gitCommit, harnessVersion, packageDirHash, packageVersions, type RunSpec } from '../run/spec.js';
 import type { PackageResult } from '../run/types.js';
@@ -262,19 +262,7 @@ export async function runPhase2(o: Phase2Options): Promise<Phase2Outcome> {
   const spec = phase2RunSpec(o, picked, settled);
   const metadata = phase2Metadata(o, node, settled.limits);
   const run = openRun(openRunOptions(o, spec, metadata, dirs));
-  const firstStart = Math.floor(Date.parse(run.state.sessions[0].started_at) / 1000);
-  o.store.event('run_started', {
-    started_at_unix_seconds: firstStart,
-    agent: o.agent,
-    seed: Number(o.seed),
-    run_id: o.runId,
-    resumed: run.resumed,
-    done: run.done.size,
-    todo: run.todo.length,
-    spec_hash: run.specHash,
-  });
-
-  if (o.effectiveConfig !== undefined) o.store.event('agent_effective_config', o.effectiveConfig);
+  const firstStart = announceRunStart(o.store, run, { agent: o.agent, seed: Number(o.seed), runId: o.runId, effectiveConfig: o.effectiveConfig });
   const { byDir, loaded } = loadCorpus(packages, o.framework);
   const unlinked = announceMissingDependencies(o, picked, new Set(run.todo.map((j) => j.packageId)), byDir, loaded);
   o.onStart?.({ total: run.ids.length, done: run.done.size, todo: run.todo.length, missing, missingDependencies: unlinked });

@@ -143,6 +143,26 @@ export function openRun(o: OpenRunOptions): OpenedRun {
   };
 }
 
+/**
+ * Write the `run_started` event of a session that just opened (and the agent's effective
+ * config when there is one); returns the run's first start, in Unix seconds.
+ */
+export function announceRunStart(store: RunStore, run: OpenedRun, who: { agent: string; seed: number | bigint; runId: string; effectiveConfig?: { [key: string]: PyJson } | undefined }): number {
+  const firstStart = Math.floor(Date.parse(run.state.sessions[0].started_at) / 1000);
+  store.event('run_started', {
+    started_at_unix_seconds: firstStart,
+    agent: who.agent,
+    seed: who.seed,
+    run_id: who.runId,
+    resumed: run.resumed,
+    done: run.done.size,
+    todo: run.todo.length,
+    spec_hash: run.specHash,
+  });
+  if (who.effectiveConfig !== undefined) store.event('agent_effective_config', who.effectiveConfig);
+  return firstStart;
+}
+
 /** Note a finished package in the session (its time so far survives a kill). */
 export function touchSession(store: RunStore, run: OpenedRun, finished: number): void {
   const s = run.state.sessions[run.session - 1];
