@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Derive the framework's source-only declarations from the upstream Move sources, for the
-// stubs of `smi build` (packages/bytecode/src/framework-extras.generated.ts).
+// stubs of `smi build` (packages/0-bytecode/src/framework-extras.generated.ts).
 //
 // Bytecode keeps neither `public use fun` method aliases, nor `#[syntax(index)]`, nor
 // `#[defines_primitive]`, nor macros. This script reads every `sources/**/*.move` of the
@@ -9,7 +9,7 @@
 // public macros (whose declarations are ours, in stub-macros.ts; a test checks that they
 // cover this list). No upstream code is copied.
 //
-//   node scripts/derive-framework-extras.mjs <sui checkout> [--commit SHA] > packages/bytecode/src/framework-extras.generated.ts
+//   node scripts/derive-framework-extras.mjs <sui checkout> [--commit SHA] > packages/0-bytecode/src/framework-extras.generated.ts
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,7 +1,8 @@
 // The workspace's layers, bottom first: a package may depend on (and import) packages of lower
 // layers only, never one of its own layer or above. scripts/lint.mjs enforces it on every
 // `@smi/*` import (sources, tests, examples) and on every `@smi/*` entry of each package.json;
-// the READMEs' layer table (README.md, "Packages") shows the same order.
+// the READMEs' layer table (README.md, "Packages") shows the same order, and every package's
+// folder is named for its layer: packages/<layer>-<name> (apps/ holds the top layer).
 export const LAYERS = [
   ['@smi/bytecode'],
   ['@smi/move-compiler', '@smi/move-ir'],

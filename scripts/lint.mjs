@@ -98,6 +98,10 @@ function checkLayers(rel, dir) {
   const self = pkg.name;
   const mine = layerOf(self);
   if (mine === undefined) return problems.push(`${rel}: ${self} is in no layer of scripts/layers.mjs`);
+  // The folder shows the layer: packages/<layer>-<name> (apps/ is the top layer as a whole).
+  const folder = path.basename(dir);
+  const expected = rel.startsWith('apps') ? self.replace('@smi/', '') : `${mine}-${self.replace('@smi/', '')}`;
+  if (folder !== expected) problems.push(`${rel}: ${self} is in layer ${mine}; its folder is named ${expected} (scripts/layers.mjs)`);
   const below = (name) => layerOf(name) !== undefined && layerOf(name) < mine;
   const runtime = new Set(['dependencies', 'peerDependencies', 'optionalDependencies'].flatMap((f) => Object.keys(pkg[f] ?? {})));
   for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {

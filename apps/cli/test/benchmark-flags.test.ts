@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { describeWithFixtures } from '../../../test-support/fixtures.js';
-import { demoPackage } from '../../../packages/inhabit/test/support.js';
+import { demoPackage } from '../../../packages/5-inhabit/test/support.js';
 import { requireBuiltCli, runSmi } from './support/spawn-cli.js';
 
 interface Row {

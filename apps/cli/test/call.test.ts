@@ -1,3 +1,4 @@
+import { canonicalAddress } from '@smi/bytecode';
 import { describe, expect, it } from 'vitest';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
 import { smi } from './support/run-cli.js';
@@ -140,7 +141,7 @@ describeWithFixtures('smi call with the Sui runtime', ['fixtures', 'framework'],
     const h = await callJson('0x2::hash::keccak256', '--args', `"0x${Buffer.from('hello world!').toString('hex')}"`);
     expect((h.return_values as { value: string }[])[0].value).toBe('0x57caa176af1ac0433c5df30e8dabcd2ec1af1e92a26eced5f719b88458777cd6');
     const s = await callJson('0x2::tx_context::sender', '--sender', '0xabc');
-    expect((s.return_values as { value: string }[])[0].value).toBe('0x' + 'abc'.padStart(64, '0'));
+    expect((s.return_values as { value: string }[])[0].value).toBe(canonicalAddress('0xabc'));
     const t = await callJson('0x2::table::new', '--type-args', 'u64', 'u64');
     const objects = t.objects as { id: string; status: string; owner: unknown }[];
     expect(objects).toHaveLength(1);

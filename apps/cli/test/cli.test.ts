@@ -76,7 +76,7 @@ describeWithFixtures('smi on the fixture corpus', ['corpus'], () => {
   it('extract matches the pinned golden interface', async () => {
     const r = await smi('extract', '--package-dir', pkgDir);
     expect(r.code).toBe(0);
-    const golden = readFileSync(path.join(__dirname, '../../../packages/bytecode/test/golden', `interface-${SMALL}.json`), 'utf8');
+    const golden = readFileSync(path.join(__dirname, '../../../packages/0-bytecode/test/golden', `interface-${SMALL}.json`), 'utf8');
     expect(r.stdout).toBe(golden);
   });
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, expect, it } from 'vitest';
 import { describeWithFixtures, FIXTURES_ROOT, fixturePath } from '../../../test-support/fixtures.js';
-import { call, Client, fails, type Obj, ok, StdioClientTransport } from '../../../packages/mcp/test/support/client.js';
+import { call, Client, fails, type Obj, ok, StdioClientTransport } from '../../../packages/7-mcp/test/support/client.js';
 import { CLI, REPO, requireBuiltCli, runSmi, STACK_TRACE } from './support/spawn-cli.js';
 
 const ORACLE = '0xca441b44943c16be0e6e23c5a955bb971537ea3289ae8016fbf33fffe1fd210f';

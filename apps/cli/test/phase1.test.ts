@@ -5,6 +5,7 @@
  * prose), and a run killed with SIGKILL half-way, resumed, compared with a run never
  * interrupted.
  */
+import { canonicalAddress } from '@smi/bytecode';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,12 +13,12 @@ import { loadRunJson, plain, type RunTotals } from '@smi/harness';
 import { beforeAll, expect, it } from 'vitest';
 import { type FakeReply, promptOf, promptPackage, startFakeOpenAi, uidHeuristicAnswer } from '../../../test-support/fake-openai.js';
 import { describeWithFixtures, fixturePath } from '../../../test-support/fixtures.js';
-import { stable, tempDir } from '../../../packages/harness/test/support.js';
+import { stable, tempDir } from '../../../packages/6-harness/test/support.js';
 import { modelEnv } from './support/model-env.js';
 import { CLI, requireBuiltCli, runSmi } from './support/spawn-cli.js';
 
 const CORPUS = fixturePath('corpus');
-const P = (suffix: string): string => `0x${suffix.padStart(64, '0')}`;
+const P = (suffix: string): string => canonicalAddress(`0x${suffix}`);
 
 type Row = { package_id: string; outcome: string; attempts: number; max_structs_used: number; parse_mode: string | null; error: string | null; score: { f1: number } };
 

@@ -1,4 +1,5 @@
 /** `smi phase2` from the command line: errors that name what is missing, a run directory resumed, the run JSON. */
+import { canonicalAddress } from '@smi/bytecode';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,7 +56,7 @@ describeWithFixtures('smi phase2', ['fixtures', 'harness'], () => {
       // A dataset of three corpus packages, in a manifests directory of our own.
       const manifests = path.join(dir, 'manifests');
       mkdirSync(path.join(manifests, 'datasets'), { recursive: true });
-      const three = ['0x2', '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb', '0x1'].map((a) => '0x' + a.slice(2).padStart(64, '0'));
+      const three = ['0x2', '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb', '0x1'].map(canonicalAddress);
       writeFileSync(path.join(manifests, 'datasets', 'three.txt'), three.join('\n') + '\n');
       const byDataset = await smi('phase2', '--corpus-root', CORPUS, '--manifests', manifests, '--dataset', 'three', '--samples', '0', '--no-log', '--quiet', '--out', path.join(dir, 'd.json'));
       expect(byDataset.code, byDataset.stderr).toBe(0);

@@ -277,7 +277,7 @@ describe('examples/k8s and the Dockerfile', () => {
     );
     expect(needed.length).toBeGreaterThan(100);
     expect(needed.filter(ignored)).toEqual([]);
-    for (const p of ['node_modules', 'packages/bytecode/node_modules', 'apps/cli/dist/cli.js', '.git', '.tools', '.env', 'apps/cli/.env']) expect(ignored(p), p).toBe(true);
+    for (const p of ['node_modules', 'packages/0-bytecode/node_modules', 'apps/cli/dist/cli.js', '.git', '.tools', '.env', 'apps/cli/.env']) expect(ignored(p), p).toBe(true);
 
     // The runtime: the build's /app copied whole, a `smi` shim running the CLI's bin, ENTRYPOINT smi.
     const copy = RUNTIME.find((i) => i.op === 'COPY')?.rest.split(/\s+/) ?? [];

@@ -82,7 +82,7 @@ export const mcpCommand = defineCommand<McpArgs>({
     `Tools: ${SMI_TOOLS.map((t) => t.name).join(', ')}. ` +
     'Register it with Claude Code: claude mcp add smi -- node /path/to/smi/apps/cli/dist/cli.js mcp --corpus /path/to/shared/corpus ; ' +
     'with Claude Desktop or VS Code: {"mcpServers": {"smi": {"command": "node", "args": ["/path/to/smi/apps/cli/dist/cli.js", "mcp", "--corpus", "/path/to/shared/corpus"]}}} ' +
-    '(see packages/mcp/README.md). Standard output carries protocol messages only; logs and errors go to stderr. A failed tool call is a result with ' +
+    '(see packages/7-mcp/README.md). Standard output carries protocol messages only; logs and errors go to stderr. A failed tool call is a result with ' +
     'isError and {"error_code","message"}; a Move abort is a result with status "aborted". Exit codes: 0 the client closed standard input, ' +
     '2 bad options (nothing served), 130 interrupted (143 SIGTERM).',
   longRunning: true,

@@ -202,7 +202,7 @@ export const sandboxExecCommand = defineCommand<SandboxExecArgs>({
     'list_structs, get_function_info, find_constructors, search_types, search_functions, inspect_struct, get_struct_info, ' +
     'disassemble_function, get_system_object_info, validate_type, encode_bcs, decode_bcs, compile_move, create_test_object, init_package, configure, ' +
     'create_checkpoint/restore_checkpoint (a named state in memory for the life of the process; it survives reset) ' +
-    '(see packages/simulation/README.md). With --enable-fetching a request that needs a package (with its linkage) or an object ' +
+    '(see packages/4-simulation/README.md). With --enable-fetching a request that needs a package (with its linkage) or an object ' +
     '(current version, or the "version" the request names) the session does not hold fetches it from --rpc-url (default mainnet), ' +
     'tries again, lists it in the response\'s "fetched" and keeps it in the state file; at most 25 fetches per request, and a ' +
     'failed fetch is an error naming what could not be fetched ("fetch_error"). Without it the network options are ignored. ' +
