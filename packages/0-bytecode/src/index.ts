@@ -20,7 +20,8 @@ export {
 export { addressFromBytes, addressOfNumber, canonicalAddress, parseAddress, shortAddress, writeAddressBytes } from './util/address.js';
 export { SmiError, isSmiError, errorMessage } from './util/error.js';
 export type { SmiErrorOptions } from './util/error.js';
-export { pushUleb128, uleb128 } from './util/uleb.js';
+export { pushUleb128, uleb128, writeUleb128 } from './util/uleb.js';
+export type { ByteSink } from './util/uleb.js';
 export type { Json } from './util/json.js';
 export {
   selfHandle,

@@ -7,7 +7,8 @@
  * or extended input is refused with our typed error (BCS is prefix-free for a fixed type).
  * Seeded: the same cases on every run.
  */
-import { bcs, type BcsType } from '@mysten/bcs';
+import { bcs, type BcsType, BcsWriter } from '@mysten/bcs';
+import { pushUleb128, writeUleb128 } from '@smi/bytecode';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BcsCodec, type DatatypeInfo, MoveVector, type Type, TypeTable, VariantValue, vecKindOf, VmError } from '@smi/move-vm';
@@ -360,5 +361,20 @@ describe('BCS of Move values against @mysten/bcs (fast-check, seeded)', () => {
     const bytes = codec.encode(ours(l, t, v), t);
     expect(Array.from(bytes.subarray(0, 2))).toEqual([0x80, 0x01]);
     expect(hexOf(bytes)).toBe(hexOf(schemaOf(l).serialize(theirs(l, v)).toBytes()));
+  });
+});
+
+describe('ULEB128 (fast-check, seeded)', () => {
+  it("@smi/bytecode's writers give @mysten/bcs's bytes for any u32, into a BcsWriter and into an array", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: 0, max: 0x3fff }), fc.integer({ min: 0, max: 0xffffffff })), (n) => {
+        const theirs = new BcsWriter().writeULEB(n).toBytes();
+        const w = new BcsWriter();
+        writeUleb128(w, n);
+        expect(hexOf(w.toBytes())).toBe(hexOf(theirs));
+        expect(hexOf(Uint8Array.from(pushUleb128([], n)))).toBe(hexOf(theirs));
+      }),
+      { seed: 33, numRuns: 2000 },
+    );
   });
 });

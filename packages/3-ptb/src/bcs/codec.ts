@@ -10,9 +10,9 @@
  */
 import { BcsReader, BcsType, type BcsWriter, compareBcsBytes, fromBase58, toBase58 } from '@mysten/bcs';
 import { toBcsError } from './errors.js';
-import { base58Of32, writeUleb } from './fast-encode.js';
+import { base58Of32 } from './fast-encode.js';
 import { BcsError } from '@smi/move-vm';
-import { parseAddress } from '@smi/bytecode';
+import { parseAddress, writeUleb128 } from '@smi/bytecode';
 
 /** A codec whose decoded and encodable values have the same type `T`. */
 export type Codec<T> = BcsType<T, T>;
@@ -152,7 +152,7 @@ export const Str: Codec<string> = register(
     read: (r) => utf8Decoder.decode(r.readBytes(r.readULEB())),
     write: (v, w) => {
       const bytes = utf8Encoder.encode(v);
-      writeUleb(w, bytes.length);
+      writeUleb128(w, bytes.length);
       w.writeBytes(bytes);
     },
     validate: (v) => {
@@ -173,7 +173,7 @@ export const Bytes: Codec<Uint8Array> = register(
     name: 'vector<u8>',
     read: (r) => r.readBytes(r.readULEB()).slice(),
     write: (v, w) => {
-      writeUleb(w, v.length);
+      writeUleb128(w, v.length);
       w.writeBytes(v);
     },
     validate: (v) => checkBytes(v),
@@ -320,7 +320,7 @@ export const Digest: Codec<string> = register(
       return toBase58(r.readBytes(32));
     },
     write: (v, w) => {
-      writeUleb(w, 32);
+      writeUleb128(w, 32);
       w.writeBytes(digestBytesForWrite(v));
     },
     serializedSize: () => 33,
@@ -349,7 +349,7 @@ export function vector<T>(element: Codec<T>): Codec<T[]> {
         return out;
       },
       write: (v, w) => {
-        writeUleb(w, v.length);
+        writeUleb128(w, v.length);
         v.forEach((x, i) => {
           try {
             element.write(x, w);
@@ -377,9 +377,9 @@ export function option<T>(element: Codec<T>): Codec<T | null> {
         return tag === 0 ? null : element.read(r);
       },
       write: (v, w) => {
-        if (v === null || v === undefined) writeUleb(w, 0);
+        if (v === null || v === undefined) writeUleb128(w, 0);
         else {
-          writeUleb(w, 1);
+          writeUleb128(w, 1);
           element.write(v, w);
         }
       },
@@ -433,7 +433,7 @@ export function map<K, V>(key: Codec<K>, value: Codec<V>): Codec<Map<K, V>> {
         for (let i = 1; i < entries.length; i++) {
           if (compareBcsBytes(entries[i - 1][0], entries[i][0]) === 0) throw invalid('duplicate map key');
         }
-        writeUleb(w, entries.length);
+        writeUleb128(w, entries.length);
         entries.forEach(([kb, x], i) => {
           w.writeBytes(kb);
           writeField(value, x, w, i);
@@ -536,7 +536,7 @@ export function enumType<V extends object>(name: string, variants: VariantCodecs
         const rec = v as Record<string, unknown>;
         const kind = variantOf(rec);
         const i = index.get(kind) as number;
-        writeUleb(w, i);
+        writeUleb128(w, i);
         const codec = list[i][1];
         if (codec !== null) writeField(codec, rec[kind], w, kind);
       },

@@ -1,19 +1,8 @@
 /**
  * Number-arithmetic encoders for the codec's hot paths, giving the same bytes and text as the
- * `@mysten/bcs` ones they replace (which work through BigInt): ULEB128 lengths and variant
- * indices, and the base58 text of 32-byte digests.
+ * `@mysten/bcs` ones they replace (which work through BigInt): the base58 text of 32-byte
+ * digests (ULEB128 lengths and variant indices are `@smi/bytecode`'s `writeUleb128`).
  */
-import type { BcsWriter } from '@mysten/bcs';
-
-/** `w.writeULEB(n)` (same bytes). */
-export function writeUleb(w: BcsWriter, n: number): void {
-  while (n >= 0x80) {
-    w.write8((n % 0x80) | 0x80);
-    n = Math.floor(n / 0x80);
-  }
-  w.write8(n);
-}
-
 const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const B58_LIMB = 58 ** 5;
 
