@@ -3,25 +3,25 @@
  * explicit frame stack (no JS recursion, so deep Move recursion is bounded by the call
  * depth limit, not by the JS stack), one shared operand stack. Gas is charged per basic
  * block in fast mode (with superinstructions) and per instruction in slow mode, with the
- * same amounts (see `loader/blocks.ts`).
+ * same amounts (see `loader/blocks.ts`). The cold instructions run out of line
+ * (`cold-ops.ts`), and so does the loop's `catch` (`unwind`), which keeps the loop small for V8
+ * and its optimized code alive when a rare instruction or an error first comes along.
  */
-import { VmError, VectorError } from '../errors.js';
+import { VmError } from '../errors.js';
 import type { TranslatedCode } from '../loader/linker.js';
-import { vecKindOf } from '../values/bcs.js';
-import { borrowElement, borrowSlot, copyValue, peekRef, readRef, valuesEqual, type VariantValue, writeRef } from '../values/value.js';
-import { MoveVector } from '../values/vector.js';
-import { noteWrite, noteWriteRef } from '../values/write-watch.js';
-import { arithmeticError, binaryOp, castValue, compareOp, shlBig, shlNum } from './arith.js';
+import { borrowSlot, copyValue, peekRef, readRef, type VariantValue, writeRef } from '../values/value.js';
+import { noteWriteRef } from '../values/write-watch.js';
+import { binaryOp, compareOp } from './arith.js';
 import type { FunctionInstance } from './instance.js';
 import { DYN, HEAD, Op } from '../loader/ops.js';
 import type { Machine } from './machine.js';
 import type { CallState, Runtime } from './runtime.js';
 import { dynamicSize, sum } from '../gas/code-costs.js';
 import { chargeInlinedVectorNative } from './vector-native-gas.js';
-import { packVariant, unpackVariant, vecDestroyEmpty, vecPack, vecSwap, vecUnpack } from './containers.js';
 import { compileBlocks, JitFault, jitOf, NO_JIT } from './jit.js';
+import { coldOp } from './cold-ops.js';
 import { newRegisters, takeFault } from './compiled-run.js';
-import { callNativeDirect, checkPackDepth, indexOf, locate, operand, resolveCallee, runNativeOnStack, stackTraceText, tierExtra, tierNextAfter, vecOpError, viewOf } from './helpers.js';
+import { callNativeDirect, checkPackDepth, locate, operand, resolveCallee, runNativeOnStack, stackTraceText, tierExtra, tierNextAfter, viewOf } from './helpers.js';
 
 /** Operand stack slots allocated per call before it grows. */
 const INITIAL_STACK = 16;
@@ -36,7 +36,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
   const limits = state.limits;
   const tracer = state.tracer;
   const maxStack = limits.maxValueStackSize;
-  const maxVec = limits.maxVectorLength;
   const maxDepth = limits.maxCallDepth;
   const jitAt = rt.jitThreshold;
   if (entry.code === null) return callNativeDirect(rt, state, entry, args);
@@ -205,9 +204,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         case Op.LD_BIG:
           stack[sp++] = tc.bigints[arg];
           break;
-        case Op.LD_CONST:
-          stack[sp++] = copyValue(tc.constants[arg]);
-          break;
         case Op.LD_TRUE:
           stack[sp++] = true;
           break;
@@ -339,41 +335,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           stack[sp - 1] = binaryOp(op, stack[sp - 1], b, arg);
           break;
         }
-        case Op.SHL_N: {
-          const b = stack[--sp] as number;
-          stack[sp - 1] = shlNum(stack[sp - 1] as number, b, arg);
-          break;
-        }
-        case Op.SHR_N: {
-          const b = stack[--sp] as number;
-          if (b >= arg) throw arithmeticError('Shift right overflow');
-          stack[sp - 1] = (stack[sp - 1] as number) >>> b;
-          break;
-        }
-        case Op.SHL_B: {
-          const b = stack[--sp] as number;
-          stack[sp - 1] = shlBig(stack[sp - 1] as bigint, b, arg);
-          break;
-        }
-        case Op.SHR_B: {
-          const b = stack[--sp] as number;
-          if (b >= arg) throw arithmeticError('Shift right overflow');
-          stack[sp - 1] = (stack[sp - 1] as bigint) >> BigInt(b);
-          break;
-        }
-        case Op.OR: {
-          const b = stack[--sp] as boolean;
-          stack[sp - 1] = (stack[sp - 1] as boolean) || b;
-          break;
-        }
-        case Op.AND: {
-          const b = stack[--sp] as boolean;
-          stack[sp - 1] = (stack[sp - 1] as boolean) && b;
-          break;
-        }
-        case Op.NOT:
-          stack[sp - 1] = !(stack[sp - 1] as boolean);
-          break;
         case Op.EQ_PRIM: {
           const b = stack[--sp];
           stack[sp - 1] = stack[sp - 1] === b;
@@ -382,26 +343,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
         case Op.NEQ_PRIM: {
           const b = stack[--sp];
           stack[sp - 1] = stack[sp - 1] !== b;
-          break;
-        }
-        case Op.EQ_DEEP: {
-          const b = stack[--sp];
-          stack[sp - 1] = valuesEqual(stack[sp - 1], b);
-          break;
-        }
-        case Op.NEQ_DEEP: {
-          const b = stack[--sp];
-          stack[sp - 1] = !valuesEqual(stack[sp - 1], b);
-          break;
-        }
-        case Op.EQ_REF: {
-          const b = peekRef(stack[--sp]);
-          stack[sp - 1] = valuesEqual(peekRef(stack[sp - 1]), b);
-          break;
-        }
-        case Op.NEQ_REF: {
-          const b = peekRef(stack[--sp]);
-          stack[sp - 1] = !valuesEqual(peekRef(stack[sp - 1]), b);
           break;
         }
         case Op.LT: {
@@ -424,73 +365,6 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           stack[sp - 1] = (stack[sp - 1] as number) >= b;
           break;
         }
-        case Op.CAST:
-          stack[sp - 1] = castValue(stack[sp - 1] as number | bigint, arg);
-          break;
-        case Op.ABORT: {
-          const codeValue = stack[--sp] as bigint;
-          throw new VmError('ABORTED', `aborted with ${codeValue}`, { abortCode: codeValue });
-        }
-        case Op.VEC_PACK:
-          sp = vecPack(rt, inst, at, arg, stack, sp, limits);
-          break;
-        case Op.VEC_LEN:
-        case Op.NAT_VEC_LEN:
-          stack[sp - 1] = BigInt((peekRef(stack[sp - 1]) as MoveVector).length);
-          break;
-        case Op.VEC_BORROW:
-        case Op.NAT_VEC_BORROW: {
-          const i = indexOf(stack[--sp]);
-          const v = stack[sp - 1] as MoveVector;
-          if (i >= v.length) {
-            throw vecOpError(op !== Op.VEC_BORROW, tc, arg, VectorError.INDEX_OUT_OF_BOUNDS, `index ${i} out of bounds (length ${v.length})`);
-          }
-          stack[sp - 1] = borrowElement(v, i);
-          break;
-        }
-        case Op.VEC_PUSH_BACK:
-        case Op.NAT_VEC_PUSH_BACK: {
-          const e = stack[--sp];
-          const v = stack[--sp] as MoveVector;
-          if (v.length >= maxVec) {
-            throw vecOpError(op !== Op.VEC_PUSH_BACK, tc, arg, VectorError.VEC_SIZE_LIMIT_REACHED, `vector length would exceed ${maxVec}`);
-          }
-          v.push(e);
-          noteWrite(v);
-          break;
-        }
-        case Op.VEC_POP_BACK:
-        case Op.NAT_VEC_POP_BACK: {
-          const v = stack[sp - 1] as MoveVector;
-          if (v.length === 0) {
-            throw vecOpError(op !== Op.VEC_POP_BACK, tc, arg, VectorError.POP_EMPTY_VEC, 'pop from an empty vector');
-          }
-          stack[sp - 1] = v.pop();
-          noteWrite(v);
-          break;
-        }
-        case Op.VEC_UNPACK:
-          sp = vecUnpack(tc, arg, stack, sp);
-          break;
-        case Op.VEC_SWAP:
-        case Op.NAT_VEC_SWAP:
-          sp = vecSwap(tc, arg, op !== Op.VEC_SWAP, stack, sp);
-          break;
-        case Op.NAT_VEC_EMPTY: {
-          const elem = inst.siteTypeArgs(table, arg)[0];
-          stack[sp++] = MoveVector.empty(vecKindOf(elem));
-          break;
-        }
-        case Op.NAT_VEC_DESTROY_EMPTY:
-          sp = vecDestroyEmpty(tc, arg, stack, sp);
-          break;
-        case Op.PACK_VARIANT:
-          sp = packVariant(rt, inst, at, arg, stack, sp, limits);
-          break;
-        case Op.UNPACK_VARIANT:
-        case Op.UNPACK_VARIANT_REF:
-          sp = unpackVariant(tc, arg, op === Op.UNPACK_VARIANT_REF, stack, sp);
-          break;
         case Op.VARIANT_SWITCH: {
           const v = peekRef(stack[--sp]) as VariantValue;
           pc = tc.jumpTables[arg][v.tag];
@@ -545,8 +419,8 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
           stack[sp++] = copyValue((locals[arg] as unknown[])[tc.code[(at << 1) + 3]]);
           pc = at + 3;
           break;
-        default: // Op.UNSUPPORTED among them
-          throw new VmError('UNKNOWN_INVARIANT_VIOLATION_ERROR', `unsupported instruction at ${arg}`);
+        default: // the cold instructions (cold-ops.ts), and UNSUPPORTED
+          sp = coldOp(rt, inst, tc, op, arg, at, stack, sp, limits);
       }
       if (slow) {
         if (sp > maxStack) throw new VmError('EXECUTION_STACK_OVERFLOW', `operand stack exceeds ${maxStack} values`);
@@ -554,24 +428,48 @@ export function execute(rt: Runtime, state: CallState, entry: FunctionInstance, 
       }
     }
   } catch (thrown) {
-    let e = thrown;
-    if (e instanceof JitFault) {
-      // Raised inside a compiled block: located at its instruction, like the interpreter's own.
-      pc = e.pc + 1;
-      e = e.cause;
-    }
-    if (!slow && pc < blockEnd) {
-      // The block was charged as a whole: give back what its instructions after the failing one cost.
-      const inc = sum(costs.pcIncr, pc, blockEnd);
-      gasLeft += sum(costs.pcCost, pc, blockEnd) + (blockEnd - pc) * extra + inc * sizeExtra;
-      instr -= blockEnd - pc;
-      size -= inc;
-    }
-    // Out of gas (here or in a native, which zeroed `state.gasLeft`) uses the whole budget.
-    state.gasLeft = gasLeft < 0 || (e instanceof VmError && e.code === 'OUT_OF_GAS') ? 0 : gasLeft;
-    meter.instructions = instr;
-    meter.stackSize = size;
-    rt.release(machine);
-    throw locate(e, inst, pc - 1, tracer);
+    throw unwind(rt, state, machine, thrown, inst, costs, pc, slow ? -1 : blockEnd, gasLeft, instr, size, extra, sizeExtra);
   }
+}
+
+/**
+ * The loop's `catch`, out of line (the loop stays small, and its first error does not throw its
+ * optimized code away): gives back what the rest of a block charged as a whole cost, settles
+ * gas and the meter, releases the machine, and returns the error located at its instruction.
+ * `blockEnd` is the end of the block charged as a whole that the failing instruction is in (-1 in slow mode).
+ */
+function unwind(
+  rt: Runtime,
+  state: CallState,
+  machine: Machine,
+  thrown: unknown,
+  inst: FunctionInstance,
+  costs: FunctionInstance['costs'],
+  pc: number,
+  blockEnd: number,
+  gasLeft: number,
+  instr: number,
+  size: number,
+  extra: number,
+  sizeExtra: number,
+): unknown {
+  let e = thrown;
+  if (e instanceof JitFault) {
+    // Raised inside a compiled block: located at its instruction, like the interpreter's own.
+    pc = e.pc + 1;
+    e = e.cause;
+  }
+  if (pc < blockEnd) {
+    // The block was charged as a whole: give back what its instructions after the failing one cost.
+    const inc = sum(costs.pcIncr, pc, blockEnd);
+    gasLeft += sum(costs.pcCost, pc, blockEnd) + (blockEnd - pc) * extra + inc * sizeExtra;
+    instr -= blockEnd - pc;
+    size -= inc;
+  }
+  // Out of gas (here or in a native, which zeroed `state.gasLeft`) uses the whole budget.
+  state.gasLeft = gasLeft < 0 || (e instanceof VmError && e.code === 'OUT_OF_GAS') ? 0 : gasLeft;
+  state.meter.instructions = instr;
+  state.meter.stackSize = size;
+  rt.release(machine);
+  return locate(e, inst, pc - 1, state.tracer);
 }
