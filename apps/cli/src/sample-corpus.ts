@@ -6,6 +6,7 @@
  * are; elsewhere these ids are fetched, with the packages they link to and the framework, into the
  * user cache on first use (`smi fetch` does the same by hand).
  */
+import { BRIDGE_ADDRESS, addressOfNumber } from '@smi/bytecode';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fetchFramework, fetchPackages, locateFramework, type SuiDataSource } from '@smi/simulation';
@@ -14,8 +15,8 @@ import { type CliIo, UsageError } from './io.js';
 
 /** Package ids of the sample: the non-0x1/0x2/0x3 packages of both shared corpora. */
 export const SAMPLE_PACKAGE_IDS: readonly string[] = [
-  '0x000000000000000000000000000000000000000000000000000000000000000b',
-  '0x000000000000000000000000000000000000000000000000000000000000dee9',
+  BRIDGE_ADDRESS,
+  addressOfNumber(0xdee9),
   '0x1eabed72c53feb3805120a081dc15963c204dc8d091542592abaf7a35689b2fb',
   '0x7f6b380dbf36236205615c64fcbb6c4e9454b76eff097dd6c6534f6d5070d17d',
   '0x826915f8ca6d11597dfe6599b8aa02a4c08bd8d39674855254a06ee83fe7220e',

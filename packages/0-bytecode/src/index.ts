@@ -18,6 +18,7 @@ export {
   isSimpleKind,
 } from './opcodes.js';
 export { addressFromBytes, addressOfNumber, canonicalAddress, parseAddress, shortAddress, writeAddressBytes } from './util/address.js';
+export { BRIDGE_ADDRESS, STD_ADDRESS, SUI_ADDRESS, SUI_SYSTEM_ADDRESS, ZERO_ADDRESS } from './util/address.js';
 export { SmiError, isSmiError, errorMessage } from './util/error.js';
 export type { SmiErrorOptions } from './util/error.js';
 export { pushUleb128, uleb128, writeUleb128 } from './util/uleb.js';

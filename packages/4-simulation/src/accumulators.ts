@@ -15,7 +15,7 @@
  * same commitments. Only the event count and the stream head's version are compared by the
  * conformance suites.
  */
-import { canonicalAddress } from '@smi/bytecode';
+import { canonicalAddress, SUI_ADDRESS } from '@smi/bytecode';
 import { blake2b256, digestFromBase58, dynamicFieldId, formatTypeTag, parseTypeTag, type SuiObject, type TransactionEffects } from '@smi/ptb';
 import { ACCUMULATOR_ROOT_ID } from './system.js';
 
@@ -58,7 +58,7 @@ export function isBalanceAccumulator(type: string): boolean {
 export function suiFlows(settlements: readonly AccumulatorSettlement[]): { input: bigint; output: bigint } {
   let input = 0n;
   let output = 0n;
-  const sui = `0x${'0'.repeat(63)}2::balance::Balance<0x${'0'.repeat(63)}2::sui::SUI>`;
+  const sui = `${SUI_ADDRESS}::balance::Balance<${SUI_ADDRESS}::sui::SUI>`;
   for (const s of settlements) {
     if (s.kind !== 'balance' || s.type !== sui) continue;
     input += s.merge;

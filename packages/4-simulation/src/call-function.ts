@@ -4,14 +4,14 @@
  * a JSON value for a pure one — and the call runs as a one-command PTB (with `TxContext`
  * supplied). Returned objects go to the sender, so a strict run does not fail on them.
  */
-import { Ability, errorMessage } from '@smi/bytecode';
+import { Ability, errorMessage, SUI_ADDRESS } from '@smi/bytecode';
 import { formatType, type Json, type Type, TypeKind, valueToJson, VmError } from '@smi/move-vm';
 import type { Argument } from '@smi/ptb';
 import { parseTarget } from './builder.js';
 import type { EnvironmentCore, ExecuteOptions, TransactionOutcome } from './environment-core.js';
 import { SimulationEnvironmentError } from './errors.js';
 
-const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
+const SUI = SUI_ADDRESS;
 
 /** A decoded value a command returned. */
 export interface DecodedValue {

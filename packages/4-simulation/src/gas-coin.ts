@@ -8,11 +8,12 @@
  * not depend on the id, owner or balance: fixed-size fields only) and its previous
  * transaction.
  */
+import { SUI_ADDRESS } from '@smi/bytecode';
 import { type MoveVM, objectStorageCost, type ProtocolConfig, type Type } from '@smi/move-vm';
 import { objectSizeForGas, type SuiObject } from '@smi/ptb';
 import { syntheticDigest } from './system.js';
 
-const SUI_COIN = '0x0000000000000000000000000000000000000000000000000000000000000002::coin::Coin<0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI>';
+const SUI_COIN = `${SUI_ADDRESS}::coin::Coin<${SUI_ADDRESS}::sui::SUI>`;
 
 /** Makes the mock gas coins of one environment. */
 export class MockGasCoins {

@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalAddress, loadBundleFile, packageFromBytes, serializeModule, type MovePackage, unitTestModule, errorMessage } from '@smi/bytecode';
+import { canonicalAddress, loadBundleFile, packageFromBytes, serializeModule, type MovePackage, unitTestModule, errorMessage, STD_ADDRESS, SUI_ADDRESS, ZERO_ADDRESS } from '@smi/bytecode';
 import {
   MoveVM,
   OBJECT_RUNTIME_KEY,
@@ -29,9 +29,9 @@ import { emptySummary, type SuiteOptions, type SuiteSkip, type SuiteSummary, unt
 import { agreeingSnapshots } from './traces-choose.js';
 import { hasTraceTxContext, traceFramework, TraceFrameworkError, type TraceFramework } from './traces-framework.js';
 
-const ZERO = '0'.repeat(64);
-const ONE = `${'0'.repeat(63)}1`;
-const TWO = `${'0'.repeat(63)}2`;
+const ZERO = ZERO_ADDRESS.slice(2);
+const ONE = STD_ADDRESS.slice(2);
+const TWO = SUI_ADDRESS.slice(2);
 
 /** A trace to replay: its file and the build directory of its modules. */
 export interface TraceCase {

@@ -20,7 +20,7 @@ import {
   type Owner,
   suiNativeRegistry,
 } from '@smi/move-vm';
-import { canonicalAddress, SYSTEM_PACKAGES } from '@smi/bytecode';
+import { canonicalAddress, SYSTEM_PACKAGES, SUI_ADDRESS } from '@smi/bytecode';
 import { frameworkPackages, loadCorpora, protocolConfigFor } from '../framework.js';
 import { defineCommand } from '../command.js';
 import { toCliError } from '../errors.js';
@@ -39,7 +39,7 @@ interface CallArgs {
   'permissive-crypto': boolean;
 }
 
-const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
+const SUI = SUI_ADDRESS;
 
 /** `true` for `&TxContext` / `&mut TxContext`. */
 function isTxContextRef(t: Type): boolean {

@@ -28,6 +28,20 @@ export function addressOfNumber(n: bigint | number): string {
   return '0x' + n.toString(16).padStart(64, '0');
 }
 
+// The well-known addresses, canonical (`0x` + 64 hex digits; @mysten/sui's constants of
+// similar names are short forms such as `0x2`).
+
+/** `0x0`, canonical. */
+export const ZERO_ADDRESS = addressOfNumber(0);
+/** `0x1`: Move's standard library (`std`), canonical. */
+export const STD_ADDRESS = addressOfNumber(1);
+/** `0x2`: the Sui framework (`sui`), canonical. */
+export const SUI_ADDRESS = addressOfNumber(2);
+/** `0x3`: the Sui system package (`sui_system`), canonical. */
+export const SUI_SYSTEM_ADDRESS = addressOfNumber(3);
+/** `0xb`: the bridge package, canonical. */
+export const BRIDGE_ADDRESS = addressOfNumber(0xb);
+
 /** `true` for `0x` + 64 lowercase hex digits (the common case, checked without allocating). */
 function isCanonicalAddress(a: string): boolean {
   if (a.length !== 66 || a.charCodeAt(0) !== 48 || a.charCodeAt(1) !== 120) return false;

@@ -5,6 +5,7 @@
  * internal opcodes, resolves call targets, field offsets and variant tags, decodes
  * constants, and inlines the `0x1::vector` natives.
  */
+import { STD_ADDRESS } from '@smi/bytecode';
 import type { Bytecode, CompiledModule } from '@smi/bytecode';
 import { VmError } from '../errors.js';
 import { Op } from './ops.js';
@@ -14,7 +15,7 @@ import type { CallSite, LoadedFunction, LoadedModule, TranslatedCode, VariantSit
 import { isStaticallySized } from '../gas/value-size.js';
 import { planBlocks } from './blocks.js';
 
-const STDLIB = '0x0000000000000000000000000000000000000000000000000000000000000001';
+const STDLIB = STD_ADDRESS;
 
 const VECTOR_NATIVE_OPS: Readonly<Record<string, number>> = {
   empty: Op.NAT_VEC_EMPTY,

@@ -3,12 +3,13 @@
  * in hex, `vector<u8>` in hex, `0x1::string::String`/`0x1::ascii::String` quoted,
  * structs and enum variants with their field names.
  */
+import { STD_ADDRESS } from '@smi/bytecode';
 import { type Type, TypeKind } from '../types/runtime-type.js';
 import type { VariantValue } from '../values/value.js';
 import type { MoveVector } from '../values/vector.js';
 import type { NativeContext } from './registry.js';
 
-const STD = '0x0000000000000000000000000000000000000000000000000000000000000001';
+const STD = STD_ADDRESS;
 
 /** Readable text of `v` of type `t`. */
 export function formatDebugValue(ctx: NativeContext, v: unknown, t: Type): string {

@@ -19,12 +19,12 @@ import { type Type, TypeKind, type TypeTable } from '../types/runtime-type.js';
 import { vecKindOf } from './bcs.js';
 import { VariantValue } from './value.js';
 import { MoveVector, VecKind } from './vector.js';
-import { canonicalAddress, type Json } from '@smi/bytecode';
+import { canonicalAddress, type Json, STD_ADDRESS, ZERO_ADDRESS } from '@smi/bytecode';
 
 /** A JSON value. */
 export type { Json };
 
-const STD = '0x0000000000000000000000000000000000000000000000000000000000000001';
+const STD = STD_ADDRESS;
 const MAX: Record<number, bigint> = {
   [TypeKind.U8]: 0xffn,
   [TypeKind.U16]: 0xffffn,
@@ -229,7 +229,7 @@ export function zeroValue(table: TypeTable, t: Type): unknown {
       return 0n;
     case TypeKind.Address:
     case TypeKind.Signer:
-      return '0x' + '0'.repeat(64);
+      return ZERO_ADDRESS;
     case TypeKind.Vector:
       return MoveVector.empty(vecKindOf(t.elem as Type));
     case TypeKind.Datatype: {

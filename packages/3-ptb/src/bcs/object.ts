@@ -2,6 +2,7 @@
  * Sui objects: `Owner`, `MoveObjectType` (with its compact coin forms), Move objects,
  * packages and the `Object` envelope (`sui_types::object::Object`).
  */
+import { SUI_ADDRESS, SUI_SYSTEM_ADDRESS } from '@smi/bytecode';
 import { Address, Bool, Bytes, Digest, Str, U64, enumType, map, struct, tuple, vector, normalizeAddress, type Codec, type Enum } from './codec.js';
 import { StructTag, TypeTag, structTypeTag } from './type-tag.js';
 
@@ -169,8 +170,8 @@ export function objectVersionOf(object: SuiObject): bigint {
   return object.data.$kind === 'Package' ? object.data.Package.version : object.data.Move.version;
 }
 
-const FRAMEWORK = `0x${'0'.repeat(63)}2`;
-const SYSTEM = `0x${'0'.repeat(63)}3`;
+const FRAMEWORK = SUI_ADDRESS;
+const SYSTEM = SUI_SYSTEM_ADDRESS;
 const SUI: TypeTag = structTypeTag({ address: FRAMEWORK, module: 'sui', name: 'SUI', typeParams: [] });
 
 const fw = (module: string, name: string, typeParams: TypeTag[] = []): StructTag => ({ address: FRAMEWORK, module, name, typeParams });

@@ -5,6 +5,7 @@
  * `AccumulatorWriteV1::merge` does (integer amounts: merges minus splits, the larger side
  * naming the operation; event streams: the event indices with the events' digests, in order).
  */
+import { SUI_ADDRESS } from '@smi/bytecode';
 import { type AccumulatorEvent, formatTypeTag } from '@smi/move-vm';
 import { digestToBase58 } from '../bcs/codec.js';
 import { encodeBcs } from '../bcs/shape-encoder.js';
@@ -67,7 +68,7 @@ export function fundsRecipients(events: readonly AccumulatorEvent[]): { typeTag:
   const out: { typeTag: string; owner: string }[] = [];
   for (const e of events) {
     const m = BALANCE_PREFIX.exec(formatTypeTag(e.targetType));
-    if (m !== null) out.push({ typeTag: `0x${'0'.repeat(63)}2::coin::Coin<${m[1]}>`, owner: e.targetAddress });
+    if (m !== null) out.push({ typeTag: `${SUI_ADDRESS}::coin::Coin<${m[1]}>`, owner: e.targetAddress });
   }
   return out;
 }

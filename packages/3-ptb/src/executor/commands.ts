@@ -3,7 +3,7 @@
  * `MergeCoins`, `MakeMoveVec`. Each reads its arguments through {@link ExecutionState}
  * and leaves its results there.
  */
-import { Ability, errorMessage } from '@smi/bytecode';
+import { Ability, errorMessage, SUI_ADDRESS } from '@smi/bytecode';
 import {
   checkLayoutNodes,
   formatType,
@@ -31,7 +31,7 @@ import { type ExecutionState, type Slot, vmInputFailure } from './state.js';
 import type { CommandResult } from './types.js';
 import { ensureSerializedSize, ptbValueBound, type SizeBound, ulebSize } from './value-size.js';
 
-const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
+const SUI = SUI_ADDRESS;
 
 /** What commands need besides the slots. */
 export interface CommandEnv {

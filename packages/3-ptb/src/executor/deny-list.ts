@@ -9,7 +9,7 @@
  * coin of a paused type) and after it (no new owner of such a coin may be denied; any coin
  * of a type other than SUI written to an address makes the transaction read the deny list).
  */
-import { pushUleb128, canonicalAddress } from '@smi/bytecode';
+import { pushUleb128, canonicalAddress, SUI_ADDRESS } from '@smi/bytecode';
 import type { ProtocolConfig } from '@smi/move-vm';
 import { dynamicFieldId } from '../bcs/digests.js';
 import type { SuiObject } from '../bcs/object.js';
@@ -117,7 +117,7 @@ export function coinTypeOf(typeTag: string): string | null {
   return typeTag.slice(COIN_PREFIX.length, -1);
 }
 
-const COIN_PREFIX = `0x${'0'.repeat(63)}2::coin::Coin<`;
+const COIN_PREFIX = `${SUI_ADDRESS}::coin::Coin<`;
 
 /** `true` for the SUI coin type. */
 export function isSuiType(t: string): boolean {

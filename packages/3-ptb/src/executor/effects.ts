@@ -5,7 +5,7 @@
  * build `TransactionEffectsV2`, the events and their digests. Objects created and wrapped
  * in the same transaction (absent from the effects) are found in the written objects.
  */
-import { Ability } from '@smi/bytecode';
+import { Ability, ZERO_ADDRESS } from '@smi/bytecode';
 import { type AccumulatorEvent, computationCost, formatType, type MoveVM, type ObjectRuntime, type ObjectRuntimeResults, objectStorageCost, senderRebate, type Type } from '@smi/move-vm';
 import { transactionEffectsDigest, transactionEventsDigest, objectDigest } from '../bcs/digests.js';
 import type { EffectsObjectChange, Event, GasCostSummary, TransactionEffects, UnchangedConsensusKind } from '../bcs/effects.js';
@@ -291,7 +291,7 @@ function transactionEvents(a: FinishArgs, r: ObjectRuntimeResults): Event[] {
     return a.env.eventModule;
   };
   return r.events.map((e, i) => ({
-    packageId: moduleOf(i)?.packageId ?? '0x' + '0'.repeat(64),
+    packageId: moduleOf(i)?.packageId ?? ZERO_ADDRESS,
     transactionModule: moduleOf(i)?.module ?? '',
     sender: a.input.sender,
     type: parseStructTag(e.typeTag),

@@ -20,7 +20,7 @@ import { ExecutionState, type InputObjectInfo, type LoadedInputs, type Slot } fr
 import { type GasPlan, setCoinBalance, smashPlan } from './gas-payment.js';
 import { isGaslessTransaction } from './gasless.js';
 import type { CommandResult, ExecutionInput, ExecutionResult, GasInput, ObjectStore } from './types.js';
-import { errorMessage } from '@smi/bytecode';
+import { errorMessage, SUI_ADDRESS } from '@smi/bytecode';
 
 function missingObject(id: string): ExecutionFailure {
   return simpleFailure('InputObjectDeleted', `input object ${id} does not exist`);
@@ -103,7 +103,7 @@ function loadInput(vm: MoveVM, store: ObjectStore, arg: CallArg, loaded: LoadedI
   }
 }
 
-const UID = '0x0000000000000000000000000000000000000000000000000000000000000002::object::UID';
+const UID = `${SUI_ADDRESS}::object::UID`;
 
 /** Every UID inside a value (the ids of objects it holds, its own first). */
 function uidsIn(vm: MoveVM, v: unknown, t: Type, out: string[]): void {
@@ -152,7 +152,7 @@ function loadGas(vm: MoveVM, store: ObjectStore, gas: GasInput, loaded: LoadedIn
   for (const ref of payment) {
     const object = store.getObject(ref.objectId);
     if (object === undefined) throw missingObject(ref.objectId);
-    if (object.data.$kind !== 'Move' || !objectTypeTag(object).endsWith('::coin::Coin<0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI>')) {
+    if (object.data.$kind !== 'Move' || !objectTypeTag(object).endsWith(`::coin::Coin<${SUI_ADDRESS}::sui::SUI>`)) {
       throw simpleFailure('InvalidGasObject', `${ref.objectId} is not a Coin<SUI>`);
     }
     const { value, type } = decodeObject(vm, object);

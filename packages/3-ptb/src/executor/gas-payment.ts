@@ -14,10 +14,10 @@
 import { type AccumulatorEvent, parseSuiTypeTag } from '@smi/move-vm';
 import { dynamicFieldId } from '../bcs/digests.js';
 import { parseTypeTag } from '../bcs/type-tag.js';
-import { addressBytes } from '@smi/bytecode';
+import { addressBytes, addressOfNumber } from '@smi/bytecode';
 
 const SUI_BALANCE = '0x2::balance::Balance<0x2::sui::SUI>';
-const ACCUMULATOR_ROOT = '0x0000000000000000000000000000000000000000000000000000000000000acc';
+const ACCUMULATOR_ROOT = addressOfNumber(0xacc);
 
 /** Where gas is charged: a coin, or an address balance. */
 export type GasLocation = { kind: 'coin'; id: string } | { kind: 'addressBalance'; address: string };

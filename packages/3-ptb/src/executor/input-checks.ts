@@ -18,7 +18,7 @@ import { canonicalType, gaslessObjectInputError, gaslessValidityError, type Gasl
 import { objectTypeTag } from './objects.js';
 import { emptyCommandReason } from './validity.js';
 import type { ObjectStore } from './types.js';
-import { SmiError, canonicalAddress } from '@smi/bytecode';
+import { SmiError, canonicalAddress, addressOfNumber } from '@smi/bytecode';
 
 /** Stable codes of {@link TransactionInputError} (upstream `UserInputError` variants). */
 export type TransactionInputErrorCode =
@@ -85,8 +85,8 @@ export interface InputCheckRequest {
 }
 
 const MAX_WITHDRAW_RESERVATIONS = 10;
-const RANDOM = '0x' + '0'.repeat(63) + '8';
-const CLOCK = '0x' + '0'.repeat(63) + '6';
+const RANDOM = addressOfNumber(0x8);
+const CLOCK = addressOfNumber(0x6);
 const ACCUMULATOR_ROOT = canonicalAddress('0xacc');
 /** System objects any transaction may take mutably. */
 const MUTABLE_SYSTEM = new Set(['5', 'a', 'c', 'd', '403', '9'].map((s) => canonicalAddress(s)));

@@ -3,7 +3,7 @@
  * VM's types, encoding them back, owners in both shapes, Sui's compact object
  * types and gas-metering sizes, and the objects nested inside a value.
  */
-import { Ability } from '@smi/bytecode';
+import { Ability, ZERO_ADDRESS } from '@smi/bytecode';
 import type { DatatypeInfo, MoveVector, MoveVM, Owner as RuntimeOwner, Type, TypeTable, VariantValue } from '@smi/move-vm';
 import { formatType, TypeKind } from '@smi/move-vm';
 import { encodeBcs } from '../bcs/shape-encoder.js';
@@ -41,7 +41,7 @@ export function toRuntimeOwner(o: Owner): RuntimeOwner {
     case 'ConsensusAddressOwner':
       return { $kind: 'ConsensusAddressOwner', owner: o.ConsensusAddressOwner.owner, startVersion: o.ConsensusAddressOwner.startVersion };
     case 'Party':
-      return { $kind: 'ConsensusAddressOwner', owner: o.Party.permissions.members[0]?.[0] ?? '0x' + '0'.repeat(64), startVersion: o.Party.startVersion };
+      return { $kind: 'ConsensusAddressOwner', owner: o.Party.permissions.members[0]?.[0] ?? ZERO_ADDRESS, startVersion: o.Party.startVersion };
   }
 }
 

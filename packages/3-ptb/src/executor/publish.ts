@@ -15,6 +15,8 @@ import {
   type MovePackage as BytecodeMovePackage,
   canonicalAddress,
   errorMessage,
+  SUI_ADDRESS,
+  ZERO_ADDRESS,
 } from '@smi/bytecode';
 import { type CallArg, formatType, OBJECT_RUNTIME_KEY, type Type, VmError } from '@smi/move-vm';
 import type { MovePackage, SuiObject, TypeOrigin, UpgradeInfo } from '../bcs/object.js';
@@ -26,8 +28,8 @@ import type { CommandResult } from './types.js';
 import { suiVerifierConfig, suiVerifyModule } from './sui-verifier/index.js';
 import { UPGRADE_POLICY, upgradeIncompatibility } from './upgrade-compat.js';
 
-const ZERO = '0x' + '0'.repeat(64);
-const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
+const ZERO = ZERO_ADDRESS;
+const SUI = SUI_ADDRESS;
 
 /**
  * Sui's package digest: blake2b-256 over the sorted module digests and dependency ids

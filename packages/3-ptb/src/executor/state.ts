@@ -5,7 +5,7 @@
  * (by value, `&`, `&mut`; pure bytes read by the parameter type; moved values; immutable
  * and shared objects; the gas coin) raise Sui's `CommandArgumentError`s.
  */
-import { Ability, errorMessage } from '@smi/bytecode';
+import { Ability, errorMessage, STD_ADDRESS, SUI_ADDRESS } from '@smi/bytecode';
 import { borrowSlot, copyValue, formatType, type MoveVM, readRef, type Type, TypeKind, type VmError } from '@smi/move-vm';
 import type { Argument } from '../bcs/transaction.js';
 import { Cliques } from './entry-rules.js';
@@ -14,8 +14,8 @@ import type { GasCoinTransfer, GasPlan } from './gas-payment.js';
 import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
 import { ensureSerializedSize, ptbValueBound } from './value-size.js';
 
-const STD = '0x0000000000000000000000000000000000000000000000000000000000000001';
-const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
+const STD = STD_ADDRESS;
+const SUI = SUI_ADDRESS;
 
 /** What an input object is, for the rules of use and for effects. */
 export interface InputObjectInfo {

@@ -17,15 +17,15 @@
  *
  * Dev-inspect skips what upstream's arbitrary-values mode skips.
  */
-import { Ability } from '@smi/bytecode';
+import { Ability, STD_ADDRESS, SUI_ADDRESS } from '@smi/bytecode';
 import { type LoadedFunction, type MoveVM, type Type, TypeKind } from '@smi/move-vm';
 import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
 import { isPureType, type Slot } from './state.js';
 import type { Command } from '../bcs/transaction.js';
 import { isTxContextValue, type Location, locationKey, type TypedArg, type TypedCommand, type TypedTransaction, txContextKind, typeTransaction } from './typing.js';
 
-const STD = '0x0000000000000000000000000000000000000000000000000000000000000001';
-const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
+const STD = STD_ADDRESS;
+const SUI = SUI_ADDRESS;
 
 /** Functions whose type parameters must be defined by the caller: never callable from a PTB. */
 const PRIVATE_GENERICS = new Set([

@@ -7,7 +7,7 @@
  * borrowed, read through a reference or frozen — that the verification passes
  * (`static-verify.ts`) check. Errors carry the command and argument indices upstream's do.
  */
-import { Ability, type CompiledModule, deserializeModule, moduleName } from '@smi/bytecode';
+import { Ability, type CompiledModule, deserializeModule, moduleName, SUI_ADDRESS } from '@smi/bytecode';
 import { formatType, type LoadedFunction, type MoveVM, type Type, TypeKind, VmError } from '@smi/move-vm';
 import type { Argument, Command } from '../bcs/transaction.js';
 import { formatTypeTag } from '../bcs/type-tag.js';
@@ -15,7 +15,7 @@ import { resolveTypeTag } from './commands.js';
 import { argumentError, type CommandArgumentErrorKind, ExecutionFailure, simpleFailure } from './errors.js';
 import { type Slot, vmInputFailure } from './state.js';
 
-const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
+const SUI = SUI_ADDRESS;
 
 /** Where a value lives. */
 export type Location = { kind: 'gas' } | { kind: 'ctx' } | { kind: 'object' | 'pure' | 'receiving'; input: number } | { kind: 'result'; command: number; index: number };

@@ -12,12 +12,12 @@
  * `MoveObjectTooBig`; from it on only copyable types are bounded in `MakeMoveVec`, and the
  * errors are `MoveVectorElemTooBig` and `MoveRawValueTooBig`.
  */
-import { Ability } from '@smi/bytecode';
+import { Ability, STD_ADDRESS, SUI_ADDRESS } from '@smi/bytecode';
 import { type MoveVM, type Type, TypeKind } from '@smi/move-vm';
 import { ExecutionFailure } from './errors.js';
 
-const STD = '0x0000000000000000000000000000000000000000000000000000000000000001';
-const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002';
+const STD = STD_ADDRESS;
+const SUI = SUI_ADDRESS;
 
 /** Where a bound applies: a `MakeMoveVec` element, or a raw value (dev-inspect pure bytes). */
 export type SizeBoundKind = 'vector-elem' | 'raw';

@@ -5,6 +5,7 @@
  * and `list_coins` read every `CoinMetadata<T>` and `coin_registry::Currency<T>` object
  * (those published packages created included). SUI is always known (9 decimals).
  */
+import { SUI_ADDRESS } from '@smi/bytecode';
 import { formatType, type Json, TypeKind } from '@smi/move-vm';
 import type { SimulationEnvironment } from '../environment.js';
 import { SimulationEnvironmentError } from '../errors.js';
@@ -12,7 +13,7 @@ import type { ObjectView } from '../object-view.js';
 import type { RequestOf } from './request.js';
 import { resolveTypeString } from './values.js';
 
-const SUI_ADDR = '0x0000000000000000000000000000000000000000000000000000000000000002';
+const SUI_ADDR = SUI_ADDRESS;
 const SUI_TYPE = `${SUI_ADDR}::sui::SUI`;
 const METADATA_PREFIX = `${SUI_ADDR}::coin::CoinMetadata<`;
 const CURRENCY_PREFIX = `${SUI_ADDR}::coin_registry::Currency<`;

@@ -25,7 +25,7 @@ import { fail, ok, type SandboxFetched, type SandboxResponse } from './protocol.
 import { executePtb } from './ptb.js';
 import { parseRequest, type RequestOf, type SandboxAction, type SandboxRequest } from './request.js';
 import { decodeBcs, encodeBcs, validateType } from './values.js';
-import { errorMessage } from '@smi/bytecode';
+import { errorMessage, SUI_ADDRESS } from '@smi/bytecode';
 
 /** Options of {@link SandboxSession.create}. */
 export interface SandboxSessionOptions {
@@ -132,7 +132,7 @@ const HANDLERS: { [A in SandboxAction]: Handler<A> } = {
   restore_checkpoint: (s, p) => ok(s.checkpoints.restore(s.env, p.name)),
 };
 
-const UPGRADE_CAP = '0x0000000000000000000000000000000000000000000000000000000000000002::package::UpgradeCap';
+const UPGRADE_CAP = `${SUI_ADDRESS}::package::UpgradeCap`;
 
 /** `init_package`: the inits of a loaded package (and its `UpgradeCap`), one transaction. */
 function initPackage(s: SandboxSession, p: RequestOf<'init_package'>): SandboxResponse {

@@ -5,13 +5,12 @@
  * inputs the way upstream's `ProgrammableTransactionBuilder` does (used by `run`,
  * `publish`, `upgrade`, `transfer-object`; `programmable` keeps its inputs as written).
  */
+import { SUI_ADDRESS } from '@smi/bytecode';
 import { type Argument, type CallArg, type Command, type ObjectArg, parseTypeTag, type ProgrammableTransaction, type TypeTag } from '@smi/ptb';
 import type { AdapterChain } from './chain.js';
 import { AdapterError } from './errors.js';
 import type { ParsedCommand } from './ptb-syntax.js';
 import { formatFakeId, type FakeId, type ParsedType, type ParsedValue, pureBytes, typeTagString } from './values.js';
-
-const SUI_ADDRESS = '0x' + '0'.repeat(63) + '2';
 
 /** Staged packages (`stage-package`): modules and digest, by name. */
 export type StagedPackages = ReadonlyMap<string, { modules: Uint8Array[]; digest: Uint8Array }>;

@@ -3,14 +3,11 @@
  * and the type questions the passes ask of a signature token (which struct it is, its
  * abilities, `&mut TxContext`, ...).
  */
-import type { CompiledModule, SignatureToken } from '@smi/bytecode';
+import { BRIDGE_ADDRESS, type CompiledModule, type SignatureToken, STD_ADDRESS, SUI_ADDRESS, SUI_SYSTEM_ADDRESS, addressOfNumber } from '@smi/bytecode';
 import { type ExecutionFailure, simpleFailure } from '../errors.js';
+export { BRIDGE_ADDRESS, STD_ADDRESS, SUI_ADDRESS, SUI_SYSTEM_ADDRESS } from '@smi/bytecode';
 
-export const STD_ADDRESS = '0x' + '0'.repeat(63) + '1';
-export const SUI_ADDRESS = '0x' + '0'.repeat(63) + '2';
-export const SUI_SYSTEM_ADDRESS = '0x' + '0'.repeat(63) + '3';
-export const BRIDGE_ADDRESS = '0x' + '0'.repeat(63) + 'b';
-const DEEPBOOK_ADDRESS = '0x' + '0'.repeat(60) + 'dee9';
+const DEEPBOOK_ADDRESS = addressOfNumber(0xdee9);
 
 /** Upstream `SYSTEM_PACKAGE_ADDRESSES`. */
 export const SYSTEM_PACKAGE_ADDRESSES: readonly string[] = [STD_ADDRESS, SUI_ADDRESS, SUI_SYSTEM_ADDRESS, BRIDGE_ADDRESS, DEEPBOOK_ADDRESS];
