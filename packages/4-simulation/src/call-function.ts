@@ -11,8 +11,6 @@ import { parseTarget } from './builder.js';
 import type { EnvironmentCore, ExecuteOptions, TransactionOutcome } from './environment-core.js';
 import { SimulationEnvironmentError } from './errors.js';
 
-const SUI = SUI_ADDRESS;
-
 /** A decoded value a command returned. */
 export interface DecodedValue {
   type: string;
@@ -30,7 +28,7 @@ export interface CallOutcome {
 
 function isStruct(t: Type, module: string, name: string): boolean {
   const d = t.datatype;
-  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === module && d.name === name;
+  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI_ADDRESS && d.module === module && d.name === name;
 }
 
 function isObjectType(t: Type): boolean {

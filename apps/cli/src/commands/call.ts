@@ -39,13 +39,11 @@ interface CallArgs {
   'permissive-crypto': boolean;
 }
 
-const SUI = SUI_ADDRESS;
-
 /** `true` for `&TxContext` / `&mut TxContext`. */
 function isTxContextRef(t: Type): boolean {
   if (t.kind !== TypeKind.Reference && t.kind !== TypeKind.MutableReference) return false;
   const d = (t.elem as Type).datatype;
-  return d !== null && d.address === SUI && d.module === 'tx_context' && d.name === 'TxContext';
+  return d !== null && d.address === SUI_ADDRESS && d.module === 'tx_context' && d.name === 'TxContext';
 }
 
 /** The packages a call sees: the framework unless the corpora bring their own, then the corpora. */

@@ -15,8 +15,6 @@ import type { CallSite, LoadedFunction, LoadedModule, TranslatedCode, VariantSit
 import { isStaticallySized } from '../gas/value-size.js';
 import { planBlocks } from './blocks.js';
 
-const STDLIB = STD_ADDRESS;
-
 const VECTOR_NATIVE_OPS: Readonly<Record<string, number>> = {
   empty: Op.NAT_VEC_EMPTY,
   length: Op.NAT_VEC_LEN,
@@ -236,7 +234,7 @@ export function translateFunction(fn: LoadedFunction, codec: BcsCodec, options: 
         for (const r of callee.returns) push(table.subst(r, typeArgs));
         arg = callSites.length;
         callSites.push({ callee, typeArgs });
-        const inlined = callee.isNative && callee.module.address === STDLIB && callee.module.name === 'vector' ? VECTOR_NATIVE_OPS[callee.name] : undefined;
+        const inlined = callee.isNative && callee.module.address === STD_ADDRESS && callee.module.name === 'vector' ? VECTOR_NATIVE_OPS[callee.name] : undefined;
         op = inlined ?? Op.CALL;
         break;
       }

@@ -9,8 +9,6 @@ import type { VariantValue } from '../values/value.js';
 import type { MoveVector } from '../values/vector.js';
 import type { NativeContext } from './registry.js';
 
-const STD = STD_ADDRESS;
-
 /** Readable text of `v` of type `t`. */
 export function formatDebugValue(ctx: NativeContext, v: unknown, t: Type): string {
   switch (t.kind) {
@@ -38,7 +36,7 @@ export function formatDebugValue(ctx: NativeContext, v: unknown, t: Type): strin
     case TypeKind.Datatype: {
       const d = t.datatype;
       if (d === null) return '?';
-      if (d.address === STD && (d.module === 'string' || d.module === 'ascii') && d.name === 'String') {
+      if (d.address === STD_ADDRESS && (d.module === 'string' || d.module === 'ascii') && d.name === 'String') {
         const bytes = ((v as unknown[])[0] as MoveVector).bytes();
         return JSON.stringify(new TextDecoder().decode(bytes));
       }

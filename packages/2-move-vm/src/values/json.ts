@@ -24,7 +24,6 @@ import { canonicalAddress, type Json, STD_ADDRESS, ZERO_ADDRESS } from '@smi/byt
 /** A JSON value. */
 export type { Json };
 
-const STD = STD_ADDRESS;
 const MAX: Record<number, bigint> = {
   [TypeKind.U8]: 0xffn,
   [TypeKind.U16]: 0xffffn,
@@ -48,13 +47,13 @@ function fail(path: string, msg: string): never {
 
 function isStdString(t: Type): 'utf8' | 'ascii' | null {
   const d = t.datatype;
-  if (t.kind !== TypeKind.Datatype || d === null || d.address !== STD || d.name !== 'String') return null;
+  if (t.kind !== TypeKind.Datatype || d === null || d.address !== STD_ADDRESS || d.name !== 'String') return null;
   return d.module === 'string' ? 'utf8' : d.module === 'ascii' ? 'ascii' : null;
 }
 
 function isOption(t: Type): boolean {
   const d = t.datatype;
-  return t.kind === TypeKind.Datatype && d !== null && d.address === STD && d.module === 'option' && d.name === 'Option';
+  return t.kind === TypeKind.Datatype && d !== null && d.address === STD_ADDRESS && d.module === 'option' && d.name === 'Option';
 }
 
 function parseInteger(j: Json, kind: number, path: string): bigint {

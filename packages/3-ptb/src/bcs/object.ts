@@ -170,14 +170,12 @@ export function objectVersionOf(object: SuiObject): bigint {
   return object.data.$kind === 'Package' ? object.data.Package.version : object.data.Move.version;
 }
 
-const FRAMEWORK = SUI_ADDRESS;
-const SYSTEM = SUI_SYSTEM_ADDRESS;
-const SUI: TypeTag = structTypeTag({ address: FRAMEWORK, module: 'sui', name: 'SUI', typeParams: [] });
+const SUI: TypeTag = structTypeTag({ address: SUI_ADDRESS, module: 'sui', name: 'SUI', typeParams: [] });
 
-const fw = (module: string, name: string, typeParams: TypeTag[] = []): StructTag => ({ address: FRAMEWORK, module, name, typeParams });
+const fw = (module: string, name: string, typeParams: TypeTag[] = []): StructTag => ({ address: SUI_ADDRESS, module, name, typeParams });
 
 function isFw(t: StructTag, module: string, name: string, arity: number): boolean {
-  return t.module === module && t.name === name && t.typeParams.length === arity && normalizeAddress(t.address) === FRAMEWORK;
+  return t.module === module && t.name === name && t.typeParams.length === arity && normalizeAddress(t.address) === SUI_ADDRESS;
 }
 
 function isSui(t: TypeTag): boolean {
@@ -197,7 +195,7 @@ export function moveObjectTypeToStructTag(type: MoveObjectType): StructTag {
     case 'GasCoin':
       return fw('coin', 'Coin', [SUI]);
     case 'StakedSui':
-      return { address: SYSTEM, module: 'staking_pool', name: 'StakedSui', typeParams: [] };
+      return { address: SUI_SYSTEM_ADDRESS, module: 'staking_pool', name: 'StakedSui', typeParams: [] };
     case 'Coin':
       return fw('coin', 'Coin', [type.Coin]);
     case 'SuiBalanceAccumulatorField':
@@ -227,7 +225,7 @@ export function moveObjectTypeFromStructTag(tag: StructTag): MoveObjectType {
     const inner = tag.typeParams[0];
     return isSui(inner) ? { $kind: 'GasCoin', GasCoin: true } : { $kind: 'Coin', Coin: inner };
   }
-  if (tag.module === 'staking_pool' && tag.name === 'StakedSui' && tag.typeParams.length === 0 && normalizeAddress(tag.address) === SYSTEM) {
+  if (tag.module === 'staking_pool' && tag.name === 'StakedSui' && tag.typeParams.length === 0 && normalizeAddress(tag.address) === SUI_SYSTEM_ADDRESS) {
     return { $kind: 'StakedSui', StakedSui: true };
   }
   const balance = accumulatorBalanceType(tag);

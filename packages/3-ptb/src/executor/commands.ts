@@ -31,8 +31,6 @@ import { type ExecutionState, type Slot, vmInputFailure } from './state.js';
 import type { CommandResult } from './types.js';
 import { ensureSerializedSize, ptbValueBound, type SizeBound, ulebSize } from './value-size.js';
 
-const SUI = SUI_ADDRESS;
-
 /** What commands need besides the slots. */
 export interface CommandEnv {
   vm: MoveVM;
@@ -72,17 +70,17 @@ export interface CommandEnv {
 function isTxContext(t: Type): boolean {
   if (t.kind !== TypeKind.Reference && t.kind !== TypeKind.MutableReference) return false;
   const d = (t.elem as Type).datatype;
-  return d !== null && d.address === SUI && d.module === 'tx_context' && d.name === 'TxContext';
+  return d !== null && d.address === SUI_ADDRESS && d.module === 'tx_context' && d.name === 'TxContext';
 }
 
 function isCoin(t: Type): boolean {
   const d = t.datatype;
-  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === 'coin' && d.name === 'Coin';
+  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI_ADDRESS && d.module === 'coin' && d.name === 'Coin';
 }
 
 function isReceiving(t: Type): boolean {
   const d = t.datatype;
-  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === 'transfer' && d.name === 'Receiving';
+  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI_ADDRESS && d.module === 'transfer' && d.name === 'Receiving';
 }
 
 /** Resolve a type tag in the context of package `pkg`. */
@@ -195,7 +193,7 @@ function runningVersion(vm: MoveVM, pkg: string, original: string): string {
 }
 
 function isSendFunds(call: ProgrammableMoveCall): boolean {
-  return normalizeAddress(call.package) === SUI && call.module === 'coin' && call.function === 'send_funds';
+  return normalizeAddress(call.package) === SUI_ADDRESS && call.module === 'coin' && call.function === 'send_funds';
 }
 
 /** What a Move call needs before its arguments: the function, its type arguments and signature. */

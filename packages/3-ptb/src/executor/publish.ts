@@ -28,9 +28,6 @@ import type { CommandResult } from './types.js';
 import { suiVerifierConfig, suiVerifyModule } from './sui-verifier/index.js';
 import { UPGRADE_POLICY, upgradeIncompatibility } from './upgrade-compat.js';
 
-const ZERO = ZERO_ADDRESS;
-const SUI = SUI_ADDRESS;
-
 /**
  * Sui's package digest: blake2b-256 over the sorted module digests and dependency ids
  * (`MovePackage::compute_digest_for_modules_and_deps` with hashed modules).
@@ -226,7 +223,7 @@ export function runPackageInits(env: CommandEnv, id: string, only?: readonly str
   if (!upgradeCap) return;
   // After the inits, as a publish creates the cap after running them.
   const newest = newestVersion(env, pkg);
-  const capType = env.vm.resolveType(`${SUI}::package::UpgradeCap`, SUI);
+  const capType = env.vm.resolveType(`${SUI_ADDRESS}::package::UpgradeCap`, SUI_ADDRESS);
   const cap = [[[env.runtime.freshId()]], [newest.id], newest.version, UPGRADE_POLICY.compatible];
   env.runtime.transfer({ $kind: 'AddressOwner', address: env.runtime.tx.sender }, capType, cap);
 }
@@ -242,13 +239,13 @@ export function publishPackage(env: CommandEnv, moduleBytes: Uint8Array[], depen
   chargeBytes(env, moduleBytes);
   const deps = dependencyPackages(env, dependencies);
   const id = env.runtime.freshId();
-  const modules = relocate(decodeModules(moduleBytes), ZERO, id);
+  const modules = relocate(decodeModules(moduleBytes), ZERO_ADDRESS, id);
   verify(env, modules, deps);
   const origins = originsOf(modules, id);
   addToVm(env, id, id, 1, modules, origins, deps);
   env.published.push({ id, object: packageObject(env, id, 1n, modules, origins, deps) });
   runInits(env, id, modules);
-  const capType = env.vm.resolveType(`${SUI}::package::UpgradeCap`, SUI);
+  const capType = env.vm.resolveType(`${SUI_ADDRESS}::package::UpgradeCap`, SUI_ADDRESS);
   const cap = [[[env.runtime.freshId()]], [id], 1n, 0];
   env.state.pushResults([{ value: cap, type: capType }]);
   return { returnValues: [{ type: formatType(capType), bcs: env.vm.bcs.encode(cap, capType) }], mutatedReferences: [] };
@@ -280,7 +277,7 @@ function chargesUpgrades(env: CommandEnv): boolean {
 /** `Upgrade`: consumes the `UpgradeTicket`, returns the `UpgradeReceipt`. */
 export function upgradePackage(env: CommandEnv, moduleBytes: Uint8Array[], dependencies: string[], packageId: string, ticketArg: Argument): CommandResult {
   if (chargesUpgrades(env)) chargeBytes(env, moduleBytes);
-  const ticketType = env.vm.resolveType(`${SUI}::package::UpgradeTicket`, SUI);
+  const ticketType = env.vm.resolveType(`${SUI_ADDRESS}::package::UpgradeTicket`, SUI_ADDRESS);
   const { value } = env.state.take(ticketArg, ticketType, 0);
   // UpgradeTicket { cap: ID, package: ID, policy: u8, digest: vector<u8> }
   const ticket = value as unknown[];
@@ -311,8 +308,8 @@ export function upgradePackage(env: CommandEnv, moduleBytes: Uint8Array[], depen
   const id = env.runtime.freshId();
   const original = previous.originalId;
   const raw = decodeModules(moduleBytes);
-  const self = raw.length > 0 ? raw[0].addressIdentifiers[raw[0].moduleHandles[raw[0].selfModuleHandleIndex].address] : ZERO;
-  const modules = self === ZERO ? relocate(raw, ZERO, original) : raw;
+  const self = raw.length > 0 ? raw[0].addressIdentifiers[raw[0].moduleHandles[raw[0].selfModuleHandleIndex].address] : ZERO_ADDRESS;
+  const modules = self === ZERO_ADDRESS ? relocate(raw, ZERO_ADDRESS, original) : raw;
   verify(env, modules, deps);
   checkUpgradePolicy(previous, modules, Number(ticket[2]));
   const prevOrigins = new Map(previous.typeOriginTable.map((t) => [`${t.moduleName}::${t.datatypeName}`, t.package]));
@@ -327,7 +324,7 @@ export function upgradePackage(env: CommandEnv, moduleBytes: Uint8Array[], depen
   else if (added.some((m) => env.vm.resolveFunctionIfExists(id, moduleName(m), 'init') !== undefined)) {
     throw simpleFailure('FeatureNotYetSupported', '`init` in new modules on upgrade is not yet supported');
   }
-  const receiptType: Type = env.vm.resolveType(`${SUI}::package::UpgradeReceipt`, SUI);
+  const receiptType: Type = env.vm.resolveType(`${SUI_ADDRESS}::package::UpgradeReceipt`, SUI_ADDRESS);
   const receipt = [[(ticket[0] as unknown[])[0]], [id]];
   env.state.pushResults([{ value: receipt, type: receiptType }]);
   return { returnValues: [{ type: formatType(receiptType), bcs: env.vm.bcs.encode(receipt, receiptType) }], mutatedReferences: [] };

@@ -14,9 +14,6 @@ import type { GasCoinTransfer, GasPlan } from './gas-payment.js';
 import { argumentError, ExecutionFailure, simpleFailure } from './errors.js';
 import { ensureSerializedSize, ptbValueBound } from './value-size.js';
 
-const STD = STD_ADDRESS;
-const SUI = SUI_ADDRESS;
-
 /** What an input object is, for the rules of use and for effects. */
 export interface InputObjectInfo {
   id: string;
@@ -81,9 +78,9 @@ export function isPureType(t: Type): boolean {
   if (t.kind === TypeKind.Vector) return isPureType(t.elem as Type);
   if (t.kind !== TypeKind.Datatype || t.datatype === null) return false;
   const d = t.datatype;
-  if (d.address === STD && (d.module === 'string' || d.module === 'ascii') && d.name === 'String') return true;
-  if (d.address === STD && d.module === 'option' && d.name === 'Option') return isPureType(t.typeArgs[0]);
-  return d.address === SUI && d.module === 'object' && d.name === 'ID';
+  if (d.address === STD_ADDRESS && (d.module === 'string' || d.module === 'ascii') && d.name === 'String') return true;
+  if (d.address === STD_ADDRESS && d.module === 'option' && d.name === 'Option') return isPureType(t.typeArgs[0]);
+  return d.address === SUI_ADDRESS && d.module === 'object' && d.name === 'ID';
 }
 
 /** Checks of a pure value's contents beyond BCS (UTF-8 of `String`, ASCII of `ascii::String`). */
@@ -96,7 +93,7 @@ function validPureContents(t: Type, v: unknown): boolean {
     return vec.toArray().every((x) => validPureContents(elem, x));
   }
   if (d === null) return true;
-  if (d.address === STD && d.name === 'String') {
+  if (d.address === STD_ADDRESS && d.name === 'String') {
     const bytes = ((v as unknown[])[0] as { bytes(): Uint8Array }).bytes();
     if (d.module === 'ascii') return bytes.every((b) => b < 0x80);
     try {
@@ -106,7 +103,7 @@ function validPureContents(t: Type, v: unknown): boolean {
       return false;
     }
   }
-  if (d.address === STD && d.name === 'Option') {
+  if (d.address === STD_ADDRESS && d.name === 'Option') {
     const vec = (v as unknown[])[0] as { toArray(): unknown[] };
     // An `Option` is a vector of at most one element.
     return vec.toArray().length <= 1 && vec.toArray().every((x) => validPureContents(t.typeArgs[0], x));
@@ -120,7 +117,7 @@ function isRefType(t: Type): boolean {
 
 function isReceivingType(t: Type): boolean {
   const d = t.datatype;
-  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === 'transfer' && d.name === 'Receiving';
+  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI_ADDRESS && d.module === 'transfer' && d.name === 'Receiving';
 }
 
 /** Slots of a PTB and the rules of their use. */

@@ -24,20 +24,17 @@ import { isPureType, type Slot } from './state.js';
 import type { Command } from '../bcs/transaction.js';
 import { isTxContextValue, type Location, locationKey, type TypedArg, type TypedCommand, type TypedTransaction, txContextKind, typeTransaction } from './typing.js';
 
-const STD = STD_ADDRESS;
-const SUI = SUI_ADDRESS;
-
 /** Functions whose type parameters must be defined by the caller: never callable from a PTB. */
 const PRIVATE_GENERICS = new Set([
-  `${STD}::internal::permit`,
-  `${SUI}::event::emit`,
-  `${SUI}::event::emit_authenticated`,
-  `${SUI}::transfer::transfer`,
-  `${SUI}::transfer::freeze_object`,
-  `${SUI}::transfer::share_object`,
-  `${SUI}::transfer::receive`,
-  `${SUI}::transfer::party_transfer`,
-  `${SUI}::coin_registry::new_currency`,
+  `${STD_ADDRESS}::internal::permit`,
+  `${SUI_ADDRESS}::event::emit`,
+  `${SUI_ADDRESS}::event::emit_authenticated`,
+  `${SUI_ADDRESS}::transfer::transfer`,
+  `${SUI_ADDRESS}::transfer::freeze_object`,
+  `${SUI_ADDRESS}::transfer::share_object`,
+  `${SUI_ADDRESS}::transfer::receive`,
+  `${SUI_ADDRESS}::transfer::party_transfer`,
+  `${SUI_ADDRESS}::coin_registry::new_currency`,
 ]);
 
 /** What the passes need besides the typed transaction. */
@@ -93,7 +90,7 @@ function pureBytesValid(vm: MoveVM, t: Type, bytes: Uint8Array): boolean {
       return (x as { toArray(): unknown[] }).toArray().every((e) => valid(elem, e));
     }
     const d = ty.datatype;
-    if (d === null || d.address !== STD) return true;
+    if (d === null || d.address !== STD_ADDRESS) return true;
     if (d.name === 'String') {
       const b = ((x as unknown[])[0] as { bytes(): Uint8Array }).bytes();
       if (d.module === 'ascii') return b.every((c) => c < 0x80);
@@ -116,7 +113,13 @@ function pureBytesValid(vm: MoveVM, t: Type, bytes: Uint8Array): boolean {
 function isValidReceiving(t: Type): boolean {
   const d = t.datatype;
   return (
-    t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === 'transfer' && d.name === 'Receiving' && t.typeArgs.length === 1 && (t.typeArgs[0].abilities & Ability.Key) !== 0
+    t.kind === TypeKind.Datatype &&
+    d !== null &&
+    d.address === SUI_ADDRESS &&
+    d.module === 'transfer' &&
+    d.name === 'Receiving' &&
+    t.typeArgs.length === 1 &&
+    (t.typeArgs[0].abilities & Ability.Key) !== 0
   );
 }
 
@@ -142,7 +145,7 @@ function verifyInputs(env: VerifyEnv, tx: TypedTransaction): void {
         if (a.usage.use === 'move' && !mutable) throw argumentError(a.idx, 'InvalidObjectByValue', 'immutable object');
       }
       if (l.kind === 'gas' && a.usage.use === 'move' && c.kind !== 'TransferObjects') {
-        const isSendFunds = c.call !== null && c.call.address === SUI && c.call.module === 'coin' && c.call.name === 'send_funds';
+        const isSendFunds = c.call !== null && c.call.address === SUI_ADDRESS && c.call.module === 'coin' && c.call.name === 'send_funds';
         if (!(sendFunds && isSendFunds)) throw argumentError(a.idx, 'InvalidGasCoinUsage', 'the gas coin taken by value');
       }
     }
@@ -533,7 +536,7 @@ export function checkTransactionStatically(vm: MoveVM, inputs: readonly Slot[], 
   inputs.forEach((s, i) => {
     if (s.kind === 'object' && s.object !== undefined && s.object.ownerKind === 'Shared' && s.object.mutable) shared.add(i);
   });
-  const tx = typeTransaction({ vm, inputs, hasGas: gas !== null, gasType: gas?.type ?? null, txContextType: vm.resolveType(`${SUI}::tx_context::TxContext`, SUI) }, commands, shared);
+  const tx = typeTransaction({ vm, inputs, hasGas: gas !== null, gasType: gas?.type ?? null, txContextType: vm.resolveType(`${SUI_ADDRESS}::tx_context::TxContext`, SUI_ADDRESS) }, commands, shared);
   verifyTypedTransaction({ vm, inputs, relaxed, flag }, tx);
   return tx;
 }

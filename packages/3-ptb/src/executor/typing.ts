@@ -15,8 +15,6 @@ import { resolveTypeTag } from './commands.js';
 import { argumentError, type CommandArgumentErrorKind, ExecutionFailure, simpleFailure } from './errors.js';
 import { type Slot, vmInputFailure } from './state.js';
 
-const SUI = SUI_ADDRESS;
-
 /** Where a value lives. */
 export type Location = { kind: 'gas' } | { kind: 'ctx' } | { kind: 'object' | 'pure' | 'receiving'; input: number } | { kind: 'result'; command: number; index: number };
 
@@ -101,14 +99,14 @@ function isRef(t: Type): boolean {
 export function txContextKind(t: Type): 'mut' | 'imm' | null {
   if (!isRef(t)) return null;
   const d = (t.elem as Type).datatype;
-  if (d === null || d.address !== SUI || d.module !== 'tx_context' || d.name !== 'TxContext') return null;
+  if (d === null || d.address !== SUI_ADDRESS || d.module !== 'tx_context' || d.name !== 'TxContext') return null;
   return t.kind === TypeKind.MutableReference ? 'mut' : 'imm';
 }
 
 /** `TxContext` by value. */
 export function isTxContextValue(t: Type): boolean {
   const d = t.datatype;
-  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI && d.module === 'tx_context' && d.name === 'TxContext';
+  return t.kind === TypeKind.Datatype && d !== null && d.address === SUI_ADDRESS && d.module === 'tx_context' && d.name === 'TxContext';
 }
 
 function sameType(a: Type, b: Type): boolean {
@@ -117,7 +115,7 @@ function sameType(a: Type, b: Type): boolean {
 
 function coinInner(t: Type): Type | null {
   const d = t.datatype;
-  if (t.kind !== TypeKind.Datatype || d === null || d.address !== SUI || d.module !== 'coin' || d.name !== 'Coin' || t.typeArgs.length !== 1) return null;
+  if (t.kind !== TypeKind.Datatype || d === null || d.address !== SUI_ADDRESS || d.module !== 'coin' || d.name !== 'Coin' || t.typeArgs.length !== 1) return null;
   return t.typeArgs[0];
 }
 
@@ -159,7 +157,7 @@ function loadCommands(env: TypingEnv, commands: readonly Command[]): (TypedFunct
   const loaded = new Map<string, TypedFunction>();
   return commands.map((c, i) => {
     try {
-      if (c.$kind === 'MakeMoveVec') return c.MakeMoveVec.type === null ? null : resolveTypeTag(env.vm, c.MakeMoveVec.type, SUI, 0);
+      if (c.$kind === 'MakeMoveVec') return c.MakeMoveVec.type === null ? null : resolveTypeTag(env.vm, c.MakeMoveVec.type, SUI_ADDRESS, 0);
       if (c.$kind === 'Upgrade' && env.vm.protocolConfig?.flag('enable_init_on_upgrade') === true) rejectAddedInit(env.vm, c.Upgrade.package, c.Upgrade.modules);
       if (c.$kind !== 'MoveCall') return null;
       const call = c.MoveCall;
@@ -375,11 +373,11 @@ function typeCommand(t: Typer, env: TypingEnv, c: Command, loaded: TypedFunction
       return base('MakeMoveVec', [firstArg, ...restArgs], [env.vm.types.vector(firstArg.type)]);
     }
     case 'Publish':
-      return base('Publish', [], [env.vm.resolveType(`${SUI}::package::UpgradeCap`, SUI)]);
+      return base('Publish', [], [env.vm.resolveType(`${SUI_ADDRESS}::package::UpgradeCap`, SUI_ADDRESS)]);
     case 'Upgrade': {
       const loc = t.one(c.Upgrade.ticket, 0);
-      const arg = t.argument(loc, env.vm.resolveType(`${SUI}::package::UpgradeTicket`, SUI), 0);
-      return base('Upgrade', [arg], [env.vm.resolveType(`${SUI}::package::UpgradeReceipt`, SUI)]);
+      const arg = t.argument(loc, env.vm.resolveType(`${SUI_ADDRESS}::package::UpgradeTicket`, SUI_ADDRESS), 0);
+      return base('Upgrade', [arg], [env.vm.resolveType(`${SUI_ADDRESS}::package::UpgradeReceipt`, SUI_ADDRESS)]);
     }
   }
 }

@@ -16,9 +16,6 @@ import { Ability, STD_ADDRESS, SUI_ADDRESS } from '@smi/bytecode';
 import { type MoveVM, type Type, TypeKind } from '@smi/move-vm';
 import { ExecutionFailure } from './errors.js';
 
-const STD = STD_ADDRESS;
-const SUI = SUI_ADDRESS;
-
 /** Where a bound applies: a `MakeMoveVec` element, or a raw value (dev-inspect pure bytes). */
 export type SizeBoundKind = 'vector-elem' | 'raw';
 
@@ -49,13 +46,13 @@ function amplification(t: Type): number | null {
     case TypeKind.Datatype: {
       const d = t.datatype;
       if (d === null) return null;
-      if (d.address === STD && d.module === 'option' && d.name === 'Option' && t.typeArgs.length === 1) {
+      if (d.address === STD_ADDRESS && d.module === 'option' && d.name === 'Option' && t.typeArgs.length === 1) {
         const inner = amplification(t.typeArgs[0]);
         return inner === null ? null : 1 + inner;
       }
       if (t.typeArgs.length > 0) return null;
-      if (d.address === SUI && d.module === 'object' && d.name === 'ID') return 2;
-      if (d.address === STD && (d.module === 'ascii' || d.module === 'string') && d.name === 'String') return 2;
+      if (d.address === SUI_ADDRESS && d.module === 'object' && d.name === 'ID') return 2;
+      if (d.address === STD_ADDRESS && (d.module === 'ascii' || d.module === 'string') && d.name === 'String') return 2;
       return null;
     }
     default:

@@ -13,10 +13,9 @@ import type { ObjectView } from '../object-view.js';
 import type { RequestOf } from './request.js';
 import { resolveTypeString } from './values.js';
 
-const SUI_ADDR = SUI_ADDRESS;
-const SUI_TYPE = `${SUI_ADDR}::sui::SUI`;
-const METADATA_PREFIX = `${SUI_ADDR}::coin::CoinMetadata<`;
-const CURRENCY_PREFIX = `${SUI_ADDR}::coin_registry::Currency<`;
+const SUI_TYPE = `${SUI_ADDRESS}::sui::SUI`;
+const METADATA_PREFIX = `${SUI_ADDRESS}::coin::CoinMetadata<`;
+const CURRENCY_PREFIX = `${SUI_ADDRESS}::coin_registry::Currency<`;
 
 interface CoinInfo {
   coin_type: string;
